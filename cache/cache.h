@@ -1,0 +1,120 @@
+/* The tuning cache: SQLite databases of measurements (cache/store.c and friends).
+ * Layers: the user's writable database over read-only shipped ones; user rows win.
+ * Every measurement is kept; the winner per problem key is derived. */
+#ifndef W8A8_CACHE_H
+#define W8A8_CACHE_H
+
+#include "internal.h"
+
+/* The problem key of DESIGN.md: device identity + problem class + M bucket. */
+typedef struct cache_device {
+    char arch[16];   /* "sm_90" */
+    char name[128];  /* product name */
+    int sm_count;
+    uint64_t memory_bytes;
+} cache_device;
+
+typedef struct cache_key {
+    cache_device device;
+    w8a8_dtype a_type, b_type, out_type, bias_type;
+    w8a8_scale_kind a_scale, b_scale;
+    int32_t a_group_rows, a_group_k, b_group_rows, b_group_k, a_k_major; /* block only, else 0 */
+    w8a8_azp_kind azp;
+    int64_t n, k;
+    int64_t m_bucket;
+} cache_key;
+
+/* One timed candidate. */
+typedef struct cache_measurement {
+    char family[64];      /* template stem, e.g. "sm90_gemm" */
+    char config[256];     /* canonical config string */
+    double median_us;
+    double spread_us;     /* (p90 - p10) or similar, documented in store.c */
+    int samples;
+    double verify_error;  /* max relative error against the reference; <0: not verified */
+    int verified;         /* 1 passed, 0 failed */
+    char status[32];      /* "ok", "compile_error", "rejected", "verify_failed", "launch_error" */
+    int registers, spills;
+    double compile_ms;
+    char template_hash[65];
+    int driver_version, nvrtc_version; /* major*1000 + minor*10 like CUDA */
+    char lib_version[16];
+    int64_t timestamp;    /* unix seconds */
+} cache_measurement;
+
+/* How a lookup was satisfied, for `explain`. */
+typedef enum cache_match {
+    CACHE_MISS = 0,
+    CACHE_EXACT,        /* same device, same key */
+    CACHE_PRODUCT,      /* same product name, other SM count/memory */
+    CACHE_ARCH,         /* same arch only: a foreign device */
+    CACHE_NEAR_BUCKET   /* same device class, nearest M bucket */
+} cache_match;
+
+typedef struct cache_winner {
+    char family[64];
+    char config[256];
+    double median_us;
+    cache_match match;
+    int64_t m_bucket;     /* the bucket the row was measured at */
+    char source[W8A8_PATH_BYTES]; /* the database file it came from */
+    char device_name[128];
+    /* Added by cache/: how close the measuring device is (CACHE_EXACT, CACHE_PRODUCT or
+     * CACHE_ARCH), also for CACHE_NEAR_BUCKET rows; CACHE_MISS on a miss. */
+    cache_match device_match;
+    int sm_count;
+} cache_winner;
+
+/* The M bucket of DESIGN.md for m ≥ 1. */
+int64_t cache_m_bucket(int64_t m);
+/* The key of a problem on a device. */
+void cache_key_make(cache_key *key, const w8a8_problem *problem, const cache_device *device);
+/* The context's device as a cache_device (W8A8_NO_DEVICE without one). */
+w8a8_status cache_device_from_ctx(w8a8_context *ctx, cache_device *device);
+
+/* Opens the context's layers lazily (ctx->cache): the user database (created on first write),
+ * then $W8A8_CACHE_PATH and shipped ones read-only. A corrupt or foreign file is skipped with
+ * a warning kept in cache_warnings(). */
+w8a8_status cache_open(w8a8_context *ctx);
+void cache_close(w8a8_context *ctx);
+/* Warnings about skipped files ("" if none); owned by the cache. */
+const char *cache_warnings(w8a8_context *ctx);
+
+/* Appends one measurement to the user database (WAL, busy timeout; safe across processes). */
+w8a8_status cache_put_measurement(w8a8_context *ctx, const cache_key *key,
+                                  const cache_measurement *m);
+/* Whether the user database already has an "ok" measurement of (key, family, config). */
+w8a8_status cache_has_measurement(w8a8_context *ctx, const cache_key *key, const char *family,
+                                  const char *config, bool *found);
+/* The best verified measurement for key, walking the fallback chain exact → same product →
+ * same arch → nearest bucket; *winner->match says which. CACHE_MISS is not an error. */
+w8a8_status cache_lookup(w8a8_context *ctx, const cache_key *key, cache_winner *winner);
+/* Record mode: remembers a key that missed. */
+w8a8_status cache_put_untuned(w8a8_context *ctx, const cache_key *key, int64_t m);
+
+/* ---- added by cache/ (additive) -------------------------------------------------------- */
+
+/* Schema version written by this build (PRAGMA user_version) and the application_id that
+ * marks our files ("W8A8" in ASCII). */
+#define CACHE_SCHEMA_VERSION 2
+#define CACHE_APPLICATION_ID 0x57384138
+
+/* "exact", "product", "arch", "bucket", "miss". Static storage. */
+const char *cache_match_name(cache_match match);
+
+/* The content hash the tuner records in cache_measurement.template_hash, so `prune --stale`
+ * can judge a row on its own: SHA-256 (hex) of templates/<family>.cuh as the context sees it
+ * (embedded or W8A8_TEMPLATE_DIR). W8A8_NOT_FOUND when there is no such template. */
+w8a8_status cache_template_hash(w8a8_context *ctx, const char *family, char out[65]);
+
+/* The versions this build stamps into measurements: NVRTC as major*1000 + minor*10, the
+ * library as W8A8JIT_VERSION_STRING. */
+int cache_nvrtc_version(void);
+
+/* Record mode's table for `w8a8 tune --untuned`: calls visit for every key in the user
+ * database's untuned table, most frequent first; a non-zero return stops the walk. The
+ * callback runs under the cache lock (it may call cache_* functions: the lock is recursive). */
+typedef int (*cache_untuned_visit)(void *user, const cache_key *key, int64_t count, int64_t last_m);
+w8a8_status cache_untuned_list(w8a8_context *ctx, cache_untuned_visit visit, void *user);
+
+#endif

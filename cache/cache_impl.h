@@ -1,0 +1,112 @@
+/* What the files of cache/ share: the store hung on the context, file probing, the schema,
+ * and the column lists that every query and the SQL export agree on. Not for other modules. */
+#ifndef W8A8_CACHE_IMPL_H
+#define W8A8_CACHE_IMPL_H
+
+#include <sqlite3.h>
+
+#include "cache.h"
+
+/* How long a writer waits for another process's transaction before SQLITE_BUSY, and how
+ * often BEGIN IMMEDIATE is retried after that (so a long tuning run in another process
+ * delays a write, it does not lose it). */
+#define CACHE_BUSY_TIMEOUT_MS 10000
+#define CACHE_BEGIN_RETRIES 6
+
+#define CACHE_WHY_BYTES 512
+
+/* The 19 key columns and 16 measurement columns of the measurement_rows view, in the order
+ * cache_bind_key / cache_bind_measurement bind them (?1..?19, then ?20..?35). */
+#define CACHE_KEY_COLUMNS                                                                     \
+    "arch, device_name, sm_count, memory_bytes, a_type, b_type, out_type, bias_type, "       \
+    "a_scale, b_scale, a_group_rows, a_group_k, b_group_rows, b_group_k, a_k_major, azp, "   \
+    "n, k, m_bucket"
+#define CACHE_MEASUREMENT_COLUMNS                                                             \
+    "family, config, median_us, spread_us, samples, verify_error, verified, status, "        \
+    "registers, spills, compile_ms, template_hash, driver_version, nvrtc_version, "          \
+    "lib_version, timestamp"
+#define CACHE_KEY_COUNT 19
+#define CACHE_MEASUREMENT_COUNT 16
+#define CACHE_ROW_COUNT (CACHE_KEY_COUNT + CACHE_MEASUREMENT_COUNT)
+
+/* The winner of a key: the fastest verified "ok" measurement; equal medians are broken by
+ * the smaller spread, then family, config, the older timestamp and the row id, so every copy
+ * of the same rows elects the same winner. Used by the winners view and by the lookup. */
+#define CACHE_WINNER_FILTER "status = 'ok' AND verified = 1"
+#define CACHE_WINNER_ORDER "median_us, spread_us, family, config, timestamp, id"
+
+/* One database file. */
+typedef struct cache_layer {
+    sqlite3 *db;                  /* NULL: not open (user layer before its first write) */
+    char path[W8A8_PATH_BYTES];   /* as given, for messages and `source` */
+} cache_layer;
+
+struct cache_store {
+    pthread_mutex_t mutex;        /* recursive: list callbacks may call back into the cache */
+    cache_layer user;             /* layer 0: the user's writable database */
+    bool user_unusable;           /* it exists but is corrupt, foreign or too new: never written */
+    char user_why[CACHE_WHY_BYTES];
+    cache_layer *readonly;        /* layers 1..n in lookup order */
+    size_t readonly_count;
+    char *warnings;               /* malloc'ed, one line per skipped file; "" when none */
+};
+
+/* ---- schema.c: probing, opening, the schema and its migrations ---------------------------- */
+
+typedef enum cache_file_kind {
+    CACHE_FILE_ABSENT = 0, /* no such file */
+    CACHE_FILE_EMPTY,      /* zero bytes, or an SQLite database with no tables and no marks */
+    CACHE_FILE_OURS,       /* our application_id and a schema version we can read */
+    CACHE_FILE_BAD         /* garbage, truncated, corrupt, foreign or newer: *why says which */
+} cache_file_kind;
+
+/* Looks at a file without changing it (read-only open, application_id, user_version,
+ * quick_check). *version gets the schema version for CACHE_FILE_OURS. */
+cache_file_kind cache_probe(const char *path, int *version, char *why, size_t why_size);
+/* Opens a file read-only (no -wal/-shm creation where avoidable); SQLite code. */
+int cache_open_readonly(const char *path, sqlite3 **db);
+/* Opens (creating it and its folders) a writable database, sets WAL, the busy timeout and
+ * brings the schema to CACHE_SCHEMA_VERSION. The caller has probed it: ABSENT, EMPTY or OURS. */
+int cache_open_writable(const char *path, sqlite3 **db, char *why, size_t why_size);
+/* Copies a read-only database into memory and migrates it to the current schema (for
+ * read-only layers written by an older version). */
+int cache_open_migrated_copy(sqlite3 *src, sqlite3 **db, char *why, size_t why_size);
+/* An in-memory database with the current schema (for .sql layers). */
+int cache_open_memory(sqlite3 **db, char *why, size_t why_size);
+/* BEGIN IMMEDIATE, retried while another process holds the write lock. */
+int cache_begin(sqlite3 *db);
+/* Runs one or more statements with sqlite3_exec; *why gets the message on failure. */
+int cache_exec(sqlite3 *db, const char *sql, char *why, size_t why_size);
+/* Runs the text of an exported / shipped .sql file: only INSERTs into measurement_rows are
+ * allowed (an authorizer refuses everything else: no ATTACH, PRAGMA, DDL, transactions). */
+int cache_exec_restricted(sqlite3 *db, const char *sql, char *why, size_t why_size);
+/* "" unless the database's schema is ours; used after open to double-check. */
+int cache_schema_version(sqlite3 *db, int *version);
+
+/* ---- store.c: the layers, keys and rows ---------------------------------------------------- */
+
+/* The context's store, created (not opened) on first use; NULL only when out of memory. */
+cache_store *cache_store_get(w8a8_context *ctx);
+/* Opens the user database for writing (creating it) if it is not open yet; under the lock. */
+w8a8_status cache_user_writable(w8a8_context *ctx, cache_store *store);
+/* Appends a warning line to the store. */
+void cache_warn(cache_store *store, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Text names of enum values as stored in the database. */
+const char *cache_azp_name(w8a8_azp_kind azp);
+bool cache_azp_parse(const char *name, w8a8_azp_kind *azp);
+bool cache_scale_parse(const char *name, w8a8_scale_kind *kind);
+
+/* Binds the 19 key values at ?first.. and the 16 measurement values at ?first.. */
+void cache_bind_key(sqlite3_stmt *stmt, int first, const cache_key *key);
+void cache_bind_measurement(sqlite3_stmt *stmt, int first, const cache_measurement *m);
+/* Reads them back from result columns first..; false when a name is unknown. */
+bool cache_read_key(sqlite3_stmt *stmt, int first, cache_key *key);
+void cache_read_measurement(sqlite3_stmt *stmt, int first, cache_measurement *m);
+/* The problem's id in db (inserting the device and problem rows); inside a transaction. */
+int cache_problem_id(sqlite3 *db, const cache_key *key, int64_t *id);
+
+/* Copies text with truncation (always NUL-terminated). */
+void cache_copy(char *dst, size_t size, const char *src);
+
+#endif

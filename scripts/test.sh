@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds with warnings as errors, and runs the whole test suite:
+# the CPU suites, NVRTC compiles of every template for every arch, and the GPU suites
+# (which report themselves skipped without a device).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh
+preset="${W8A8_PRESET:-ci}"
+cmake --preset "$preset" >/dev/null
+cmake --build --preset "$preset" -j"$(nproc)"
+ctest --preset "$preset" -j"$(nproc)" "$@"

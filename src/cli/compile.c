@@ -1,0 +1,275 @@
+/* w8a8 compile: builds kernels with NVRTC without a GPU — named templates with given defines,
+ * every valid config of a space (--space FILE), or every embedded space's compile set (--all) —
+ * and prints registers, shared memory, spills and compile time per kernel. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "gemm.h"
+#include "space.h"
+
+typedef struct job {
+    char template_name[64];
+    char label[768];   /* what the user sees: the config, or the defines */
+    char defines[768]; /* what the template gets */
+    w8a8_kernel_info info;
+    w8a8_status status;
+    char error[512];
+} job;
+
+typedef struct job_list {
+    job *items;
+    size_t count, cap;
+    const char *arch;
+    w8a8_context *ctx;
+    size_t next, done;
+    pthread_mutex_t lock;
+    bool json, progress;
+} job_list;
+
+static job *job_add(job_list *l)
+{
+    if (l->count == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        job *grown = realloc(l->items, cap * sizeof *grown);
+        if (!grown)
+            return NULL;
+        l->items = grown;
+        l->cap = cap;
+    }
+    job *j = &l->items[l->count++];
+    memset(j, 0, sizeof *j);
+    return j;
+}
+
+static void job_print(const job_list *l, const job *j)
+{
+    if (l->json) {
+        printf("{\"template\": \"%s\", \"arch\": \"%s\", \"config\": ", j->template_name, l->arch);
+        cli_json_string(stdout, j->label);
+        printf(", \"status\": \"%s\", \"registers\": %d, \"shared_bytes\": %d, \"spill_stores\": %d, "
+               "\"spill_loads\": %d, \"compile_ms\": %.1f, \"from_disk\": %s, \"rejected\": %s",
+               j->status == W8A8_OK ? "ok" : w8a8_status_string(j->status), j->info.registers,
+               j->info.shared_bytes, j->info.spill_stores, j->info.spill_loads, j->info.compile_ms,
+               j->info.from_disk ? "true" : "false", j->info.rejected ? "true" : "false");
+        if (j->status != W8A8_OK) {
+            printf(", \"error\": ");
+            cli_json_string(stdout, j->error);
+        }
+        printf("}\n");
+        return;
+    }
+    if (j->status != W8A8_OK) {
+        printf("%-16s %-6s %-48s FAILED %s\n", j->template_name, l->arch, j->label, j->error);
+        return;
+    }
+    printf("%-16s %-6s %-48s %4d regs %6d B smem %4d/%-4d spill %8.1f ms%s%s%s\n",
+           j->template_name, l->arch, j->label, j->info.registers, j->info.shared_bytes,
+           j->info.spill_stores, j->info.spill_loads, j->info.compile_ms,
+           j->info.from_disk ? " (stored)" : "", j->info.rejected ? "  REJECTED: " : "",
+           j->info.rejected ? j->info.reject_reason : "");
+}
+
+static void *worker(void *arg)
+{
+    job_list *l = arg;
+    for (;;) {
+        pthread_mutex_lock(&l->lock);
+        size_t i = l->next++;
+        pthread_mutex_unlock(&l->lock);
+        if (i >= l->count)
+            return NULL;
+        job *j = &l->items[i];
+        j->status = w8a8_kernel_compile(l->ctx, j->template_name, j->defines, l->arch, &j->info, NULL);
+        if (j->status != W8A8_OK)
+            snprintf(j->error, sizeof j->error, "%s", w8a8_errmsg(l->ctx));
+        pthread_mutex_lock(&l->lock);
+        l->done++;
+        job_print(l, j);
+        if (l->progress)
+            fprintf(stderr, "\r[%zu/%zu] compiled", l->done, l->count);
+        fflush(stdout);
+        pthread_mutex_unlock(&l->lock);
+    }
+}
+
+/* Whether a space written for `space_arch` runs on `arch`: "sm_90a" needs exactly sm_90a;
+ * a plain "sm_XY" is a minimum. */
+static bool arch_fits(const char *space_arch, const char *arch)
+{
+    size_t len = strlen(space_arch);
+    if (len && space_arch[len - 1] == 'a')
+        return strcmp(space_arch, arch) == 0;
+    return atoi(arch + 3) >= atoi(space_arch + 3);
+}
+
+/* Adds every (problem, config) the space wants compiled for arch, at most max_configs per
+ * problem (in rank order). */
+static w8a8_status add_space(w8a8_context *ctx, job_list *l, const char *name_or_path,
+                             size_t max_configs, bool *skipped)
+{
+    space *s = NULL;
+    w8a8_status st = space_load(ctx, name_or_path, &s);
+    if (st != W8A8_OK)
+        return st;
+    *skipped = !arch_fits(space_arch(s), l->arch);
+    w8a8_problem *problems = NULL;
+    size_t nproblems = 0;
+    space_device dev;
+    if (!*skipped && (st = space_device_nominal(ctx, l->arch, &dev)) == W8A8_OK)
+        st = space_compile_problems(ctx, s, &dev, &problems, &nproblems);
+    for (size_t p = 0; st == W8A8_OK && p < nproblems; p++) {
+        space_enumeration e;
+        if ((st = space_enumerate(ctx, s, &problems[p], &dev, &e)) != W8A8_OK)
+            break;
+        for (size_t c = 0; c < e.count && c < max_configs && st == W8A8_OK; c++) {
+            job *j = job_add(l);
+            if (!j) {
+                st = W8A8_NO_MEMORY;
+                break;
+            }
+            snprintf(j->template_name, sizeof j->template_name, "%s", space_template(s));
+            st = gemm_defines(ctx, &problems[p], e.candidates[c].config, j->defines, sizeof j->defines);
+            snprintf(j->label, sizeof j->label, "%s", j->defines);
+        }
+        space_enumeration_free(&e);
+    }
+    free(problems);
+    space_free(s);
+    return st;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: w8a8 compile --arch sm_80|sm_86|sm_89|sm_90|sm_90a [options] [TEMPLATE...]\n"
+            "Compiles kernels with NVRTC (no GPU needed); prints registers, shared memory,\n"
+            "spills and compile time per kernel; exits 1 if any compile fails.\n"
+            "  TEMPLATE...        templates to compile with --define (e.g. reference_gemm)\n"
+            "  --define DEFS      NAME=VALUE,... for the named templates\n"
+            "  --space FILE|NAME  every valid config of a space's compile problems\n"
+            "  --all              every embedded space whose arch fits --arch\n"
+            "  --max-configs N    per problem, the N best-ranked configs (default: all for\n"
+            "                     --space, 8 for --all)\n"
+            "  --jobs N           parallel NVRTC compiles (default: CPU count)\n"
+            "  --json             one JSON object per kernel\n");
+}
+
+typedef struct compile_args {
+    const char *arch, *defines, *space;
+    bool all, json;
+    long max_configs, jobs;
+    const char *templates[32];
+    int ntemplates;
+} compile_args;
+
+static int parse_args(int argc, char **argv, compile_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->max_configs = -1;
+    a->jobs = sysconf(_SC_NPROCESSORS_ONLN);
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        bool has_value = i + 1 < argc;
+        if (strcmp(arg, "--help") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(arg, "--arch") == 0 && has_value) {
+            a->arch = argv[++i];
+        } else if (strcmp(arg, "--define") == 0 && has_value) {
+            a->defines = argv[++i];
+        } else if (strcmp(arg, "--space") == 0 && has_value) {
+            a->space = argv[++i];
+        } else if (strcmp(arg, "--max-configs") == 0 && has_value) {
+            a->max_configs = strtol(argv[++i], NULL, 10);
+        } else if (strcmp(arg, "--jobs") == 0 && has_value) {
+            a->jobs = strtol(argv[++i], NULL, 10);
+        } else if (strcmp(arg, "--all") == 0) {
+            a->all = true;
+        } else if (strcmp(arg, "--json") == 0) {
+            a->json = true;
+        } else if (arg[0] == '-') {
+            return cli_usage_error("compile: unknown option or missing value: '%s'", arg);
+        } else if (a->ntemplates < 32) {
+            a->templates[a->ntemplates++] = arg;
+        } else {
+            return cli_usage_error("compile: too many templates");
+        }
+    }
+    if (!a->arch)
+        return cli_usage_error("compile: --arch is required (sm_80, sm_86, sm_89, sm_90, sm_90a)");
+    if (!a->all && !a->space && a->ntemplates == 0)
+        return cli_usage_error("compile: name templates, --space FILE or --all");
+    if (a->jobs < 1)
+        a->jobs = 1;
+    return -1;
+}
+
+static w8a8_status collect_jobs(w8a8_context *ctx, const compile_args *a, job_list *l)
+{
+    w8a8_status st = W8A8_OK;
+    bool skipped = false;
+    for (int i = 0; i < a->ntemplates && st == W8A8_OK; i++) {
+        job *j = job_add(l);
+        if (!j)
+            return W8A8_NO_MEMORY;
+        snprintf(j->template_name, sizeof j->template_name, "%s", a->templates[i]);
+        snprintf(j->defines, sizeof j->defines, "%s", a->defines ? a->defines : "");
+        snprintf(j->label, sizeof j->label, "%s", a->defines ? a->defines : "(no defines)");
+    }
+    if (a->space)
+        st = add_space(ctx, l, a->space, a->max_configs < 0 ? (size_t)-1 : (size_t)a->max_configs,
+                       &skipped);
+    if (st == W8A8_OK && a->space && skipped)
+        fprintf(stderr, "w8a8: compile: space %s does not target %s\n", a->space, a->arch);
+    if (a->all) {
+        const char *const *names = space_builtin_names();
+        for (size_t i = 0; names[i] && st == W8A8_OK; i++)
+            st = add_space(ctx, l, names[i], a->max_configs < 0 ? 8 : (size_t)a->max_configs,
+                           &skipped);
+    }
+    return st;
+}
+
+int cmd_compile(int argc, char **argv)
+{
+    compile_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+    w8a8_context *ctx = cli_open(W8A8_CONTEXT_CPU_ONLY);
+    if (!ctx)
+        return 1;
+    job_list l = {.arch = a.arch, .ctx = ctx, .json = a.json, .progress = cli_is_tty()};
+    pthread_mutex_init(&l.lock, NULL);
+    w8a8_status st = collect_jobs(ctx, &a, &l);
+    if (st != W8A8_OK) {
+        rc = cli_fail_ctx(ctx, st);
+    } else {
+        double t0 = util_now();
+        pthread_t threads[64];
+        long n = a.jobs < 64 ? a.jobs : 64;
+        for (long i = 0; i < n; i++)
+            pthread_create(&threads[i], NULL, worker, &l);
+        for (long i = 0; i < n; i++)
+            pthread_join(threads[i], NULL);
+        size_t failed = 0, rejected = 0;
+        for (size_t i = 0; i < l.count; i++) {
+            failed += l.items[i].status != W8A8_OK;
+            rejected += l.items[i].status == W8A8_OK && l.items[i].info.rejected;
+        }
+        if (l.progress)
+            fputc('\n', stderr);
+        fprintf(stderr, "w8a8: compiled %zu kernel%s for %s in %.1f s: %zu failed, %zu rejected\n",
+                l.count, l.count == 1 ? "" : "s", a.arch, util_now() - t0, failed, rejected);
+        rc = failed ? 1 : 0;
+        if (l.count == 0)
+            rc = cli_fail("compile: nothing to compile for %s", a.arch);
+    }
+    free(l.items);
+    pthread_mutex_destroy(&l.lock);
+    w8a8_context_close(ctx);
+    return rc;
+}

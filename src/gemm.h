@@ -1,0 +1,61 @@
+/* GEMM kernel families. A family is one template plus the host code that turns a problem and
+ * a config into a launch: the reference family (reference_gemm.c) and the Hopper family
+ * (sm90_gemm.c) implement it; the dispatcher and the tuner only see this interface. */
+#ifndef W8A8_GEMM_H
+#define W8A8_GEMM_H
+
+#include "gemm_args.h"
+#include "jit.h"
+
+#define W8A8_CONFIG_BYTES 256 /* canonical config string: "block_m=128,block_n=128,…" */
+#define W8A8_PLAN_KERNELS 2
+
+/* Everything a launch needs that does not depend on the tensors' addresses. Built once per
+ * (problem class, config) and kept by the dispatcher; launching reads it only. */
+typedef struct gemm_plan {
+    const struct gemm_family *family;
+    char config[W8A8_CONFIG_BYTES];
+    const jit_kernel *kernels[W8A8_PLAN_KERNELS];
+    jit_launch launch;       /* grid, block, smem, cluster; stream filled per call */
+    int64_t workspace_bytes; /* device scratch the family needs (split-K partials), 0 if none */
+    int64_t ints[8];         /* family-private precomputed values */
+} gemm_plan;
+
+typedef struct gemm_family {
+    const char *name;     /* the template's stem: "reference_gemm", "sm90_gemm" */
+    const char *space;    /* the Lua space driving it (scripts/<space>.lua), or NULL */
+    /* Whether the family can run this problem on this device at all (dtypes, scales, arch). */
+    bool (*supports)(const w8a8_context *ctx, const w8a8_problem *problem);
+    /* Compiles/loads the kernels of `config` for `problem`'s class and fills plan. */
+    w8a8_status (*plan)(w8a8_context *ctx, const w8a8_problem *problem, const char *config,
+                        gemm_plan *plan);
+    /* Launches plan on stream. No allocation, no synchronization. */
+    w8a8_status (*run)(w8a8_context *ctx, const gemm_plan *plan, const w8a8_problem *problem,
+                       const w8a8_tensors *tensors, CUstream stream);
+} gemm_family;
+
+extern const gemm_family gemm_family_reference;
+extern const gemm_family gemm_family_sm90;
+
+/* NULL-terminated list of every family, most specialized first. */
+extern const gemm_family *const gemm_families[];
+/* The family whose name is `name`, or NULL. */
+const gemm_family *gemm_family_find(const char *name);
+
+/* The problem-trait defines every GEMM template receives (W8A8_A_TYPE=…, W8A8_A_SCALE=…,
+ * W8A8_AZP=…), appended to config: writes "config,A_TYPE=1,…" into out. */
+w8a8_status gemm_defines(w8a8_context *ctx, const w8a8_problem *problem, const char *config,
+                         char *out, size_t size);
+
+/* Fills args from a (validated) problem and its tensors. */
+void gemm_args_fill(w8a8_gemm_args *args, const w8a8_problem *problem, const w8a8_tensors *tensors);
+
+/* Dense strides resolved: the problem with lda/ldb/ldc and scale lds filled in. */
+void gemm_problem_resolve(const w8a8_problem *in, w8a8_problem *out);
+
+/* Validation (validate.c): everything in the problem; check_pointers adds the tensors. */
+w8a8_status validate_problem(w8a8_context *ctx, const w8a8_problem *problem);
+w8a8_status validate_tensors(w8a8_context *ctx, const w8a8_problem *problem,
+                             const w8a8_tensors *tensors);
+
+#endif

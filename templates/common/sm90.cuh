@@ -1,0 +1,150 @@
+/* Hopper (sm_90a) device helpers as inline PTX: shared-memory addresses, mbarriers, TMA
+ * loads, wgmma fences and descriptors, setmaxnreg, narrow conversions. No toolkit header:
+ * these compile under NVRTC alone. Prefix: sm90_. */
+#ifndef W8A8_SM90_CUH
+#define W8A8_SM90_CUH
+
+typedef unsigned int sm90_u32;
+typedef unsigned long long sm90_u64;
+
+/* A CUtensorMap as a kernel parameter: 128 opaque bytes, 64-byte aligned. */
+struct __align__(64) sm90_tensor_map {
+    sm90_u64 opaque[16];
+};
+
+/* ---- addresses ------------------------------------------------------------------------- */
+
+__device__ __forceinline__ sm90_u32 sm90_smem_u32(const void *ptr)
+{
+    sm90_u32 addr;
+    asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(addr) : "l"(ptr));
+    return addr;
+}
+
+/* ---- mbarriers (shared::cta, 8 bytes each) --------------------------------------------- */
+
+__device__ __forceinline__ void sm90_bar_init(sm90_u32 bar, sm90_u32 count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
+}
+
+/* Makes barrier initialization visible to the async proxy (TMA) and the cluster. */
+__device__ __forceinline__ void sm90_bar_init_fence()
+{
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+
+__device__ __forceinline__ void sm90_bar_arrive(sm90_u32 bar)
+{
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
+}
+
+/* One arrival that also announces `bytes` of TMA transactions for the current phase. */
+__device__ __forceinline__ void sm90_bar_arrive_expect_tx(sm90_u32 bar, sm90_u32 bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes)
+                 : "memory");
+}
+
+/* Waits until the phase of parity `parity` has completed. A fresh barrier counts the phase
+ * before it (parity 1) as completed, which is how producers start on an empty ring. */
+__device__ __forceinline__ void sm90_bar_wait(sm90_u32 bar, sm90_u32 parity)
+{
+    sm90_u32 done;
+    do {
+        asm volatile("{ .reg .pred p;\n"
+                     "  mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                     "  selp.u32 %0, 1, 0, p; }"
+                     : "=r"(done)
+                     : "r"(bar), "r"(parity)
+                     : "memory");
+    } while (!done);
+}
+
+/* ---- TMA ------------------------------------------------------------------------------- */
+
+__device__ __forceinline__ void sm90_tma_prefetch(const sm90_tensor_map *map)
+{
+    asm volatile("prefetch.tensormap [%0];" ::"l"(map) : "memory");
+}
+
+/* Loads the box at (inner, outer) of a 2-D map into shared memory at dst; completion is
+ * reported to bar as transaction bytes. */
+__device__ __forceinline__ void sm90_tma_load_2d(sm90_u32 dst, const sm90_tensor_map *map,
+                                                 int inner, int outer, sm90_u32 bar)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                 " [%0], [%1, {%2, %3}], [%4];" ::"r"(dst),
+                 "l"(map), "r"(inner), "r"(outer), "r"(bar)
+                 : "memory");
+}
+
+/* ---- wgmma ----------------------------------------------------------------------------- */
+
+__device__ __forceinline__ void sm90_wgmma_fence()
+{
+    asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+}
+__device__ __forceinline__ void sm90_wgmma_commit()
+{
+    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+}
+template <int N> __device__ __forceinline__ void sm90_wgmma_wait()
+{
+    asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(N) : "memory");
+}
+
+/* Keeps the compiler from moving accesses of an accumulator register across a wgmma
+ * wait (the asm claims to read and write it). */
+__device__ __forceinline__ void sm90_reg_fence(float &r) { asm volatile("" : "+f"(r)::"memory"); }
+__device__ __forceinline__ void sm90_reg_fence(int &r) { asm volatile("" : "+r"(r)::"memory"); }
+
+/* Shared-memory matrix descriptor of a K-major tile with 128-byte swizzle: rows of 128
+ * bytes, 8-row atoms of 1024 bytes (stride byte offset 1024), leading byte offset unused
+ * (encoded 1). addr must be 1024-byte aligned apart from the in-atom K offset (+32 bytes
+ * per k32 step). */
+__device__ __forceinline__ sm90_u64 sm90_desc_k128(sm90_u32 addr)
+{
+    return (sm90_u64)((addr & 0x3FFFFu) >> 4) | ((sm90_u64)1 << 16) | ((sm90_u64)(1024 >> 4) << 32) |
+           ((sm90_u64)1 << 62);
+}
+
+/* ---- registers ------------------------------------------------------------------------- */
+
+template <int REGS> __device__ __forceinline__ void sm90_regs_dec()
+{
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(REGS));
+}
+template <int REGS> __device__ __forceinline__ void sm90_regs_inc()
+{
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(REGS));
+}
+
+/* ---- conversions and stores ------------------------------------------------------------ */
+
+/* (lo, hi) → packed bf16x2 / f16x2, round to nearest even. */
+__device__ __forceinline__ sm90_u32 sm90_pack_bf16x2(float lo, float hi)
+{
+    sm90_u32 r;
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
+    return r;
+}
+__device__ __forceinline__ sm90_u32 sm90_pack_f16x2(float lo, float hi)
+{
+    sm90_u32 r;
+    asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
+    return r;
+}
+__device__ __forceinline__ float sm90_bf16_to_f32(unsigned short h)
+{
+    return __uint_as_float((sm90_u32)h << 16);
+}
+__device__ __forceinline__ float sm90_f16_to_f32(unsigned short h)
+{
+    float f;
+    asm("{ .reg .b16 t; mov.b16 t, %1; cvt.f32.f16 %0, t; }" : "=f"(f) : "h"(h));
+    return f;
+}
+
+#endif

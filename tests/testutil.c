@@ -1,0 +1,133 @@
+/* Helpers shared by the Check suites. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "testutil.h"
+
+w8a8_context *test_ctx_open(void)
+{
+    w8a8_context *ctx = NULL;
+    w8a8_status st = w8a8_context_open(&ctx, NULL);
+    ck_assert_msg(st == W8A8_OK, "w8a8_context_open: %s: %s", w8a8_status_string(st),
+                  w8a8_errmsg(ctx));
+    return ctx;
+}
+
+void test_mkdtemp(char *path, size_t size)
+{
+    const char *base = getenv("TMPDIR");
+    snprintf(path, size, "%s/w8a8test-XXXXXX", base && *base ? base : "/tmp");
+    ck_assert_ptr_nonnull(mkdtemp(path));
+}
+
+w8a8_context *test_ctx_open_fresh(char *tmpdir, size_t size)
+{
+    char local[512];
+    char *dir = tmpdir ? tmpdir : local;
+    size_t dsize = tmpdir ? size : sizeof local;
+    test_mkdtemp(dir, dsize);
+    w8a8_context_options o = {0};
+    o.kernel_dir = dir;
+    o.flags = W8A8_CONTEXT_CPU_ONLY;
+    w8a8_context *ctx = NULL;
+    w8a8_status st = w8a8_context_open(&ctx, &o);
+    ck_assert_msg(st == W8A8_OK, "w8a8_context_open: %s", w8a8_errmsg(ctx));
+    return ctx;
+}
+
+void test_require_gpu_or_skip(const char *suite)
+{
+    w8a8_context *ctx = NULL;
+    w8a8_status st = w8a8_context_open(&ctx, NULL);
+    bool ok = st == W8A8_OK && w8a8_context_has_device(ctx);
+    if (!ok) {
+        w8a8_device_info info;
+        const char *why = st != W8A8_OK ? w8a8_errmsg(ctx) : "no CUDA device";
+        if (st == W8A8_OK && w8a8_context_device_info(ctx, &info) == W8A8_OK)
+            why = info.no_device_reason;
+        printf("%s: skipped: %s\n", suite, why);
+        fflush(stdout);
+        w8a8_context_close(ctx);
+        exit(TEST_SKIP_CODE);
+    }
+    w8a8_context_close(ctx);
+}
+
+int test_run_suite(Suite *s)
+{
+    SRunner *runner = srunner_create(s);
+    srunner_run_all(runner, CK_NORMAL);
+    int failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+    return failed == 0 ? 0 : 1;
+}
+
+void test_rng_seed(test_rng *r, uint64_t seed) { r->state = seed * 0x9E3779B97F4A7C15ull + 1; }
+
+uint64_t test_rng_next(test_rng *r)
+{
+    uint64_t x = r->state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return r->state = x;
+}
+
+double test_rng_uniform(test_rng *r) { return (double)(test_rng_next(r) >> 11) * 0x1.0p-53; }
+
+double test_rng_normal(test_rng *r)
+{
+    double u1 = test_rng_uniform(r), u2 = test_rng_uniform(r);
+    if (u1 < 1e-300)
+        u1 = 1e-300;
+    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+}
+
+int64_t test_rng_range(test_rng *r, int64_t lo, int64_t hi)
+{
+    return lo + (int64_t)(test_rng_next(r) % (uint64_t)(hi - lo + 1));
+}
+
+static void gpu_check(w8a8_context *ctx, CUresult rc, const char *what)
+{
+    if (rc == CUDA_SUCCESS)
+        return;
+    const char *name = NULL;
+    ctx->cu->cuGetErrorName(rc, &name);
+    ck_abort_msg("%s failed: %s", what, name ? name : "?");
+}
+
+void *test_gpu_alloc(w8a8_context *ctx, size_t bytes)
+{
+    ck_assert(context_make_current(ctx) == W8A8_OK);
+    CUdeviceptr p = 0;
+    gpu_check(ctx, ctx->cu->cuMemAlloc(&p, bytes ? bytes : 16), "cuMemAlloc");
+    return (void *)(uintptr_t)p;
+}
+
+void test_gpu_free(w8a8_context *ctx, void *ptr)
+{
+    if (ptr)
+        ctx->cu->cuMemFree((CUdeviceptr)(uintptr_t)ptr);
+}
+
+void test_gpu_upload(w8a8_context *ctx, void *dst, const void *src, size_t bytes)
+{
+    gpu_check(ctx, ctx->cu->cuMemcpyHtoD((CUdeviceptr)(uintptr_t)dst, src, bytes), "cuMemcpyHtoD");
+}
+
+void test_gpu_download(w8a8_context *ctx, void *dst, const void *src, size_t bytes)
+{
+    gpu_check(ctx, ctx->cu->cuMemcpyDtoH(dst, (CUdeviceptr)(uintptr_t)src, bytes), "cuMemcpyDtoH");
+}
+
+void test_gpu_poison(w8a8_context *ctx, void *ptr, size_t bytes, unsigned char value)
+{
+    gpu_check(ctx, ctx->cu->cuMemsetD8((CUdeviceptr)(uintptr_t)ptr, value, bytes), "cuMemsetD8");
+}
+
+void test_gpu_sync(w8a8_context *ctx)
+{
+    gpu_check(ctx, ctx->cu->cuCtxSynchronize(), "cuCtxSynchronize");
+}

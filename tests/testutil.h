@@ -1,0 +1,49 @@
+/* Helpers shared by the Check suites: contexts, random data, GPU buffers, the skip rule. */
+#ifndef W8A8_TESTUTIL_H
+#define W8A8_TESTUTIL_H
+
+#include <check.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "internal.h"
+#include "w8a8jit.h"
+
+/* Exit status CTest reads as "skipped" (SKIP_RETURN_CODE). */
+#define TEST_SKIP_CODE 77
+
+/* Opens a context with default options; fails the test on error. */
+w8a8_context *test_ctx_open(void);
+/* A CPU-only context whose kernel store is a fresh temporary folder (tmpdir OUT, may be
+ * NULL); for tests that must not see earlier cubins. */
+w8a8_context *test_ctx_open_fresh(char *tmpdir, size_t size);
+
+/* For GPU suites: call first in main(). Prints "skipped: <why>" and exits TEST_SKIP_CODE
+ * when the machine has no usable CUDA device. */
+void test_require_gpu_or_skip(const char *suite);
+
+/* Runs suite s; returns the process exit status (0 when all passed). */
+int test_run_suite(Suite *s);
+
+/* Deterministic xorshift random numbers. */
+typedef struct test_rng { uint64_t state; } test_rng;
+void test_rng_seed(test_rng *r, uint64_t seed);
+uint64_t test_rng_next(test_rng *r);
+double test_rng_uniform(test_rng *r);              /* [0, 1) */
+double test_rng_normal(test_rng *r);               /* N(0, 1) */
+int64_t test_rng_range(test_rng *r, int64_t lo, int64_t hi); /* [lo, hi] */
+
+/* GPU buffers (device pointers as void *); fail the test on error. */
+void *test_gpu_alloc(w8a8_context *ctx, size_t bytes);
+void test_gpu_free(w8a8_context *ctx, void *ptr);
+void test_gpu_upload(w8a8_context *ctx, void *dst, const void *src, size_t bytes);
+void test_gpu_download(w8a8_context *ctx, void *dst, const void *src, size_t bytes);
+/* Fills with byte `value` (0xFF poisons fp outputs with NaN-ish patterns). */
+void test_gpu_poison(w8a8_context *ctx, void *ptr, size_t bytes, unsigned char value);
+void test_gpu_sync(w8a8_context *ctx);
+
+/* Makes a temporary folder under $TMPDIR (or /tmp); path OUT. */
+void test_mkdtemp(char *path, size_t size);
+
+#endif
