@@ -80,7 +80,7 @@ int cache_exec(sqlite3 *db, const char *sql, char *why, size_t why_size);
 /* Runs the text of an exported / shipped .sql file: only INSERTs into measurement_rows are
  * allowed (an authorizer refuses everything else: no ATTACH, PRAGMA, DDL, transactions). */
 int cache_exec_restricted(sqlite3 *db, const char *sql, char *why, size_t why_size);
-/* "" unless the database's schema is ours; used after open to double-check. */
+/* PRAGMA user_version of db; SQLite code. */
 int cache_schema_version(sqlite3 *db, int *version);
 
 /* ---- store.c: the layers, keys and rows ---------------------------------------------------- */

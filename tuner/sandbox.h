@@ -33,6 +33,7 @@ typedef struct sandbox {
     uint64_t instructions;  /* run by the current call */
     uint64_t budget;
     int sample_line;        /* a line the current call was seen on by the hook, 0 if none */
+    int spent;              /* the call ran out of budget or memory: the hook raises again */
     bool failed;
     char message[W8A8_ERRMSG_BYTES];
 } sandbox;
@@ -52,8 +53,9 @@ w8a8_status sandbox_protect(w8a8_context *ctx, sandbox *sb, sandbox_body body, v
 
 /* Inside a body: loads `text` as a text chunk named "@file" and runs it with a fresh budget,
  * leaving its first result on the stack. Bytecode is refused. false (with the message
- * recorded) on failure. */
-bool sandbox_run_chunk(sandbox *sb, const char *text, size_t size);
+ * recorded) on failure. last_line (optional OUT) gets the chunk's last line holding code
+ * (where its returned table ends), for messages about that table. */
+bool sandbox_run_chunk(sandbox *sb, const char *text, size_t size, int *last_line);
 
 /* Inside a body: calls the function below nargs arguments on the stack with a fresh budget
  * and the sandbox's message handler, leaving nresults results. On failure records

@@ -1,0 +1,379 @@
+/* The dispatcher: w8a8_scaled_mm, w8a8_dispatch_warm / _explain, and the W8A8_TUNE policy.
+ *
+ * Hot path (a key seen before): validate → key → lock-free probe → family->run. The table is
+ * an open-addressing array of atomic entry pointers, published with release stores and read
+ * with acquire loads. Entries are immutable once published; replacing one (after tuning)
+ * publishes a new entry and retires the old, and growing the table publishes a new array and
+ * retires the old one. Retired memory is freed only when the context closes, so a reader
+ * that loaded an old pointer keeps reading valid memory without any reference counting.
+ * Readers therefore take no lock, allocate nothing and write nothing shared.
+ *
+ * Miss path (first call for a key): under the table's mutex, build the fallback chain (cache
+ * → space defaults → reference), apply the tune policy, plan the first link that plans, and
+ * publish the entry. Only this path touches SQLite, Lua and NVRTC. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dispatch.h"
+#include "tune.h"
+
+/* ---- keys ------------------------------------------------------------------------------------ */
+
+/* The problem class plus the M bucket. Field for field at least as fine as cache_key (it adds
+ * B's scale layout orientation), with no padding so that memcmp compares it. */
+typedef struct dispatch_key {
+    int32_t a_type, b_type, out_type, bias_type;
+    int32_t a_scale, b_scale;
+    int32_t a_group_rows, a_group_k, a_k_major;
+    int32_t b_group_rows, b_group_k, b_k_major;
+    int32_t azp, reserved;
+    int64_t n, k, m_bucket;
+} dispatch_key;
+_Static_assert(sizeof(dispatch_key) == 14 * 4 + 3 * 8, "dispatch_key must have no padding");
+
+static void key_make(dispatch_key *key, const w8a8_problem *p)
+{
+    bool a_block = p->a_scale.kind == W8A8_SCALE_BLOCK;
+    bool b_block = p->b_scale.kind == W8A8_SCALE_BLOCK;
+    key->a_type = (int32_t)p->a_type;
+    key->b_type = (int32_t)p->b_type;
+    key->out_type = (int32_t)p->out_type;
+    key->bias_type = (int32_t)p->bias_type;
+    key->a_scale = (int32_t)p->a_scale.kind;
+    key->b_scale = (int32_t)p->b_scale.kind;
+    key->a_group_rows = a_block ? p->a_scale.group_rows : 0;
+    key->a_group_k = a_block ? p->a_scale.group_k : 0;
+    key->a_k_major = a_block ? p->a_scale.k_major != 0 : 0;
+    key->b_group_rows = b_block ? p->b_scale.group_rows : 0;
+    key->b_group_k = b_block ? p->b_scale.group_k : 0;
+    key->b_k_major = b_block ? p->b_scale.k_major != 0 : 0;
+    key->azp = (int32_t)p->azp;
+    key->reserved = 0;
+    key->n = p->n;
+    key->k = p->k;
+    key->m_bucket = cache_m_bucket(p->m);
+}
+
+/* A multiply-xorshift mix over the key's 64-bit words: a few nanoseconds. */
+static uint64_t key_hash(const dispatch_key *key)
+{
+    const unsigned char *bytes = (const unsigned char *)key;
+    uint64_t h = 0x243F6A8885A308D3ull;
+    for (size_t i = 0; i < sizeof *key; i += 8) {
+        uint64_t word;
+        memcpy(&word, bytes + i, 8);
+        h = (h ^ word) * 0x9E3779B97F4A7C15ull;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+/* ---- the table ------------------------------------------------------------------------------- */
+
+typedef struct dispatch_entry {
+    dispatch_key key;
+    uint64_t hash;
+    gemm_plan plan;
+    dispatch_choice choice;              /* what was planned, for explain */
+    char notes[DISPATCH_NOTES_BYTES];    /* links skipped or failed before it */
+} dispatch_entry;
+
+typedef struct dispatch_slots {
+    size_t mask; /* capacity − 1; capacity is a power of two */
+    _Atomic(dispatch_entry *) slot[];
+} dispatch_slots;
+
+struct dispatch_table {
+    _Atomic(dispatch_slots *) slots;
+    pthread_mutex_t lock; /* misses, inserts, refreshes; never taken by a hit */
+    size_t count;
+    atomic_int tune_mode;
+    void **retired;       /* entries and slot arrays no longer reachable from `slots` */
+    size_t retired_count, retired_cap;
+    bool identity_done;   /* the fields below were filled (under lock) */
+    bool has_cache_dev, has_space_dev;
+    cache_device cache_dev;
+    space_device space_dev;
+};
+
+#define DISPATCH_INITIAL_CAPACITY 64
+
+static dispatch_slots *slots_new(size_t capacity)
+{
+    dispatch_slots *s = calloc(1, sizeof *s + capacity * sizeof s->slot[0]);
+    if (!s)
+        return NULL;
+    s->mask = capacity - 1;
+    for (size_t i = 0; i < capacity; i++)
+        atomic_init(&s->slot[i], NULL);
+    return s;
+}
+
+/* Lock-free: any number of threads, concurrently with one writer. */
+static const dispatch_entry *table_find(dispatch_table *t, const dispatch_key *key, uint64_t hash)
+{
+    dispatch_slots *s = atomic_load_explicit(&t->slots, memory_order_acquire);
+    size_t i = (size_t)hash & s->mask;
+    for (size_t probes = 0; probes <= s->mask; probes++, i = (i + 1) & s->mask) {
+        const dispatch_entry *e = atomic_load_explicit(&s->slot[i], memory_order_acquire);
+        if (!e)
+            return NULL;
+        if (e->hash == hash && memcmp(&e->key, key, sizeof *key) == 0)
+            return e;
+    }
+    return NULL;
+}
+
+/* Keeps `ptr` until the context closes (a reader may still hold it). Lock held. */
+static bool table_retire(dispatch_table *t, void *ptr)
+{
+    if (t->retired_count == t->retired_cap) {
+        size_t cap = t->retired_cap ? 2 * t->retired_cap : 16;
+        void **grown = realloc(t->retired, cap * sizeof *grown);
+        if (!grown)
+            return false;
+        t->retired = grown;
+        t->retired_cap = cap;
+    }
+    t->retired[t->retired_count++] = ptr;
+    return true;
+}
+
+/* Puts e into s at its probe position: replaces an entry with the same key (returned) or fills
+ * the first empty slot (NULL returned). Lock held. */
+static dispatch_entry *slots_put(dispatch_slots *s, dispatch_entry *e)
+{
+    size_t i = (size_t)e->hash & s->mask;
+    for (;; i = (i + 1) & s->mask) {
+        dispatch_entry *old = atomic_load_explicit(&s->slot[i], memory_order_relaxed);
+        if (!old || (old->hash == e->hash && memcmp(&old->key, &e->key, sizeof e->key) == 0)) {
+            atomic_store_explicit(&s->slot[i], e, memory_order_release);
+            return old;
+        }
+    }
+}
+
+/* Doubles the array when it would pass half full: a new array is filled, then published. */
+static w8a8_status table_reserve(w8a8_context *ctx, dispatch_table *t)
+{
+    dispatch_slots *s = atomic_load_explicit(&t->slots, memory_order_relaxed);
+    if ((t->count + 1) * 2 <= s->mask + 1)
+        return W8A8_OK;
+    dispatch_slots *grown = slots_new(2 * (s->mask + 1));
+    if (!grown || !table_retire(t, s)) {
+        free(grown);
+        return errorf(ctx, W8A8_NO_MEMORY, "out of host memory for the dispatch table");
+    }
+    for (size_t i = 0; i <= s->mask; i++) {
+        dispatch_entry *e = atomic_load_explicit(&s->slot[i], memory_order_relaxed);
+        if (e)
+            slots_put(grown, e);
+    }
+    atomic_store_explicit(&t->slots, grown, memory_order_release);
+    return W8A8_OK;
+}
+
+/* Publishes e (new key, or a replacement for a key's entry). Lock held. */
+static w8a8_status table_insert(w8a8_context *ctx, dispatch_table *t, dispatch_entry *e)
+{
+    w8a8_status st = table_reserve(ctx, t);
+    if (st != W8A8_OK)
+        return st;
+    if (!table_retire(t, NULL)) /* reserve room so a replacement can always be retired */
+        return errorf(ctx, W8A8_NO_MEMORY, "out of host memory for the dispatch table");
+    t->retired_count--;
+    dispatch_entry *old = slots_put(atomic_load_explicit(&t->slots, memory_order_relaxed), e);
+    if (old)
+        t->retired[t->retired_count++] = old;
+    else
+        t->count++;
+    return W8A8_OK;
+}
+
+static void table_free(dispatch_table *t)
+{
+    dispatch_slots *s = atomic_load_explicit(&t->slots, memory_order_relaxed);
+    if (s) {
+        for (size_t i = 0; i <= s->mask; i++)
+            free(atomic_load_explicit(&s->slot[i], memory_order_relaxed));
+        free(s);
+    }
+    /* Retired slot arrays hold pointers to live entries: free the arrays, not what they hold;
+     * retired entries were unpublished, so they are freed here exactly once. */
+    for (size_t i = 0; i < t->retired_count; i++)
+        free(t->retired[i]);
+    free(t->retired);
+    pthread_mutex_destroy(&t->lock);
+    free(t);
+}
+
+/* The context's table, created on first use (double-checked under ctx->lock). */
+static dispatch_table *table_get(w8a8_context *ctx)
+{
+    dispatch_table *t = __atomic_load_n(&ctx->dispatch, __ATOMIC_ACQUIRE);
+    if (t)
+        return t;
+    pthread_mutex_lock(&ctx->lock);
+    t = ctx->dispatch;
+    if (!t && (t = calloc(1, sizeof *t)) != NULL) {
+        dispatch_slots *s = slots_new(DISPATCH_INITIAL_CAPACITY);
+        if (!s) {
+            free(t);
+            t = NULL;
+        } else {
+            atomic_init(&t->slots, s);
+            pthread_mutex_init(&t->lock, NULL);
+            w8a8_tune_mode mode = W8A8_TUNE_OFF;
+            if (dispatch_tune_mode_from_env(getenv("W8A8_TUNE"), &mode) != W8A8_OK)
+                mode = W8A8_TUNE_OFF; /* a typo must not break inference */
+            atomic_init(&t->tune_mode, (int)mode);
+            __atomic_store_n(&ctx->dispatch, t, __ATOMIC_RELEASE);
+        }
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    return t;
+}
+
+void dispatch_destroy(w8a8_context *ctx)
+{
+    if (!ctx || !ctx->dispatch)
+        return;
+    table_free(ctx->dispatch);
+    ctx->dispatch = NULL;
+}
+
+/* ---- the fallback chain ---------------------------------------------------------------------- */
+
+static void notef(dispatch_chain *chain, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void notef(dispatch_chain *chain, const char *fmt, ...)
+{
+    size_t used = strlen(chain->notes);
+    if (used + 3 >= sizeof chain->notes)
+        return;
+    if (used) {
+        memcpy(chain->notes + used, "; ", 3);
+        used += 2;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(chain->notes + used, sizeof chain->notes - used, fmt, ap);
+    va_end(ap);
+}
+
+static const gemm_family *family_in(const gemm_family *const *families, const char *name)
+{
+    for (size_t i = 0; families[i]; i++)
+        if (strcmp(families[i]->name, name) == 0)
+            return families[i];
+    return NULL;
+}
+
+static dispatch_choice *chain_push(dispatch_chain *chain, const gemm_family *family,
+                                   dispatch_reason reason, const char *config)
+{
+    if (chain->count == DISPATCH_MAX_CHOICES)
+        return NULL;
+    dispatch_choice *c = &chain->choices[chain->count++];
+    memset(c, 0, sizeof *c);
+    c->family = family;
+    c->reason = reason;
+    snprintf(c->config, sizeof c->config, "%s", config);
+    return c;
+}
+
+static void chain_add_cached(w8a8_context *ctx, const gemm_family *const *families,
+                             const w8a8_problem *problem, const cache_device *dev,
+                             dispatch_chain *chain)
+{
+    cache_key key;
+    cache_winner winner;
+    cache_key_make(&key, problem, dev);
+    memset(&winner, 0, sizeof winner);
+    if (cache_lookup(ctx, &key, &winner) != W8A8_OK) {
+        notef(chain, "cache lookup failed: %s", w8a8_errmsg(ctx));
+        return;
+    }
+    if (winner.match == CACHE_MISS)
+        return;
+    const gemm_family *f = family_in(families, winner.family);
+    if (!f) {
+        notef(chain, "cache winner names unknown family '%s'", winner.family);
+        return;
+    }
+    if (!f->supports(ctx, problem)) {
+        notef(chain, "cache winner %s does not support this problem on this device", f->name);
+        return;
+    }
+    dispatch_choice *c = chain_push(chain, f, DISPATCH_TUNED, winner.config);
+    if (c)
+        c->winner = winner;
+}
+
+static void chain_add_default(w8a8_context *ctx, const gemm_family *f, const w8a8_problem *problem,
+                              const space_device *dev, dispatch_chain *chain)
+{
+    space *s = NULL;
+    bool applies = false;
+    char config[W8A8_CONFIG_BYTES];
+    if (space_load(ctx, f->space, &s) != W8A8_OK) {
+        notef(chain, "space %s: %s", f->space, w8a8_errmsg(ctx));
+        return;
+    }
+    if (space_applies(ctx, s, problem, dev, &applies) != W8A8_OK)
+        notef(chain, "space %s: applies: %s", f->space, w8a8_errmsg(ctx));
+    else if (applies && space_default(ctx, s, problem, dev, config, sizeof config) != W8A8_OK)
+        notef(chain, "space %s: default: %s", f->space, w8a8_errmsg(ctx));
+    else if (applies) {
+        dispatch_choice *c = chain_push(chain, f, DISPATCH_SPACE_DEFAULT, config);
+        if (c)
+            snprintf(c->space, sizeof c->space, "%s", space_name(s));
+    }
+    space_free(s);
+}
+
+w8a8_status dispatch_chain_build(w8a8_context *ctx, const gemm_family *const *families,
+                                 const w8a8_problem *problem, const cache_device *cache_dev,
+                                 const space_device *space_dev, dispatch_chain *chain)
+{
+    memset(chain, 0, sizeof *chain);
+    /* Every M of a bucket gets the same picks: the cache and the spaces see the bucket. */
+    w8a8_problem at_bucket = *problem;
+    at_bucket.m = cache_m_bucket(problem->m);
+    if (cache_dev)
+        chain_add_cached(ctx, families, &at_bucket, cache_dev, chain);
+    const gemm_family *reference = family_in(families, gemm_family_reference.name);
+    if (!reference)
+        reference = &gemm_family_reference;
+    for (size_t i = 0; space_dev && families[i]; i++) {
+        const gemm_family *f = families[i];
+        if (f != reference && f->space && f->supports(ctx, &at_bucket))
+            chain_add_default(ctx, f, &at_bucket, space_dev, chain);
+    }
+    if (chain->count == DISPATCH_MAX_CHOICES)
+        chain->count--; /* the reference always fits */
+    if (!reference->supports(ctx, problem)) {
+        error_clear(ctx);
+        return chain->count ? W8A8_OK
+                            : errorf(ctx, W8A8_UNSUPPORTED, "no kernel family supports this problem");
+    }
+    chain_push(chain, reference, DISPATCH_REFERENCE, "");
+    error_clear(ctx); /* notes keep what went wrong; the chain itself succeeded */
+    return W8A8_OK;
+}
+
+const char *dispatch_reason_text(const dispatch_choice *choice)
+{
+    switch (choice->reason) {
+    case DISPATCH_SPACE_DEFAULT: return "space default";
+    case DISPATCH_REFERENCE: return "reference";
+    case DISPATCH_TUNED: break;
+    }
+    switch (choice->winner.match) {
+    case CACHE_EXACT: return "exact";
+    case CACHE_PRODUCT: return "same product";
+    case CACHE_ARCH: return "same arch (foreign device)";
+    case CACHE_NEAR_BUCKET: return "nearest bucket";
+    case CACHE_MISS: break;
+    }
+    return "cache";
+}

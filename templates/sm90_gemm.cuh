@@ -1,0 +1,487 @@
+/* sm90_gemm: the Hopper (sm_90a) scaled FP8/INT8 GEMM, persistent and warp-specialized.
+ *
+ *   out[m, n] = sa[m] · sb[n] · Σ_k A[m, k] · B[n, k]  (− azp[m] · b_col_sums[n]) (+ bias[n])
+ *
+ * One producer warpgroup (one elected thread) streams A (M×K) and B (N×K) tiles, both
+ * K-major, with TMA (128-byte swizzle, 128-byte K blocks) into a ring of STAGES buffers
+ * guarded by full/empty mbarriers. CONSUMERS warpgroups each own BLOCK_M/CONSUMERS rows of
+ * the tile and issue wgmma.m64nBLOCK_Nk32 from shared memory into register accumulators
+ * (f32 for FP8, exact s32 for INT8). The grid is persistent: CTA i takes tiles i,
+ * i + gridDim.x, … in a grouped raster order; the producer runs ahead into the next tile
+ * while the consumers run the epilogue. TMA zero-fills out-of-bounds boxes, so M, N and K
+ * tails cost nothing in the main loop; the epilogue predicates rows and columns and writes
+ * straight to global memory (two adjacent columns per store).
+ *
+ * Kernel parameters (the host encodes both maps with cuTensorMapEncodeTiled: UINT8, dims
+ * {K, rows}, strides {ld bytes}, box {128, BLOCK_M or BLOCK_N}, SWIZZLE_128B, zero fill):
+ *   tma_a, tma_b   const __grid_constant__ sm90_tensor_map
+ *   args           w8a8_gemm_args (common/gemm_args.h)
+ * Launch: block 128·(CONSUMERS+1) threads, dynamic shared memory SM90_SMEM_BYTES (below:
+ * STAGES·(BLOCK_M+BLOCK_N)·128 + 16·STAGES + 1024 alignment slack), grid ≤ the tile count.
+ *
+ * Config macros (W8A8_<NAME>, from the generated prologue) and their legal values:
+ *   BLOCK_M     64, 128, 256; BLOCK_M / CONSUMERS must be 64 or 128
+ *   BLOCK_N     FP8: 8…256 in steps of 8; INT8: 8, 16, 24, 32, 48…256 in steps of 16
+ *   STAGES      2…16, within the shared-memory limit
+ *   CONSUMERS   1 or 2 consumer warpgroups
+ *   RASTER      0: groups of GROUP tile-rows, M index fastest inside a group;
+ *               1: groups of GROUP tile-columns, N index fastest
+ *   GROUP       1…64
+ *   CLUSTER     1 (2 with TMA multicast is planned; see below)
+ * Problem traits (common/gemm_args.h values): A_TYPE, B_TYPE (E4M3/E5M2 mixes, or INT8
+ * with INT8), OUT_TYPE (BF16, FP16, FP32), BIAS_TYPE (NONE, OUT_TYPE or FP32), A_SCALE and
+ * B_SCALE (TENSOR or ROW), AZP (INT8 only: NONE, TENSOR, TOKEN).
+ *
+ * Extensions planned as parameters of this family (not implemented yet):
+ *   - Block scales / promoted accumulation: each consumer keeps a second accumulator set;
+ *     the 4 k32 wgmmas of one K block go into the temporary one, then after wait_group the
+ *     consumer adds tmp·sa[m,kb]·sb[n/128,kb] into the main set (scales for the tile's K
+ *     block loaded by the producer alongside the tile, or read by the consumer). A new
+ *     macro ACCUM (0 fast, 1 promoted) and A_SCALE/B_SCALE = BLOCK select it; valid() must
+ *     then count doubled accumulators.
+ *   - Swap-AB for small M: the host swaps the two tensor maps (B's rows fill wgmma's M = 64,
+ *     the tokens become wgmma N = 8…64), the macro SWAP_AB makes the epilogue write the
+ *     transposed tile and swap the roles of sa/sb, azp, bias (bias then indexes rows).
+ *   - Split-K: the tile index gains a K-slice coordinate (SPLIT_K slices); partial sums go
+ *     to an fp32 workspace with red.global.add (or the last slice reduces), the scales and
+ *     bias applied by the finishing CTA.
+ *   - CLUSTER 2: the pair of CTAs shares the B tile (raster 0) or the A tile (raster 1);
+ *     each loads half of the shared box and multicasts it (.multicast::cluster), and the
+ *     empty barrier counts the consumers of both CTAs.
+ */
+#include "common/gemm_args.h"
+#include "common/sm90.cuh"
+
+#if !defined(W8A8_A_TYPE) || !defined(W8A8_B_TYPE) || !defined(W8A8_OUT_TYPE)
+#error "sm90_gemm needs the problem traits W8A8_A_TYPE, W8A8_B_TYPE, W8A8_OUT_TYPE"
+#endif
+#ifndef W8A8_BIAS_TYPE
+#define W8A8_BIAS_TYPE W8A8_T_NONE
+#endif
+#ifndef W8A8_A_SCALE
+#define W8A8_A_SCALE W8A8_S_TENSOR
+#endif
+#ifndef W8A8_B_SCALE
+#define W8A8_B_SCALE W8A8_S_TENSOR
+#endif
+#ifndef W8A8_AZP
+#define W8A8_AZP W8A8_Z_NONE
+#endif
+#ifndef W8A8_BLOCK_M
+#define W8A8_BLOCK_M 128
+#endif
+#ifndef W8A8_BLOCK_N
+#define W8A8_BLOCK_N 128
+#endif
+#ifndef W8A8_STAGES
+#define W8A8_STAGES 4
+#endif
+#ifndef W8A8_CONSUMERS
+#define W8A8_CONSUMERS 2
+#endif
+#ifndef W8A8_RASTER
+#define W8A8_RASTER 0
+#endif
+#ifndef W8A8_GROUP
+#define W8A8_GROUP 8
+#endif
+#ifndef W8A8_CLUSTER
+#define W8A8_CLUSTER 1
+#endif
+
+#define SM90_THREADS (128 * (W8A8_CONSUMERS + 1))
+#define SM90_WG_M (W8A8_BLOCK_M / W8A8_CONSUMERS) /* rows per consumer warpgroup */
+#define SM90_SUB_M (SM90_WG_M / 64)               /* m64 wgmmas per k32 step */
+#define SM90_ACC (W8A8_BLOCK_N / 2)               /* accumulators per m64 block, per thread */
+#define SM90_BK 128                               /* K bytes per stage: one swizzle row */
+#define SM90_A_BYTES (W8A8_BLOCK_M * SM90_BK)
+#define SM90_B_BYTES (W8A8_BLOCK_N * SM90_BK)
+#define SM90_SMEM_BYTES (W8A8_STAGES * (SM90_A_BYTES + SM90_B_BYTES) + 16 * W8A8_STAGES + 1024)
+#define SM90_INT8 (W8A8_A_TYPE == W8A8_T_INT8)
+
+static_assert(W8A8_BLOCK_M == 64 || W8A8_BLOCK_M == 128 || W8A8_BLOCK_M == 256, "BLOCK_M");
+static_assert(W8A8_CONSUMERS == 1 || W8A8_CONSUMERS == 2, "CONSUMERS is 1 or 2");
+static_assert(SM90_WG_M == 64 || SM90_WG_M == 128, "BLOCK_M / CONSUMERS must be 64 or 128");
+static_assert(W8A8_BLOCK_N % 8 == 0 && W8A8_BLOCK_N >= 8 && W8A8_BLOCK_N <= 256, "BLOCK_N");
+static_assert(!SM90_INT8 || W8A8_BLOCK_N <= 32 || W8A8_BLOCK_N % 16 == 0,
+              "INT8 wgmma N: 8, 16, 24, 32, 48..256 step 16");
+static_assert(W8A8_STAGES >= 2 && W8A8_STAGES <= 16, "STAGES");
+static_assert(W8A8_GROUP >= 1, "GROUP");
+static_assert(W8A8_CLUSTER == 1, "CLUSTER 2 (TMA multicast) is not implemented yet");
+static_assert(SM90_INT8 == (W8A8_B_TYPE == W8A8_T_INT8), "INT8 pairs only with INT8");
+static_assert(W8A8_A_TYPE == W8A8_T_E4M3 || W8A8_A_TYPE == W8A8_T_E5M2 || SM90_INT8, "A_TYPE");
+static_assert(W8A8_B_TYPE == W8A8_T_E4M3 || W8A8_B_TYPE == W8A8_T_E5M2 || SM90_INT8, "B_TYPE");
+static_assert(W8A8_A_SCALE != W8A8_S_BLOCK && W8A8_B_SCALE != W8A8_S_BLOCK,
+              "block scales are not implemented in sm90_gemm yet");
+static_assert(W8A8_AZP == W8A8_Z_NONE || SM90_INT8, "a zero point needs INT8");
+static_assert(W8A8_OUT_TYPE == W8A8_T_BF16 || W8A8_OUT_TYPE == W8A8_T_FP16 ||
+              W8A8_OUT_TYPE == W8A8_T_FP32, "OUT_TYPE");
+
+/* ---- the wgmma instruction for this BLOCK_N ---------------------------------------------
+ * Operands: %0 scale-d (0: overwrite, else accumulate), %1 A descriptor, %2 B descriptor,
+ * %3… the BLOCK_N/2 accumulators. SM90_L<N> lists the accumulator operands, SM90_O<N>(d) binds
+ * them; both grow by 4 registers per 8 columns. */
+#if SM90_INT8
+typedef int sm90_acc_t;
+#define SM90_CN "+r"
+#define SM90_KIND ".s32.s8.s8"
+#define SM90_IMM ""
+#else
+typedef float sm90_acc_t;
+#define SM90_CN "+f"
+#if W8A8_A_TYPE == W8A8_T_E4M3 && W8A8_B_TYPE == W8A8_T_E4M3
+#define SM90_KIND ".f32.e4m3.e4m3"
+#elif W8A8_A_TYPE == W8A8_T_E4M3
+#define SM90_KIND ".f32.e4m3.e5m2"
+#elif W8A8_B_TYPE == W8A8_T_E4M3
+#define SM90_KIND ".f32.e5m2.e4m3"
+#else
+#define SM90_KIND ".f32.e5m2.e5m2"
+#endif
+#define SM90_IMM ", 1, 1"
+#endif
+#define SM90_F4(d, i) SM90_CN(d[(i)]), SM90_CN(d[(i) + 1]), SM90_CN(d[(i) + 2]), SM90_CN(d[(i) + 3])
+#define SM90_STR2(x) #x
+#define SM90_STR(x) SM90_STR2(x)
+#define SM90_CAT2(a, b) a##b
+#define SM90_CAT(a, b) SM90_CAT2(a, b)
+#define SM90_L8 "%3,%4,%5,%6"
+#define SM90_L16 SM90_L8 ",%7,%8,%9,%10"
+#define SM90_L24 SM90_L16 ",%11,%12,%13,%14"
+#define SM90_L32 SM90_L24 ",%15,%16,%17,%18"
+#define SM90_L40 SM90_L32 ",%19,%20,%21,%22"
+#define SM90_L48 SM90_L40 ",%23,%24,%25,%26"
+#define SM90_L56 SM90_L48 ",%27,%28,%29,%30"
+#define SM90_L64 SM90_L56 ",%31,%32,%33,%34"
+#define SM90_L72 SM90_L64 ",%35,%36,%37,%38"
+#define SM90_L80 SM90_L72 ",%39,%40,%41,%42"
+#define SM90_L88 SM90_L80 ",%43,%44,%45,%46"
+#define SM90_L96 SM90_L88 ",%47,%48,%49,%50"
+#define SM90_L104 SM90_L96 ",%51,%52,%53,%54"
+#define SM90_L112 SM90_L104 ",%55,%56,%57,%58"
+#define SM90_L120 SM90_L112 ",%59,%60,%61,%62"
+#define SM90_L128 SM90_L120 ",%63,%64,%65,%66"
+#define SM90_L136 SM90_L128 ",%67,%68,%69,%70"
+#define SM90_L144 SM90_L136 ",%71,%72,%73,%74"
+#define SM90_L152 SM90_L144 ",%75,%76,%77,%78"
+#define SM90_L160 SM90_L152 ",%79,%80,%81,%82"
+#define SM90_L168 SM90_L160 ",%83,%84,%85,%86"
+#define SM90_L176 SM90_L168 ",%87,%88,%89,%90"
+#define SM90_L184 SM90_L176 ",%91,%92,%93,%94"
+#define SM90_L192 SM90_L184 ",%95,%96,%97,%98"
+#define SM90_L200 SM90_L192 ",%99,%100,%101,%102"
+#define SM90_L208 SM90_L200 ",%103,%104,%105,%106"
+#define SM90_L216 SM90_L208 ",%107,%108,%109,%110"
+#define SM90_L224 SM90_L216 ",%111,%112,%113,%114"
+#define SM90_L232 SM90_L224 ",%115,%116,%117,%118"
+#define SM90_L240 SM90_L232 ",%119,%120,%121,%122"
+#define SM90_L248 SM90_L240 ",%123,%124,%125,%126"
+#define SM90_L256 SM90_L248 ",%127,%128,%129,%130"
+#define SM90_O8(d) SM90_F4(d, 0)
+#define SM90_O16(d) SM90_O8(d), SM90_F4(d, 4)
+#define SM90_O24(d) SM90_O16(d), SM90_F4(d, 8)
+#define SM90_O32(d) SM90_O24(d), SM90_F4(d, 12)
+#define SM90_O40(d) SM90_O32(d), SM90_F4(d, 16)
+#define SM90_O48(d) SM90_O40(d), SM90_F4(d, 20)
+#define SM90_O56(d) SM90_O48(d), SM90_F4(d, 24)
+#define SM90_O64(d) SM90_O56(d), SM90_F4(d, 28)
+#define SM90_O72(d) SM90_O64(d), SM90_F4(d, 32)
+#define SM90_O80(d) SM90_O72(d), SM90_F4(d, 36)
+#define SM90_O88(d) SM90_O80(d), SM90_F4(d, 40)
+#define SM90_O96(d) SM90_O88(d), SM90_F4(d, 44)
+#define SM90_O104(d) SM90_O96(d), SM90_F4(d, 48)
+#define SM90_O112(d) SM90_O104(d), SM90_F4(d, 52)
+#define SM90_O120(d) SM90_O112(d), SM90_F4(d, 56)
+#define SM90_O128(d) SM90_O120(d), SM90_F4(d, 60)
+#define SM90_O136(d) SM90_O128(d), SM90_F4(d, 64)
+#define SM90_O144(d) SM90_O136(d), SM90_F4(d, 68)
+#define SM90_O152(d) SM90_O144(d), SM90_F4(d, 72)
+#define SM90_O160(d) SM90_O152(d), SM90_F4(d, 76)
+#define SM90_O168(d) SM90_O160(d), SM90_F4(d, 80)
+#define SM90_O176(d) SM90_O168(d), SM90_F4(d, 84)
+#define SM90_O184(d) SM90_O176(d), SM90_F4(d, 88)
+#define SM90_O192(d) SM90_O184(d), SM90_F4(d, 92)
+#define SM90_O200(d) SM90_O192(d), SM90_F4(d, 96)
+#define SM90_O208(d) SM90_O200(d), SM90_F4(d, 100)
+#define SM90_O216(d) SM90_O208(d), SM90_F4(d, 104)
+#define SM90_O224(d) SM90_O216(d), SM90_F4(d, 108)
+#define SM90_O232(d) SM90_O224(d), SM90_F4(d, 112)
+#define SM90_O240(d) SM90_O232(d), SM90_F4(d, 116)
+#define SM90_O248(d) SM90_O240(d), SM90_F4(d, 120)
+#define SM90_O256(d) SM90_O248(d), SM90_F4(d, 124)
+
+#define SM90_LIST SM90_CAT(SM90_L, W8A8_BLOCK_N)
+#define SM90_OPS(d) SM90_CAT(SM90_O, W8A8_BLOCK_N)(d)
+
+/* acc (+)= A(64×32, at desc_a) · B(BLOCK_N×32, at desc_b)ᵀ for one warpgroup. */
+__device__ __forceinline__ void sm90_wgmma(sm90_acc_t (&d)[SM90_ACC], sm90_u64 desc_a,
+                                           sm90_u64 desc_b, int accumulate)
+{
+    asm volatile("{ .reg .pred p;\n"
+                 "  setp.ne.b32 p, %0, 0;\n"
+                 "  wgmma.mma_async.sync.aligned.m64n" SM90_STR(W8A8_BLOCK_N) "k32" SM90_KIND
+                 " {" SM90_LIST "}, %1, %2, p" SM90_IMM ";\n}"
+                 : "+r"(accumulate), "+l"(desc_a), "+l"(desc_b), SM90_OPS(d)
+                 :
+                 : "memory");
+}
+
+/* ---- tile order --------------------------------------------------------------------------
+ * RASTER 0: groups of GROUP tile-rows; inside a group the M index moves fastest, so the
+ * CTAs of one wave share few B tiles (weights) and GROUP A tiles in L2. RASTER 1: the same
+ * with the roles of M and N exchanged. */
+__device__ __forceinline__ void sm90_tile_coords(int tile, int m_tiles, int n_tiles, int &mt,
+                                                 int &nt)
+{
+#if W8A8_RASTER == 0
+    const int major = m_tiles, minor = n_tiles;
+#else
+    const int major = n_tiles, minor = m_tiles;
+#endif
+    const int per_group = W8A8_GROUP * minor;
+    const int group = tile / per_group;
+    const int first = group * W8A8_GROUP;
+    const int size = major - first < W8A8_GROUP ? major - first : W8A8_GROUP;
+    const int rest = tile - group * per_group;
+    const int fast = first + rest % size, slow = rest / size;
+#if W8A8_RASTER == 0
+    mt = fast;
+    nt = slow;
+#else
+    nt = fast;
+    mt = slow;
+#endif
+}
+
+/* ---- epilogue ---------------------------------------------------------------------------- */
+
+__device__ __forceinline__ float sm90_load_bias(const void *bias, long long col)
+{
+#if W8A8_BIAS_TYPE == W8A8_T_FP32
+    return __ldg((const float *)bias + col);
+#elif W8A8_BIAS_TYPE == W8A8_T_BF16
+    return sm90_bf16_to_f32(__ldg((const unsigned short *)bias + col));
+#elif W8A8_BIAS_TYPE == W8A8_T_FP16
+    return sm90_f16_to_f32(__ldg((const unsigned short *)bias + col));
+#else
+    return 0.0f;
+#endif
+}
+
+/* Stores (v0, v1) at columns col, col+1 of an output row; `pair` says col+1 < N. */
+__device__ __forceinline__ void sm90_store2(void *row_ptr, long long col, float v0, float v1,
+                                            bool pair)
+{
+#if W8A8_OUT_TYPE == W8A8_T_FP32
+    float *p = (float *)row_ptr + col;
+    if (pair)
+        *(float2 *)p = make_float2(v0, v1);
+    else
+        *p = v0;
+#else
+#if W8A8_OUT_TYPE == W8A8_T_BF16
+    const sm90_u32 packed = sm90_pack_bf16x2(v0, v1);
+#else
+    const sm90_u32 packed = sm90_pack_f16x2(v0, v1);
+#endif
+    unsigned short *p = (unsigned short *)row_ptr + col;
+    if (pair)
+        *(sm90_u32 *)p = packed;
+    else
+        *p = (unsigned short)(packed & 0xFFFFu);
+#endif
+}
+
+/* Scales, corrects, converts and writes this thread's accumulators. Thread (warp w, lane l)
+ * holds rows row0 + 64·s + {0, 8} (row0 = 16w + l/4 from the warpgroup's first row) and,
+ * per 8-column group j, columns col0 + 8j + {0, 1} (col0 = 2·(l%4)). */
+__device__ __forceinline__ void sm90_epilogue(const sm90_acc_t (&acc)[SM90_SUB_M][SM90_ACC],
+                                              const w8a8_gemm_args &args, long long row0,
+                                              long long col0)
+{
+    float sa[SM90_SUB_M][2];
+#if W8A8_AZP != W8A8_Z_NONE
+    int zp[SM90_SUB_M][2];
+#endif
+#pragma unroll
+    for (int s = 0; s < SM90_SUB_M; ++s)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const long long row = row0 + 64 * s + 8 * h;
+            const bool in = row < args.m;
+#if W8A8_A_SCALE == W8A8_S_ROW
+            sa[s][h] = in ? __ldg(args.a_scale + row) : 0.0f;
+#else
+            sa[s][h] = __ldg(args.a_scale);
+#endif
+#if W8A8_AZP == W8A8_Z_TOKEN
+            zp[s][h] = in ? __ldg(args.azp + row) : 0;
+#elif W8A8_AZP == W8A8_Z_TENSOR
+            zp[s][h] = __ldg(args.azp);
+#endif
+            (void)in;
+        }
+#if W8A8_B_SCALE == W8A8_S_TENSOR
+    const float sb_tensor = __ldg(args.b_scale);
+#endif
+    char *const out = (char *)args.out;
+    const long long row_bytes = args.ldc * (W8A8_OUT_TYPE == W8A8_T_FP32 ? 4 : 2);
+#pragma unroll
+    for (int j = 0; j < W8A8_BLOCK_N / 8; ++j) {
+        const long long col = col0 + 8 * j;
+        if (col >= args.n)
+            continue;
+        const bool pair = col + 1 < args.n;
+#if W8A8_B_SCALE == W8A8_S_ROW
+        const float sb0 = __ldg(args.b_scale + col);
+        const float sb1 = pair ? __ldg(args.b_scale + col + 1) : 0.0f;
+#else
+        const float sb0 = sb_tensor, sb1 = sb_tensor;
+#endif
+#if W8A8_BIAS_TYPE != W8A8_T_NONE
+        const float bias0 = sm90_load_bias(args.bias, col);
+        const float bias1 = pair ? sm90_load_bias(args.bias, col + 1) : 0.0f;
+#else
+        const float bias0 = 0.0f, bias1 = 0.0f;
+#endif
+#if W8A8_AZP != W8A8_Z_NONE
+        const int cs0 = __ldg(args.b_col_sums + col);
+        const int cs1 = pair ? __ldg(args.b_col_sums + col + 1) : 0;
+#endif
+#pragma unroll
+        for (int s = 0; s < SM90_SUB_M; ++s)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const long long row = row0 + 64 * s + 8 * h;
+                if (row >= args.m)
+                    continue;
+#if W8A8_AZP != W8A8_Z_NONE
+                const float a0 = (float)(acc[s][4 * j + 2 * h] - zp[s][h] * cs0);
+                const float a1 = (float)(acc[s][4 * j + 2 * h + 1] - zp[s][h] * cs1);
+#else
+                const float a0 = (float)acc[s][4 * j + 2 * h];
+                const float a1 = (float)acc[s][4 * j + 2 * h + 1];
+#endif
+                const float v0 = a0 * sa[s][h] * sb0 + bias0;
+                const float v1 = a1 * sa[s][h] * sb1 + bias1;
+                sm90_store2(out + row * row_bytes, col, v0, v1, pair);
+            }
+    }
+}
+
+/* ---- the kernel -------------------------------------------------------------------------- */
+
+extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
+    w8a8_sm90_gemm(const __grid_constant__ sm90_tensor_map tma_a,
+                   const __grid_constant__ sm90_tensor_map tma_b, const w8a8_gemm_args args)
+{
+    extern __shared__ __align__(1024) unsigned char smem_raw[];
+    /* Buffers must be 1024-byte aligned for the 128-byte swizzle; the host adds slack. */
+    const sm90_u32 smem = (sm90_smem_u32(smem_raw) + 1023u) & ~1023u;
+    const sm90_u32 a_smem = smem;
+    const sm90_u32 b_smem = a_smem + W8A8_STAGES * SM90_A_BYTES;
+    const sm90_u32 full_bar = b_smem + W8A8_STAGES * SM90_B_BYTES; /* STAGES × 8 bytes */
+    const sm90_u32 empty_bar = full_bar + 8 * W8A8_STAGES;
+
+    const int warpgroup = threadIdx.x / 128;
+    const int m_tiles = (int)((args.m + W8A8_BLOCK_M - 1) / W8A8_BLOCK_M);
+    const int n_tiles = (int)((args.n + W8A8_BLOCK_N - 1) / W8A8_BLOCK_N);
+    const int tiles = m_tiles * n_tiles;
+    const int k_blocks = (int)((args.k + SM90_BK - 1) / SM90_BK);
+
+    if (threadIdx.x == 0) {
+        sm90_tma_prefetch(&tma_a);
+        sm90_tma_prefetch(&tma_b);
+        for (int s = 0; s < W8A8_STAGES; ++s) {
+            sm90_bar_init(full_bar + 8 * s, 1);                       /* producer's expect_tx */
+            sm90_bar_init(empty_bar + 8 * s, 4 * W8A8_CONSUMERS);     /* one per consumer warp */
+        }
+        sm90_bar_init_fence();
+    }
+    __syncthreads();
+    /* Programmatic dependent launch: wait for the previous kernel's writes (no-op without). */
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+
+    if (warpgroup == 0) {
+        /* ---- producer ---- */
+#if W8A8_CONSUMERS == 2
+        sm90_regs_dec<40>();
+#endif
+        if (threadIdx.x == 0) {
+            int stage = 0;
+            sm90_u32 phase = 0;
+            for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+                int mt, nt;
+                sm90_tile_coords(tile, m_tiles, n_tiles, mt, nt);
+                for (int kb = 0; kb < k_blocks; ++kb) {
+                    sm90_bar_wait(empty_bar + 8 * stage, phase ^ 1u);
+                    const sm90_u32 full = full_bar + 8 * stage;
+                    sm90_bar_arrive_expect_tx(full, SM90_A_BYTES + SM90_B_BYTES);
+                    sm90_tma_load_2d(a_smem + stage * SM90_A_BYTES, &tma_a, kb * SM90_BK,
+                                     mt * W8A8_BLOCK_M, full);
+                    sm90_tma_load_2d(b_smem + stage * SM90_B_BYTES, &tma_b, kb * SM90_BK,
+                                     nt * W8A8_BLOCK_N, full);
+                    if (++stage == W8A8_STAGES) {
+                        stage = 0;
+                        phase ^= 1u;
+                    }
+                }
+            }
+        }
+    } else {
+        /* ---- consumers ---- */
+#if W8A8_CONSUMERS == 2
+        sm90_regs_inc<232>();
+#endif
+        const int consumer = warpgroup - 1;
+        const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
+        const sm90_u32 a_rows = consumer * SM90_WG_M * SM90_BK; /* this warpgroup's rows */
+        sm90_acc_t acc[SM90_SUB_M][SM90_ACC];
+        int stage = 0;
+        sm90_u32 phase = 0;
+        for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+            int mt, nt;
+            sm90_tile_coords(tile, m_tiles, n_tiles, mt, nt);
+            int last_stage = 0;
+            for (int kb = 0; kb < k_blocks; ++kb) {
+                sm90_bar_wait(full_bar + 8 * stage, phase);
+                const sm90_u64 desc_a =
+                    sm90_desc_k128(a_smem + stage * SM90_A_BYTES + a_rows);
+                const sm90_u64 desc_b = sm90_desc_k128(b_smem + stage * SM90_B_BYTES);
+                sm90_wgmma_fence();
+#pragma unroll
+                for (int k = 0; k < SM90_BK / 32; ++k)
+#pragma unroll
+                    for (int s = 0; s < SM90_SUB_M; ++s)
+                        /* +32 bytes per k32 step (2 in the >>4 address field); +8192 bytes
+                         * (64 rows of 128 bytes) per m64 block. */
+                        sm90_wgmma(acc[s], desc_a + 2 * k + (8192 >> 4) * s, desc_b + 2 * k,
+                                   (kb | k) != 0);
+                sm90_wgmma_commit();
+                if (kb > 0) {
+                    /* The previous K block's wgmmas are done: hand its buffer back. */
+                    sm90_wgmma_wait<1>();
+                    if (lane == 0)
+                        sm90_bar_arrive(empty_bar + 8 * last_stage);
+                }
+                last_stage = stage;
+                if (++stage == W8A8_STAGES) {
+                    stage = 0;
+                    phase ^= 1u;
+                }
+            }
+            sm90_wgmma_wait<0>();
+#pragma unroll
+            for (int s = 0; s < SM90_SUB_M; ++s)
+#pragma unroll
+                for (int i = 0; i < SM90_ACC; ++i)
+                    sm90_reg_fence(acc[s][i]);
+            if (lane == 0)
+                sm90_bar_arrive(empty_bar + 8 * last_stage);
+            const long long row0 = (long long)mt * W8A8_BLOCK_M + consumer * SM90_WG_M +
+                                   16 * warp + lane / 4;
+            const long long col0 = (long long)nt * W8A8_BLOCK_N + 2 * (lane % 4);
+            sm90_epilogue(acc, args, row0, col0);
+        }
+    }
+}
