@@ -35,6 +35,23 @@
 #define CACHE_WINNER_FILTER "status = 'ok' AND verified = 1"
 #define CACHE_WINNER_ORDER "median_us, spread_us, family, config, timestamp, id"
 
+/* WHERE terms matching a key bound with cache_bind_key at ?1: the device (devices D), the
+ * problem class without its bucket, and the whole problem (problems P). */
+#define CACHE_DEVICE_MATCH(D)                                                                  \
+    D ".arch = ?1 AND " D ".name = ?2 AND " D ".sm_count = ?3 AND " D ".memory_bytes = ?4"
+#define CACHE_CLASS_MATCH(P)                                                                   \
+    P ".a_type = ?5 AND " P ".b_type = ?6 AND " P ".out_type = ?7 AND " P ".bias_type = ?8"    \
+      " AND " P ".a_scale = ?9 AND " P ".b_scale = ?10 AND " P ".a_group_rows = ?11"           \
+      " AND " P ".a_group_k = ?12 AND " P ".b_group_rows = ?13 AND " P ".b_group_k = ?14"      \
+      " AND " P ".a_k_major = ?15 AND " P ".azp = ?16 AND " P ".n = ?17 AND " P ".k = ?18"
+#define CACHE_PROBLEM_MATCH(P) CACHE_CLASS_MATCH(P) " AND " P ".m_bucket = ?19"
+/* The key columns of devices D and problems P in CACHE_KEY_COLUMNS order. */
+#define CACHE_KEY_SELECT(D, P)                                                                 \
+    D ".arch, " D ".name, " D ".sm_count, " D ".memory_bytes, " P ".a_type, " P ".b_type, "    \
+    P ".out_type, " P ".bias_type, " P ".a_scale, " P ".b_scale, " P ".a_group_rows, "         \
+    P ".a_group_k, " P ".b_group_rows, " P ".b_group_k, " P ".a_k_major, " P ".azp, "          \
+    P ".n, " P ".k, " P ".m_bucket"
+
 /* One database file. */
 typedef struct cache_layer {
     sqlite3 *db;                  /* NULL: not open (user layer before its first write) */
@@ -48,7 +65,8 @@ struct cache_store {
     char user_why[CACHE_WHY_BYTES];
     cache_layer *readonly;        /* layers 1..n in lookup order */
     size_t readonly_count;
-    char *warnings;               /* malloc'ed, one line per skipped file; "" when none */
+    char *warnings;               /* malloc'ed, one line per skipped file; NULL when none */
+    bool opened;                  /* the layers have been looked at (cache_open) */
 };
 
 /* ---- schema.c: probing, opening, the schema and its migrations ---------------------------- */
@@ -87,6 +105,13 @@ int cache_schema_version(sqlite3 *db, int *version);
 
 /* The context's store, created (not opened) on first use; NULL only when out of memory. */
 cache_store *cache_store_get(w8a8_context *ctx);
+/* Locks the store (recursive), opening its layers on first use; unlock store->mutex after.
+ * NULL, with *st set, when out of memory. */
+cache_store *cache_store_lock(w8a8_context *ctx, w8a8_status *st);
+/* A read-only connection to a probed database of `version`; an older one is migrated in a
+ * private in-memory copy (the file is never changed). *why on failure. */
+int cache_open_readonly_current(const char *path, int version, sqlite3 **db, char *why,
+                                size_t why_size);
 /* Opens the user database for writing (creating it) if it is not open yet; under the lock. */
 w8a8_status cache_user_writable(w8a8_context *ctx, cache_store *store);
 /* Appends a warning line to the store. */

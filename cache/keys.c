@@ -259,15 +259,6 @@ void cache_read_measurement(sqlite3_stmt *stmt, int first, cache_measurement *m)
 
 /* ---- key rows ------------------------------------------------------------------------------- */
 
-#define DEVICE_MATCH(D)                                                                        \
-    D ".arch = ?1 AND " D ".name = ?2 AND " D ".sm_count = ?3 AND " D ".memory_bytes = ?4"
-#define PROBLEM_MATCH(P)                                                                       \
-    P ".a_type = ?5 AND " P ".b_type = ?6 AND " P ".out_type = ?7 AND " P ".bias_type = ?8"    \
-      " AND " P ".a_scale = ?9 AND " P ".b_scale = ?10 AND " P ".a_group_rows = ?11"           \
-      " AND " P ".a_group_k = ?12 AND " P ".b_group_rows = ?13 AND " P ".b_group_k = ?14"      \
-      " AND " P ".a_k_major = ?15 AND " P ".azp = ?16 AND " P ".n = ?17 AND " P ".k = ?18"     \
-      " AND " P ".m_bucket = ?19"
-
 static int run_key_statement(sqlite3 *db, const char *sql, const cache_key *key, int64_t *id)
 {
     sqlite3_stmt *stmt = NULL;
@@ -291,10 +282,10 @@ int cache_problem_id(sqlite3 *db, const cache_key *key, int64_t *id)
         "INSERT OR IGNORE INTO problems (device_id, a_type, b_type, out_type, bias_type,"
         " a_scale, b_scale, a_group_rows, a_group_k, b_group_rows, b_group_k, a_k_major, azp,"
         " n, k, m_bucket) SELECT d.id, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,"
-        " ?17, ?18, ?19 FROM devices d WHERE " DEVICE_MATCH("d");
+        " ?17, ?18, ?19 FROM devices d WHERE " CACHE_DEVICE_MATCH("d");
     static const char select_problem[] =
         "SELECT p.id FROM problems p JOIN devices d ON d.id = p.device_id WHERE "
-        DEVICE_MATCH("d") " AND " PROBLEM_MATCH("p");
+        CACHE_DEVICE_MATCH("d") " AND " CACHE_PROBLEM_MATCH("p");
     *id = -1;
     int rc = run_key_statement(db, insert_device, key, NULL);
     if (rc == SQLITE_OK)

@@ -8,7 +8,7 @@
  * how exported and shipped .sql files insert rows (deduplicated, see below).
  *
  * Versions (PRAGMA user_version): 1 = first release (no template_hash, no untuned table);
- * 2 = current. A new database is created at version 1 and migrated, so the migration path
+ * 2 = current (adds them, and a partial index that makes the winner of a key a short scan). A new database is created at version 1 and migrated, so the migration path
  * runs every time a database is made. application_id marks our files; a file without it is
  * foreign and never written.
  *
@@ -65,7 +65,9 @@ static const char *const migrations[] = {
     "CREATE TABLE untuned ("
     " problem_id INTEGER PRIMARY KEY REFERENCES problems(id),"
     " count INTEGER NOT NULL DEFAULT 0, last_m INTEGER NOT NULL DEFAULT 0,"
-    " first_seen INTEGER NOT NULL DEFAULT 0, last_seen INTEGER NOT NULL DEFAULT 0);",
+    " first_seen INTEGER NOT NULL DEFAULT 0, last_seen INTEGER NOT NULL DEFAULT 0);"
+    "CREATE INDEX measurements_by_speed ON measurements (problem_id, median_us)"
+    " WHERE " CACHE_WINNER_FILTER ";",
 };
 _Static_assert(sizeof migrations / sizeof migrations[0] == CACHE_SCHEMA_VERSION - 1,
                "one migration per schema version");

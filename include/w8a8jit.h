@@ -117,6 +117,10 @@ W8A8_API const char *w8a8_scale_kind_name(w8a8_scale_kind kind);
  * ceil(K / group_k) row-major, ceil(rows / group_rows) K-major). vLLM's block FP8 is
  * A: group_rows 1, group_k 128; B: group_rows 128, group_k 128. Tails are allowed: a partial
  * last block uses its own scale.
+ * Rules (w8a8_problem_validate): group_rows ≥ 1; group_k ≥ 1 (W8A8_INVALID otherwise) and a
+ * multiple of 16 (W8A8_UNSUPPORTED otherwise: kernels step K 16 bytes at a time); k_major 0
+ * or 1; ld 0 or ≥ the dense value. When both A and B have block scales their group_k must be
+ * equal (W8A8_UNSUPPORTED otherwise).
  * The fields other than kind are ignored for W8A8_SCALE_TENSOR and W8A8_SCALE_ROW.
  */
 typedef struct w8a8_scale_layout {
@@ -141,17 +145,29 @@ typedef enum w8a8_azp_kind {
  * A scaled matmul problem. Zero-initialize and fill; w8a8_problem_init() gives the common
  * defaults (per-tensor scales, bf16 out, no bias, dense strides).
  *
- *  m, n, k        sizes, ≥ 1. k % 16 == 0 for 8-bit operands.
- *  a_type         W8A8_E4M3, W8A8_E5M2 or W8A8_INT8.
+ *  m, n, k        sizes, 1 … 2^31 − 1. k % 16 == 0 (8-bit operands: 16-byte rows).
+ *  a_type         W8A8_E4M3, W8A8_E5M2 or W8A8_INT8 (W8A8_E4M3FNUZ: W8A8_UNSUPPORTED).
  *  b_type         the same family as a_type (FP8 mixes allowed; int8 only with int8).
  *  out_type       W8A8_BF16, W8A8_FP16 or W8A8_FP32.
  *  bias_type      W8A8_DTYPE_NONE (no bias), out_type, or W8A8_FP32.
- *  a_scale        layout of sa (A's scales); b_scale the same for B.
+ *  a_scale        layout of sa (A's scales); b_scale the same for B. Any kind for A with any
+ *                 kind for B (see w8a8_scale_layout for the block rules).
  *  azp            int8 A only: asymmetric activations. Then
  *                 out = sa[m]·sb[n]·(Σ_k A·B − azp[m]·b_col_sums[n]) + bias[n]
- *                 (vLLM's azp epilogues); needs per-tensor or per-row scales.
- *  lda, ldb, ldc  row strides in elements (0 = dense: k, k, n). Row strides of every
- *                 operand must be multiples of 16 bytes, and base pointers 16-byte aligned.
+ *                 (vLLM's azp epilogues); needs per-tensor or per-row scales on both sides.
+ *  lda, ldb, ldc  row strides in elements (0 = dense: k, k, n), ≥ the row length. Row
+ *                 strides of every operand, dense ones included, must be multiples of 16
+ *                 bytes: with ldc = 0 that means n % 8 == 0 for bf16/fp16 out and
+ *                 n % 4 == 0 for fp32 out. Every operand's extent must fit 64-bit offsets.
+ * Integer sums are int32 in the kernels: exact while |Σ_k A·B| < 2^31, which holds for any
+ * data with k ≤ 131072.
+ *
+ * Tensors (checked by every matmul call, not by w8a8_problem_validate): a, b, out, a_scale,
+ * b_scale non-NULL; a, b, out, bias and row/block scales 16-byte aligned, per-tensor scales,
+ * azp and b_col_sums 4-byte aligned; bias set exactly when bias_type is not none; azp and
+ * b_col_sums set exactly when azp is not W8A8_AZP_NONE (a pointer that would be ignored is an
+ * error, since it is usually a caller's bug). Every violation is W8A8_INVALID with a message
+ * naming the field ("problem.k: 100 is not a multiple of 16", "tensors.bias is NULL").
  */
 typedef struct w8a8_problem {
     int64_t m, n, k;
@@ -342,18 +358,596 @@ W8A8_API void w8a8_free(void *ptr);
  * Quantization, the fused linear call and weight utilities
  * ------------------------------------------------------------------------------------- */
 /* @@SECTION quant: owned by the quantization work; keep declarations between the markers. */
+/*
+ * Quantization turns bf16/fp16/fp32 activations (M×K row-major) into e4m3 or int8 codes plus
+ * float32 dequantization scales, in the layouts w8a8_scaled_mm reads: x ≈ scale · q (int8
+ * asymmetric: x ≈ scale · (q − azp)).
+ *
+ * Formulas (GPU and CPU compute exactly these, bit for bit; every step is one IEEE fp32
+ * operation rounded to nearest even, in this order):
+ *   statistics   amax = max |x| (or min, max when asymmetric) over the FINITE inputs of the
+ *                granule; NaN and ±inf never move a scale. A granule without finite inputs
+ *                has amax = 0 (min = max = 0).
+ *   symmetric    a = max(min(amax, *scale_ub), min_amax)   (the min only with scale_ub)
+ *                scale = a / qmax        (qmax: e4m3 448, int8 127)
+ *   asymmetric   range = max(max − min, min_amax); scale = range / 255 (int8 only)
+ *                azp = rne_sat_int32(−128 − min / scale)
+ *   static       scale (and azp) are the caller's, read on the device.
+ *   codes        inv = 1 / scale; v = x · inv
+ *                e4m3: sat_rne(v): |v| ≥ 448 and ±inf give ±448 (0x7E/0xFE), NaN gives 0x7F,
+ *                      values below the denormal grid round to ±0 (0x00/0x80).
+ *                int8: rne(v) saturated to [−128, 127]; NaN gives 0.
+ *                int8 asymmetric: clamp(rne_sat_int32(v) + azp, −128, 127); NaN gives
+ *                      clamp(azp, −128, 127).
+ * min_amax keeps every scale positive and finite, so an all-zero row gets scale
+ * min_amax / qmax and codes 0, never a division by zero or a NaN scale. Defaults: 2^-9
+ * (per-tensor, per-token: the scale floor 1/(qmax·512) of vLLM's per-token FP8 kernel) and
+ * 1e-10 (per-group: vLLM's per_token_group_quant eps).
+ *
+ * Relation to vLLM: per-tensor static/dynamic FP8 and the int8 azp kernels multiply by
+ * 1/scale as here and agree bit for bit on finite inputs; vLLM's per-token FP8, per-group and
+ * static int8 kernels divide by the scale instead, which can move a value lying within one
+ * fp32 ulp of a rounding boundary by one code. vLLM's scales also count ±inf (so one inf
+ * input zeroes its row) and divide by zero on all-zero granules; here neither happens.
+ *
+ * Padding: with m_pad > 1 the output has M_out = ceil(M / m_pad) · m_pad rows. Rows
+ * M ≤ r < M_out are quantized as if their input were all zeros (per-token and group scales
+ * min_amax/qmax and codes 0; per-token asymmetric: azp −128 and codes −128; per-tensor: the
+ * tensor's code of 0), and they never enter a per-tensor scale.
+ */
+typedef enum w8a8_quant_mode {
+    W8A8_QUANT_STATIC_TENSOR = 0, /* the caller's scale (and azp): 1 value each */
+    W8A8_QUANT_DYNAMIC_TENSOR,    /* one scale computed over the whole tensor */
+    W8A8_QUANT_DYNAMIC_TOKEN,     /* one scale per row (M_out floats) */
+    W8A8_QUANT_DYNAMIC_GROUP      /* one scale per 1 × group_k group of a row */
+} w8a8_quant_mode;
+
+/* "static", "tensor", "token", "group"; NULL if unknown. */
+W8A8_API const char *w8a8_quant_mode_name(w8a8_quant_mode mode);
+
+/* Default min_amax of per-tensor and per-token scales (2^-9) and of group scales. */
+#define W8A8_QUANT_MIN_AMAX 0.001953125f
+#define W8A8_QUANT_GROUP_MIN_AMAX 1e-10f
+
+/*
+ * One quantization. Zero-initialize and fill.
+ *  m, k           rows and columns of the input, ≥ 1; k % 16 == 0.
+ *  in_type        W8A8_BF16, W8A8_FP16 or W8A8_FP32.
+ *  out_type       W8A8_E4M3 or W8A8_INT8.
+ *  mode           see w8a8_quant_mode.
+ *  group_k        group mode: elements per group, a power of two from 16 to 256 (0 = 128).
+ *                 K need not be a multiple: the last group of a row is shorter. Groups per
+ *                 row G = ceil(k / group_k).
+ *  scale_k_major  group mode: scales stored [G][scale_ld] (scale of (r, g) at
+ *                 g·scale_ld + r, the K-major layout TMA wants) instead of row-major
+ *                 [M_out][scale_ld] (at r·scale_ld + g).
+ *  scale_ld       group mode: leading dimension of the scales in floats, 0 = dense (G
+ *                 row-major, M_out K-major); at least that. Entries past the dense extent
+ *                 are not written.
+ *  m_pad          0 or 1: no padding; else M_out is M rounded up to a multiple of m_pad.
+ *  asymmetric     int8 and per-tensor (static or dynamic) or per-token only: codes carry a
+ *                 zero point (int32, 1 or M_out values).
+ *  min_amax       floor of the amax (of the range when asymmetric); 0 = the default for the
+ *                 mode; else must be positive and finite.
+ *  ld_in          row stride of the input in elements (0 = k); ld_out of the output in bytes
+ *                 (0 = k). Both rows and base pointers must keep 16-byte alignment.
+ */
+typedef struct w8a8_quant_problem {
+    int64_t m, k;
+    w8a8_dtype in_type, out_type;
+    w8a8_quant_mode mode;
+    int32_t group_k;
+    int32_t scale_k_major;
+    int64_t scale_ld;
+    int32_t m_pad;
+    int32_t asymmetric;
+    float min_amax;
+    int64_t ld_in, ld_out;
+} w8a8_quant_problem;
+
+/*
+ * The tensors of one quantization: device pointers for w8a8_quantize, host pointers for
+ * w8a8_quantize_cpu. Nothing may overlap.
+ *  in         M × K input.
+ *  out        M_out × K codes (OUT).
+ *  scale      static: 1 float, read. Dynamic: written (OUT): 1 float per tensor, M_out per
+ *             token, per group as laid out by the problem.
+ *  azp        asymmetric only: static: 1 int32, read; dynamic: written like the scale (1 or
+ *             M_out values). NULL otherwise.
+ *  scale_ub   optional (NULL = none), dynamic symmetric modes: 1 float, the upper bound of
+ *             the amax (vLLM's input_scale_ub clamps the amax before the scale is computed).
+ */
+typedef struct w8a8_quant_tensors {
+    const void *in;
+    void *out;
+    float *scale;
+    int32_t *azp;
+    const float *scale_ub;
+} w8a8_quant_tensors;
+
+/* Checks a quantization problem without running anything. W8A8_OK or W8A8_INVALID with a
+ * message naming the field. */
+W8A8_API w8a8_status w8a8_quant_problem_validate(w8a8_context *ctx,
+                                                 const w8a8_quant_problem *problem);
+
+/* Rows of the output (M_out), or -1 for an invalid problem. */
+W8A8_API int64_t w8a8_quant_rows_out(const w8a8_quant_problem *problem);
+
+/*
+ * Quantizes on the GPU, asynchronously on `stream` (NULL = the legacy default stream), with
+ * no host synchronization: dynamic per-tensor runs three kernels (statistics folded into the
+ * scale/azp slots by atomics, codes, then the final scale) after an asynchronous memset of
+ * the slots; the other modes run one kernel. Safe under CUDA graph capture. The first call
+ * per kernel variant compiles it (NVRTC) or loads it from the cubin store.
+ * Returns W8A8_OK, W8A8_INVALID (problem, NULL or misaligned pointers), W8A8_NO_DEVICE,
+ * W8A8_CUDA_ERROR, W8A8_COMPILE_ERROR. Thread-safe.
+ */
+W8A8_API w8a8_status w8a8_quantize(w8a8_context *ctx, const w8a8_quant_problem *problem,
+                                   const w8a8_quant_tensors *tensors, void *stream);
+
+/* The same on the CPU with host pointers; the reference the GPU kernels equal bit for bit.
+ * Needs no device. Returns W8A8_OK or W8A8_INVALID. */
+W8A8_API w8a8_status w8a8_quantize_cpu(w8a8_context *ctx, const w8a8_quant_problem *problem,
+                                       const w8a8_quant_tensors *tensors);
+
+/*
+ * A linear layer with an unquantized activation:
+ *     out = quantize(x) ·_scaled w (+ bias)
+ * x (M×K, x_type) is quantized with the granularity below into the caller's workspace, then
+ * w8a8_scaled_mm runs on the codes and the weight (N×K, K contiguous) with its scales.
+ *  m, n, k        sizes; k % 16 == 0.
+ *  x_type         W8A8_BF16, W8A8_FP16 or W8A8_FP32.
+ *  w_type         W8A8_E4M3 or W8A8_E5M2 (x is quantized to e4m3) or W8A8_INT8 (to int8).
+ *  out_type       W8A8_BF16, W8A8_FP16 or W8A8_FP32; bias_type W8A8_DTYPE_NONE, out_type or
+ *                 W8A8_FP32.
+ *  x_quant        how x is quantized; static needs tensors->x_scale.
+ *  x_group_k      group mode: 0 = 128 (the A scales become a 1 × group_k block layout).
+ *  x_scale_k_major group mode: scales K-major with leading dimension M rounded up to 4.
+ *  x_asymmetric   int8 with per-tensor or per-token x: zero point, w_col_sums needed.
+ *  x_min_amax     as w8a8_quant_problem.min_amax.
+ *  w_scale        layout of the weight scales (as w8a8_problem.b_scale).
+ *  ld_x, ld_w, ld_out   row strides in elements (0 = dense).
+ */
+typedef struct w8a8_linear_problem {
+    int64_t m, n, k;
+    w8a8_dtype x_type, w_type, out_type, bias_type;
+    w8a8_quant_mode x_quant;
+    int32_t x_group_k;
+    int32_t x_scale_k_major;
+    int32_t x_asymmetric;
+    float x_min_amax;
+    w8a8_scale_layout w_scale;
+    int64_t ld_x, ld_w, ld_out;
+} w8a8_linear_problem;
+
+/*
+ * Device pointers of one linear call.
+ *  x, w, out, w_scale, bias   as the names say (bias NULL when bias_type is NONE).
+ *  x_scale    static x_quant: the activation scale (1 float, read). Unused otherwise.
+ *  x_azp      static asymmetric: the activation zero point (1 int32, read).
+ *  x_scale_ub optional upper bound of dynamic symmetric amaxes (1 float), or NULL.
+ *  w_col_sums asymmetric: Σ_k w[n, k] as int32 (N values).
+ */
+typedef struct w8a8_linear_tensors {
+    const void *x;
+    const void *w;
+    void *out;
+    const float *w_scale;
+    const void *bias;
+    const float *x_scale;
+    const int32_t *x_azp;
+    const float *x_scale_ub;
+    const int32_t *w_col_sums;
+} w8a8_linear_tensors;
+
+/*
+ * Device workspace bytes w8a8_linear needs for this problem: the codes of x (M × K bytes),
+ * then its scales and zero points, each part 256-byte aligned. Depends on m, k, x_quant,
+ * x_group_k, x_scale_k_major and x_asymmetric only. *bytes OUT.
+ * Returns W8A8_OK or W8A8_INVALID.
+ */
+W8A8_API w8a8_status w8a8_linear_workspace_size(w8a8_context *ctx,
+                                                const w8a8_linear_problem *problem,
+                                                size_t *bytes /* OUT */);
+
+/*
+ * Runs the linear layer on `stream`: w8a8_quantize into `workspace` (device memory, 256-byte
+ * aligned, at least w8a8_linear_workspace_size bytes, not shared with a concurrent call) and
+ * w8a8_scaled_mm, with no host synchronization. The result is bit-identical to calling those
+ * two functions with the same problems. Validates everything before launching anything.
+ * Returns W8A8_OK, W8A8_INVALID, W8A8_UNSUPPORTED, W8A8_NO_DEVICE, W8A8_CUDA_ERROR,
+ * W8A8_COMPILE_ERROR. Thread-safe.
+ */
+W8A8_API w8a8_status w8a8_linear(w8a8_context *ctx, const w8a8_linear_problem *problem,
+                                 const w8a8_linear_tensors *tensors, void *workspace,
+                                 size_t workspace_bytes, void *stream);
+
+/*
+ * The two problems w8a8_linear runs, for callers that want to run the steps themselves:
+ * the quantization of x (out quant, may be NULL) and the matmul (out mm, may be NULL),
+ * with the scale and zero-point layouts the workspace holds. Returns W8A8_OK or
+ * W8A8_INVALID.
+ */
+W8A8_API w8a8_status w8a8_linear_problems(w8a8_context *ctx, const w8a8_linear_problem *problem,
+                                          w8a8_quant_problem *quant /* OUT */,
+                                          w8a8_problem *mm /* OUT */);
+
+/*
+ * Weight utilities for loading checkpoints (vLLM's process_weights_after_loading).
+ *
+ * w8a8_weight_requantize_fused: a fused weight (QKV, gate/up) of n_shards row blocks, shard i
+ * having shard_rows[i] rows of k codes and one per-tensor scale shard_scales[i], becomes one
+ * weight with one scale s = max_i shard_scales[i]: each code q of shard i becomes
+ * sat_rne((decode(q) · s_i) · (1/s)) (fp32 steps, e4m3 or int8 rules above); a shard whose
+ * scale equals s is copied unchanged. (vLLM dequantizes through fp16 instead of fp32.)
+ *  type          W8A8_E4M3 or W8A8_INT8.
+ *  shard_rows    host array of n_shards (1…64) positive row counts; k % 16 == 0.
+ *  w_in, w_out   Σ rows × k codes; may be the same pointer (in place), else must not overlap.
+ *  shard_scales  n_shards floats; out_scale (OUT) 1 float, may alias shard_scales[j].
+ * GPU: device pointers, asynchronous on stream. CPU (_cpu): host pointers.
+ * Returns W8A8_OK, W8A8_INVALID, and for the GPU W8A8_NO_DEVICE, W8A8_CUDA_ERROR,
+ * W8A8_COMPILE_ERROR.
+ */
+W8A8_API w8a8_status w8a8_weight_requantize_fused(w8a8_context *ctx, w8a8_dtype type, int64_t k,
+                                                  const int64_t *shard_rows, int32_t n_shards,
+                                                  const void *w_in, void *w_out,
+                                                  const float *shard_scales, float *out_scale,
+                                                  void *stream);
+W8A8_API w8a8_status w8a8_weight_requantize_fused_cpu(w8a8_context *ctx, w8a8_dtype type,
+                                                      int64_t k, const int64_t *shard_rows,
+                                                      int32_t n_shards, const void *w_in,
+                                                      void *w_out, const float *shard_scales,
+                                                      float *out_scale);
+
+/*
+ * w8a8_weight_expand_scales: per-shard scales → per-channel scales: channel_scales (OUT,
+ * Σ shard_rows floats) gets shard_scales[i] for each row of shard i (vLLM's
+ * convert_to_channelwise). shard_rows is a host array (1…64 positive counts); the scales
+ * are device pointers (GPU, asynchronous) or host pointers (_cpu). Returns as above.
+ */
+W8A8_API w8a8_status w8a8_weight_expand_scales(w8a8_context *ctx, const int64_t *shard_rows,
+                                               int32_t n_shards, const float *shard_scales,
+                                               float *channel_scales, void *stream);
+W8A8_API w8a8_status w8a8_weight_expand_scales_cpu(w8a8_context *ctx, const int64_t *shard_rows,
+                                                   int32_t n_shards, const float *shard_scales,
+                                                   float *channel_scales);
+
+/*
+ * w8a8_weight_e4m3fn_to_fnuz: converts an e4m3fn weight to e4m3fnuz in place (for GPUs whose
+ * FP8 is fnuz): the code 0x80 (−0 in fn, NaN in fnuz) becomes 0x00; every other code keeps its
+ * bits, which mean half the value in fnuz, so each of the n_scales scales is doubled in
+ * place. fn NaN codes 0x7F/0xFF become ±240 (as vLLM's normalize_e4m3fn_to_e4m3fnuz).
+ *  weight   `bytes` codes (16-byte aligned on the GPU); scales n_scales ≥ 0 floats.
+ * GPU: device pointers, asynchronous on stream. CPU (_cpu): host pointers. Returns as above.
+ */
+W8A8_API w8a8_status w8a8_weight_e4m3fn_to_fnuz(w8a8_context *ctx, void *weight, int64_t bytes,
+                                                float *scales, int64_t n_scales, void *stream);
+W8A8_API w8a8_status w8a8_weight_e4m3fn_to_fnuz_cpu(w8a8_context *ctx, void *weight,
+                                                    int64_t bytes, float *scales,
+                                                    int64_t n_scales);
 /* @@END quant */
 
 /* ---------------------------------------------------------------------------------------
  * Tuning spaces (Lua)
  * ------------------------------------------------------------------------------------- */
 /* @@SECTION space */
+/*
+ * A tuning space is a Lua script (scripts/<name>.lua, embedded in the library; a file of the
+ * user's; or <W8A8_TEMPLATE_DIR>/scripts/<name>.lua) that says which configurations of one
+ * kernel template are worth compiling and timing for a problem on a device: its parameter
+ * lists, a valid() constraint, a rank() pre-ordering, the default() the dispatcher uses on a
+ * cache miss, and the problems `w8a8 compile --all` builds. Scripts run in a sandbox: a fresh
+ * Lua state per call below, only the base, string, table and math libraries (no load,
+ * loadfile, dofile, require, string.dump, io, os, debug, print, math.random, table.move,
+ * __gc, and no string patterns: string.find with plain = true only), source text only
+ * (precompiled bytecode is refused), 10 million VM instructions and 2 s per script call,
+ * 32 MiB of Lua heap, and no new globals once the chunk has run. Any failure of a script
+ * comes back as W8A8_SCRIPT_ERROR with a message that starts "<file>:<line>: " (the file is
+ * scripts/<name>.lua for an embedded space; a precompiled file gets "<file>: ").
+ *
+ * `space` below is a space's name ("sm90_gemm") or, when it contains '/' or ends in ".lua",
+ * the path of a script file. `arch` is an NVRTC target ("sm_80", "sm_86", "sm_89", "sm_90",
+ * "sm_90a"): the space is evaluated for a nominal device of that arch (A100, A10, L40S, H100
+ * SXM: SM count, shared memory and L2 of that part), which needs no GPU; NULL means the
+ * context's own device (W8A8_NO_DEVICE without one).
+ *
+ * A configuration is written canonically as "name=value,name=value" with every parameter of
+ * the space, in the space's enumeration order (its `order` list, else sorted names); the
+ * empty string for a space without parameters. That string is what the tuning cache keeps
+ * and what w8a8_kernel_compile takes as its defines (together with the problem's traits).
+ */
+
+/* Bytes of a configuration string, NUL included, at most. */
+#define W8A8_SPACE_CONFIG_BYTES 256
+
+/* Names of the embedded spaces ("reference_gemm", "sm90_gemm", …), NULL-terminated; static
+ * storage. Spaces in W8A8_TEMPLATE_DIR that are not embedded are not listed. Thread-safe. */
+W8A8_API const char *const *w8a8_space_names(void);
+
+/* The candidates of a space for one problem on one device (w8a8_space_enumerate). */
+typedef struct w8a8_space_result {
+    char name[64];          /* the space's name */
+    char template_name[64]; /* the template it drives: templates/<template_name>.cuh */
+    char arch[16];          /* the space's NVRTC target ("sm_90a"; "sm_80" = sm_80 or newer) */
+    char device[128];       /* the device it was evaluated for */
+    int applies;            /* what the space's applies(problem, device) said (1 if absent) */
+    size_t total;           /* points of the cross product of its parameters */
+    size_t invalid;         /* of which valid() rejected this many */
+    size_t count;           /* valid ones, total − invalid: the entries below */
+    char **configs;         /* count configuration strings, best rank first (ties in
+                               enumeration order, the first parameter varying slowest) */
+    double *ranks;          /* count ranks from rank() (0 when the space has none) */
+} w8a8_space_result;
+
+/*
+ * Enumerates `space` for `problem` on `arch` (NULL: the context's device): every point of
+ * the cross product of its parameters, kept when valid(config, problem, device) is true,
+ * sorted by rank(config, problem, device) ascending. The count of valid configs is reported
+ * whether or not applies() is true (`applies` says it).
+ *  out   OUT; zero-filled on failure. Free with w8a8_space_result_free.
+ * Returns W8A8_OK, W8A8_INVALID (NULL argument, unknown arch, m/n/k < 1), W8A8_NOT_FOUND
+ * (no such space), W8A8_IO_ERROR, W8A8_NO_DEVICE (arch NULL without a device),
+ * W8A8_SCRIPT_ERROR (file:line), W8A8_NO_MEMORY.
+ * Thread-safe: concurrent calls each get their own Lua state.
+ */
+W8A8_API w8a8_status w8a8_space_enumerate(w8a8_context *ctx, const char *space,
+                                          const w8a8_problem *problem, const char *arch,
+                                          w8a8_space_result *out /* OUT */);
+/* Frees what w8a8_space_enumerate put in *result and zeroes it. Accepts NULL. */
+W8A8_API void w8a8_space_result_free(w8a8_space_result *result);
+
+/*
+ * The space's default configuration for `problem` on `arch` (NULL: the context's device):
+ * what its default(problem, device) returns, checked to name every parameter with one of
+ * its listed values and to pass valid(); a space without default() gives its best-ranked
+ * valid configuration. Written to config (size bytes; W8A8_SPACE_CONFIG_BYTES suffice).
+ * Returns W8A8_OK, W8A8_INVALID, W8A8_NOT_FOUND (no such space, or no valid configuration),
+ * W8A8_IO_ERROR, W8A8_NO_DEVICE, W8A8_SCRIPT_ERROR, W8A8_NO_MEMORY. Thread-safe.
+ */
+W8A8_API w8a8_status w8a8_space_default(w8a8_context *ctx, const char *space,
+                                        const w8a8_problem *problem, const char *arch,
+                                        char *config /* OUT */, size_t size);
+
+/* One kernel to build: a problem class and a configuration of the space. */
+typedef struct w8a8_space_item {
+    w8a8_problem problem;
+    char config[W8A8_SPACE_CONFIG_BYTES];
+} w8a8_space_item;
+
+/* What `w8a8 compile` builds for one space and target (w8a8_space_compile_plan). */
+typedef struct w8a8_space_plan {
+    char name[64];
+    char template_name[64]; /* pass to w8a8_kernel_compile */
+    char arch[16];          /* the target asked for: compile every item for it */
+    int targets_arch;       /* 0: the space's kernels cannot be built for arch (an sm_90a
+                               space asked for sm_80 or sm_90); then count is 0 */
+    size_t count;           /* entries of items */
+    w8a8_space_item *items; /* per problem (compile_problems order), configs by rank */
+    size_t problems;        /* problems compile_problems(device) returned */
+    size_t not_applied;     /* of which applies() rejected this many */
+    size_t total;           /* points enumerated over the problems that apply */
+    size_t invalid;         /* of which valid() rejected this many */
+    size_t capped;          /* valid configurations left out by max_per_problem */
+} w8a8_space_plan;
+
+/*
+ * Plans the compilation of `space` for NVRTC target `arch` (required; evaluated on the
+ * nominal device of arch, so no GPU is needed): for each problem of the space's
+ * compile_problems(device) (one per-tensor e4m3 → bf16 problem when it has none) that
+ * applies(), the valid configurations in rank order, at most max_per_problem of them (0: all).
+ * The caller compiles each item: w8a8_kernel_compile(ctx, plan.template_name, <the item's
+ * config plus the problem's traits>, plan.arch, …).
+ *  plan  OUT; zero-filled on failure. Free with w8a8_space_plan_free.
+ * Returns W8A8_OK, W8A8_INVALID, W8A8_NOT_FOUND, W8A8_IO_ERROR, W8A8_SCRIPT_ERROR,
+ * W8A8_NO_MEMORY. Thread-safe.
+ */
+W8A8_API w8a8_status w8a8_space_compile_plan(w8a8_context *ctx, const char *space,
+                                             const char *arch, size_t max_per_problem,
+                                             w8a8_space_plan *plan /* OUT */);
+/* Frees what w8a8_space_compile_plan put in *plan and zeroes it. Accepts NULL. */
+W8A8_API void w8a8_space_plan_free(w8a8_space_plan *plan);
 /* @@END space */
 
 /* ---------------------------------------------------------------------------------------
  * Tuning cache (SQLite)
  * ------------------------------------------------------------------------------------- */
 /* @@SECTION cache */
+/*
+ * The cache keeps every measurement the tuner makes, in SQLite databases keyed by
+ * (device, a/b/out/bias dtypes, scale layouts, zero point, N, K, M bucket); the M bucket is
+ * the smallest of 1 2 4 8 16 24 32 48 64 96 128 192 256 384 512 768 1024 1536 2048 3072 4096
+ * 6144 8192 12288 16384 that is ≥ M. A key's winner is its fastest verified "ok" row.
+ * Layers: the user's writable database (options.cache_db) over read-only ones
+ * (options.cache_path entries: .db or .sql files, or folders of them; then the databases
+ * installed with the library). User rows win at equal match quality. A corrupt, truncated
+ * or foreign file is skipped and reported by w8a8_cache_warnings(); it is never modified.
+ * Every function here is thread-safe; none is meant for the matmul hot path.
+ */
+
+/* Flags of w8a8_cache_filter and w8a8_cache_export. */
+#define W8A8_CACHE_WINNERS 0x1u   /* only each key's winner */
+#define W8A8_CACHE_USER_ONLY 0x2u /* only the user's database, not the read-only layers */
+#define W8A8_CACHE_UNTUNED 0x4u   /* list record mode's missed keys (user database only) */
+
+/* A device as the cache identifies it. */
+typedef struct w8a8_cache_device {
+    char arch[16];          /* "sm_90" */
+    char name[128];         /* product name, e.g. "NVIDIA H100 80GB HBM3" */
+    int sm_count;
+    uint64_t memory_bytes;
+} w8a8_cache_device;
+
+/*
+ * One row of a listing: a measurement with its key and the file it came from, or (with
+ * W8A8_CACHE_UNTUNED) a missed key with its count.
+ *  problem         the key's problem class; problem.m is the M bucket, strides are 0.
+ *  median_us, spread_us   median kernel time and its spread (p90 − p10) in microseconds.
+ *  verify_error    max relative error against the reference; < 0 when not verified.
+ *  verified        1 when the output matched the reference.
+ *  status          "ok", "compile_error", "rejected", "verify_failed", "launch_error", or
+ *                  "untuned" for W8A8_CACHE_UNTUNED rows.
+ *  template_hash   SHA-256 of the template the kernel came from ("" if unknown).
+ *  driver_version, nvrtc_version   major*1000 + minor*10; lib_version "MAJOR.MINOR.PATCH".
+ *  timestamp       unix seconds of the measurement.
+ *  is_winner       1 when this row is its key's winner in its file.
+ *  untuned_count, last_m   W8A8_CACHE_UNTUNED only: misses seen and the last M that missed.
+ */
+typedef struct w8a8_cache_entry {
+    char source[1024];
+    w8a8_cache_device device;
+    w8a8_problem problem;
+    char family[64];
+    char config[256];
+    double median_us, spread_us;
+    int samples;
+    double verify_error;
+    int verified;
+    char status[32];
+    int registers, spills;
+    double compile_ms;
+    char template_hash[65];
+    int driver_version, nvrtc_version;
+    char lib_version[16];
+    int64_t timestamp;
+    int is_winner;
+    int64_t untuned_count, last_m;
+} w8a8_cache_entry;
+
+/* Called once per row; return non-zero to stop the listing (not an error). */
+typedef int (*w8a8_cache_visit)(void *user, const w8a8_cache_entry *entry);
+
+/*
+ * What w8a8_cache_list returns. Zero-initialize; every field is optional.
+ *  flags        W8A8_CACHE_WINNERS, W8A8_CACHE_USER_ONLY, W8A8_CACHE_UNTUNED.
+ *  problem      only keys of this problem class at the M bucket of problem->m (borrowed).
+ *  arch         only devices of this arch ("sm_90"), NULL for any (borrowed).
+ *  device_name  only this product name, NULL for any (borrowed).
+ */
+typedef struct w8a8_cache_filter {
+    uint32_t flags;
+    const w8a8_problem *problem;
+    const char *arch;
+    const char *device_name;
+} w8a8_cache_filter;
+
+/*
+ * Lists rows of every layer (user database first), ordered by device, key, then median time.
+ * `filter` may be NULL (every measurement). `visit` runs on the calling thread while the
+ * cache is locked; it may call other cache functions of this context. `w8a8 cache list` and
+ * `show` are this function.
+ * Returns W8A8_OK (also when nothing matched), W8A8_INVALID, W8A8_CACHE_ERROR (a database
+ * could not be read), W8A8_NO_MEMORY.
+ */
+W8A8_API w8a8_status w8a8_cache_list(w8a8_context *ctx, const w8a8_cache_filter *filter,
+                                     w8a8_cache_visit visit, void *user);
+
+/* The warnings about skipped database files, one per line ("" when none). Owned by the
+ * context; valid until the context closes or the next cache call on it. */
+W8A8_API const char *w8a8_cache_warnings(w8a8_context *ctx);
+
+/*
+ * Why the cache would pick a kernel for a problem.
+ *  family, config   the chosen kernel ("" on a miss).
+ *  match            "exact" (this device), "product" (same product name, other SM count or
+ *                   memory), "arch" (another device of the same arch: foreign), "bucket"
+ *                   (nearest M bucket; device_match says whose), "miss". The dispatcher may
+ *                   add its own kinds (a space default, the reference kernel).
+ *  device_match     for a hit: "exact", "product" or "arch"; "" on a miss.
+ *  foreign          1 when the row was measured on another device than the one asked about.
+ *  reason           one sentence for people.
+ *  source           the database file the row came from.
+ *  device_name      the device the row was measured on.
+ *  m_bucket         the problem's bucket; measured_bucket the bucket of the row used.
+ *  median_us        the row's median time.
+ */
+typedef struct w8a8_explain {
+    char family[64];
+    char config[256];
+    char match[16];
+    char device_match[16];
+    int foreign;
+    char reason[512];
+    char source[1024];
+    char device_name[128];
+    int64_t m_bucket;
+    int64_t measured_bucket;
+    double median_us;
+} w8a8_explain;
+
+/*
+ * Explains the cache's answer for `problem` on `device` (NULL = the context's device).
+ * A miss is not an error: out->match is "miss".
+ * Returns W8A8_OK, W8A8_INVALID (NULL or non-positive sizes), W8A8_NO_DEVICE (device NULL
+ * and the context has none), W8A8_CACHE_ERROR.
+ */
+W8A8_API w8a8_status w8a8_cache_explain_device(w8a8_context *ctx, const w8a8_problem *problem,
+                                               const w8a8_cache_device *device,
+                                               w8a8_explain *out /* OUT */);
+/* The same on the context's device. */
+W8A8_API w8a8_status w8a8_cache_explain(w8a8_context *ctx, const w8a8_problem *problem,
+                                        w8a8_explain *out /* OUT */);
+
+/*
+ * Writes the user database's measurements to `path` (replaced atomically), chosen by its
+ * extension: ".sql" gives reviewable text (one `INSERT INTO measurement_rows …` per row, the
+ * format of the shipped databases and of w8a8_cache_import); ".csv" gives a table with a
+ * header line for analysis (not importable). flags: W8A8_CACHE_WINNERS exports winners only.
+ * `rows` (optional OUT) gets the number of rows written.
+ * Returns W8A8_OK, W8A8_INVALID (no path, unknown extension), W8A8_IO_ERROR,
+ * W8A8_CACHE_ERROR, W8A8_NO_MEMORY.
+ */
+W8A8_API w8a8_status w8a8_cache_export(w8a8_context *ctx, const char *path, uint32_t flags,
+                                       int64_t *rows /* OUT, optional */);
+
+/*
+ * Adds the measurements of `path` (a ".sql" export or a w8a8jit ".db" of any schema
+ * version) to the user database, creating it if needed. Rows already present (same device,
+ * key, family, config, timestamp, median and sample count) are skipped, so importing twice
+ * adds nothing. A .sql file may only insert rows: anything else in it fails the import.
+ * All or nothing: on failure the user database is unchanged.
+ * `added` (optional OUT) gets the number of new measurements.
+ * Returns W8A8_OK, W8A8_INVALID, W8A8_IO_ERROR, W8A8_CACHE_ERROR (the file is corrupt or
+ * foreign, or the user database cannot be written).
+ */
+W8A8_API w8a8_status w8a8_cache_import(w8a8_context *ctx, const char *path,
+                                       int64_t *added /* OUT, optional */);
+
+/*
+ * Merges databases: `dst` (created if absent; a .db path) receives the union of its own
+ * measurements and those of srcs[0..count) (.db or .sql), deduplicated as in
+ * w8a8_cache_import. All or nothing. Does not involve the context's layers.
+ * `added` (optional OUT) gets the number of new measurements in dst.
+ * Returns W8A8_OK, W8A8_INVALID, W8A8_IO_ERROR, W8A8_CACHE_ERROR.
+ */
+W8A8_API w8a8_status w8a8_cache_merge(w8a8_context *ctx, const char *dst,
+                                      const char *const *srcs, size_t count,
+                                      int64_t *added /* OUT, optional */);
+
+/*
+ * What w8a8_cache_prune removes from the user database; zero-initialize.
+ *  keep_winners  delete every measurement that is not its key's winner.
+ *  stale         delete rows this build would not trust: a template_hash that differs from
+ *                the template the context sees now (or a family with no template), an NVRTC
+ *                version or library version other than this build's. Rows with an empty
+ *                hash or zero/empty versions are not judged on that field. The driver version
+ *                is not judged (cubins are compiled by NVRTC, not the driver).
+ *  older_than    delete rows measured before this unix time (0: no age limit).
+ * Stale and age pruning run first, then keep_winners elects among what is left. Keys and
+ * devices left without rows are removed too, unless record mode still lists them.
+ */
+typedef struct w8a8_cache_prune_options {
+    int keep_winners;
+    int stale;
+    int64_t older_than;
+} w8a8_cache_prune_options;
+
+/*
+ * Prunes the user database (one transaction). `removed` (optional OUT) gets the number of
+ * measurements deleted. Returns W8A8_OK, W8A8_INVALID (no options or none set),
+ * W8A8_CACHE_ERROR.
+ */
+W8A8_API w8a8_status w8a8_cache_prune(w8a8_context *ctx, const w8a8_cache_prune_options *options,
+                                      int64_t *removed /* OUT, optional */);
 /* @@END cache */
 
 /* ---------------------------------------------------------------------------------------
@@ -412,15 +1006,16 @@ W8A8_API w8a8_status w8a8_dispatch_warm(w8a8_context *ctx, const w8a8_problem *p
 
 /*
  * Says which kernel w8a8_scaled_mm runs for `problem` on this context's device, and why, in
- * `out` (see w8a8_explain in the cache section). For a key already dispatched it reports the
+ * `out` (see w8a8_explain in the cache section; out->match adds "space default" and
+ * "reference" to the cache's kinds, and out->reason ends with any links of the chain that
+ * were skipped or failed). For a key already dispatched it reports the
  * plan in use (after any fallback); otherwise the first pick of the chain, without compiling
  * anything (a pick that would fail to compile is not detected then). Works without a device
  * for nothing but the reference (the device identity is needed for cache rows).
  * Returns W8A8_OK, W8A8_INVALID, W8A8_UNSUPPORTED, W8A8_CACHE_ERROR. Thread-safe.
  */
-struct w8a8_explain;
 W8A8_API w8a8_status w8a8_dispatch_explain(w8a8_context *ctx, const w8a8_problem *problem,
-                                           struct w8a8_explain *out /* OUT */);
+                                           w8a8_explain *out /* OUT */);
 
 /*
  * The autotuner

@@ -11,8 +11,11 @@
  * Miss path (first call for a key): under the table's mutex, build the fallback chain (cache
  * → space defaults → reference), apply the tune policy, plan the first link that plans, and
  * publish the entry. Only this path touches SQLite, Lua and NVRTC. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "dispatch.h"
 #include "tune.h"
@@ -376,4 +379,342 @@ const char *dispatch_reason_text(const dispatch_choice *choice)
     case CACHE_MISS: break;
     }
     return "cache";
+}
+
+/* ---- the miss path ---------------------------------------------------------------------------- */
+
+/* The device identity the chain needs, read once per table. Lock held. */
+static void identity_load(w8a8_context *ctx, dispatch_table *t)
+{
+    if (t->identity_done)
+        return;
+    t->has_cache_dev = cache_device_from_ctx(ctx, &t->cache_dev) == W8A8_OK;
+    t->has_space_dev = space_device_from_ctx(ctx, &t->space_dev) == W8A8_OK;
+    t->identity_done = true;
+    error_clear(ctx);
+}
+
+static bool chain_has_exact(const dispatch_chain *chain)
+{
+    return chain->count > 0 && chain->choices[0].reason == DISPATCH_TUNED &&
+           chain->choices[0].winner.match == CACHE_EXACT;
+}
+
+static bool stream_capturing(w8a8_context *ctx, CUstream stream)
+{
+    CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+    if (ctx->cu->cuStreamIsCapturing(stream, &status) != CUDA_SUCCESS)
+        return true; /* an invalidated capture also reports an error: do not tune then */
+    return status != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
+/* W8A8_TUNE on a key without an exact cache row: remember it, or tune it and rebuild the
+ * chain. Failures of the policy never fail the call. Lock held. */
+static void apply_tune_policy(w8a8_context *ctx, dispatch_table *t, const w8a8_problem *problem,
+                              CUstream stream, dispatch_chain *chain)
+{
+    w8a8_tune_mode mode = (w8a8_tune_mode)atomic_load(&t->tune_mode);
+    if (mode == W8A8_TUNE_OFF || !t->has_cache_dev || chain_has_exact(chain))
+        return;
+    if (mode == W8A8_TUNE_ONLINE && !stream_capturing(ctx, stream)) {
+        const char *text = getenv("W8A8_TUNE_BUDGET");
+        double budget = text && *text ? atof(text) : 30.0;
+        w8a8_status st = tune_problem_online(ctx, problem, budget > 0 ? budget : 30.0);
+        if (st == W8A8_OK || st == W8A8_BUDGET_SPENT) {
+            dispatch_chain_build(ctx, gemm_families, problem, &t->cache_dev,
+                                 t->has_space_dev ? &t->space_dev : NULL, chain);
+            return;
+        }
+        notef(chain, "online tuning failed: %s", w8a8_errmsg(ctx));
+    }
+    cache_key key;
+    cache_key_make(&key, problem, &t->cache_dev);
+    if (cache_put_untuned(ctx, &key, problem->m) != W8A8_OK)
+        notef(chain, "recording the untuned key failed: %s", w8a8_errmsg(ctx));
+}
+
+/* Plans the first link of the chain that plans; the others' failures become notes. */
+static w8a8_status plan_chain(w8a8_context *ctx, const w8a8_problem *problem,
+                              dispatch_chain *chain, dispatch_entry *e)
+{
+    w8a8_status st = W8A8_UNSUPPORTED;
+    char why[W8A8_ERRMSG_BYTES] = "no kernel family supports this problem";
+    for (int i = 0; i < chain->count; i++) {
+        const dispatch_choice *c = &chain->choices[i];
+        memset(&e->plan, 0, sizeof e->plan);
+        st = c->family->plan(ctx, problem, c->config, &e->plan);
+        if (st == W8A8_OK) {
+            e->plan.family = c->family;
+            e->choice = *c;
+            snprintf(e->notes, sizeof e->notes, "%s", chain->notes);
+            return W8A8_OK;
+        }
+        snprintf(why, sizeof why, "%s", w8a8_errmsg(ctx));
+        notef(chain, "%s %s (%s) failed to plan: %s: %s", c->family->name, c->config,
+              dispatch_reason_text(c), w8a8_status_string(st), why);
+    }
+    return errorf(ctx, st, "no kernel could be planned for this problem; last error: %s", why);
+}
+
+/* Builds and plans a fresh entry for problem's key. Lock held. */
+static w8a8_status entry_build(w8a8_context *ctx, dispatch_table *t, const w8a8_problem *problem,
+                               CUstream stream, bool apply_policy, dispatch_entry **out)
+{
+    identity_load(ctx, t);
+    dispatch_chain *chain = malloc(sizeof *chain);
+    dispatch_entry *e = calloc(1, sizeof *e);
+    w8a8_status st = W8A8_OK;
+    if (!chain || !e)
+        st = errorf(ctx, W8A8_NO_MEMORY, "out of host memory for a dispatch entry");
+    if (st == W8A8_OK)
+        st = dispatch_chain_build(ctx, gemm_families, problem,
+                                  t->has_cache_dev ? &t->cache_dev : NULL,
+                                  t->has_space_dev ? &t->space_dev : NULL, chain);
+    if (st == W8A8_OK && apply_policy)
+        apply_tune_policy(ctx, t, problem, stream, chain);
+    if (st == W8A8_OK)
+        st = plan_chain(ctx, problem, chain, e);
+    if (st == W8A8_OK) {
+        key_make(&e->key, problem);
+        e->hash = key_hash(&e->key);
+    }
+    free(chain);
+    if (st != W8A8_OK) {
+        free(e);
+        e = NULL;
+    }
+    *out = e;
+    return st;
+}
+
+/* The first call for a key: everything slow happens here, once, under the table's lock. */
+static w8a8_status dispatch_miss(w8a8_context *ctx, dispatch_table *t, const w8a8_problem *problem,
+                                 const dispatch_key *key, uint64_t hash, CUstream stream,
+                                 const dispatch_entry **out)
+{
+    w8a8_status st = W8A8_OK;
+    pthread_mutex_lock(&t->lock);
+    const dispatch_entry *found = table_find(t, key, hash); /* another thread may have won */
+    if (!found) {
+        dispatch_entry *e = NULL;
+        st = entry_build(ctx, t, problem, stream, true, &e);
+        if (st == W8A8_OK)
+            st = table_insert(ctx, t, e);
+        if (st == W8A8_OK)
+            found = e;
+        else
+            free(e);
+    }
+    pthread_mutex_unlock(&t->lock);
+    *out = found;
+    return st;
+}
+
+/* The ready entry of problem's key (a miss plans it). */
+static w8a8_status dispatch_entry_get(w8a8_context *ctx, const w8a8_problem *problem,
+                                      CUstream stream, const dispatch_entry **out)
+{
+    dispatch_table *t = table_get(ctx);
+    if (!t)
+        return errorf(ctx, W8A8_NO_MEMORY, "out of host memory for the dispatch table");
+    dispatch_key key;
+    key_make(&key, problem);
+    uint64_t hash = key_hash(&key);
+    const dispatch_entry *e = table_find(t, &key, hash);
+    if (e) {
+        *out = e;
+        return W8A8_OK;
+    }
+    return dispatch_miss(ctx, t, problem, &key, hash, stream, out);
+}
+
+w8a8_status dispatch_refresh(w8a8_context *ctx, const w8a8_problem *problem)
+{
+    dispatch_table *t = __atomic_load_n(&ctx->dispatch, __ATOMIC_ACQUIRE);
+    if (!t)
+        return W8A8_OK;
+    dispatch_key key;
+    key_make(&key, problem);
+    uint64_t hash = key_hash(&key);
+    w8a8_status st = W8A8_OK;
+    pthread_mutex_lock(&t->lock);
+    if (table_find(t, &key, hash)) {
+        dispatch_entry *e = NULL;
+        st = entry_build(ctx, t, problem, NULL, false, &e);
+        if (st == W8A8_OK)
+            st = table_insert(ctx, t, e);
+        if (st != W8A8_OK)
+            free(e);
+    }
+    pthread_mutex_unlock(&t->lock);
+    return st;
+}
+
+/* ---- public ----------------------------------------------------------------------------------- */
+
+w8a8_status w8a8_scaled_mm(w8a8_context *ctx, const w8a8_problem *problem,
+                           const w8a8_tensors *tensors, void *stream)
+{
+    if (!ctx)
+        return errorf(NULL, W8A8_INVALID, "ctx is NULL");
+    if (!problem || !tensors)
+        return errorf(ctx, W8A8_INVALID, "%s is NULL", problem ? "tensors" : "problem");
+    w8a8_status st = validate_problem(ctx, problem);
+    if (st == W8A8_OK)
+        st = validate_tensors(ctx, problem, tensors);
+    if (st == W8A8_OK)
+        st = context_make_current(ctx);
+    const dispatch_entry *e = NULL;
+    if (st == W8A8_OK)
+        st = dispatch_entry_get(ctx, problem, (CUstream)stream, &e);
+    if (st != W8A8_OK)
+        return st;
+    return e->plan.family->run(ctx, &e->plan, problem, tensors, (CUstream)stream);
+}
+
+w8a8_status w8a8_dispatch_warm(w8a8_context *ctx, const w8a8_problem *problem)
+{
+    if (!ctx)
+        return errorf(NULL, W8A8_INVALID, "ctx is NULL");
+    if (!problem)
+        return errorf(ctx, W8A8_INVALID, "problem is NULL");
+    w8a8_status st = validate_problem(ctx, problem);
+    if (st == W8A8_OK)
+        st = context_make_current(ctx);
+    const dispatch_entry *e = NULL;
+    if (st == W8A8_OK)
+        st = dispatch_entry_get(ctx, problem, NULL, &e);
+    if (st == W8A8_OK)
+        error_clear(ctx);
+    return st;
+}
+
+w8a8_status w8a8_dispatch_set_tune_mode(w8a8_context *ctx, w8a8_tune_mode mode)
+{
+    if (!ctx)
+        return errorf(NULL, W8A8_INVALID, "ctx is NULL");
+    if (!w8a8_tune_mode_name(mode))
+        return errorf(ctx, W8A8_INVALID, "mode: %d is not a w8a8_tune_mode", (int)mode);
+    dispatch_table *t = table_get(ctx);
+    if (!t)
+        return errorf(ctx, W8A8_NO_MEMORY, "out of host memory for the dispatch table");
+    atomic_store(&t->tune_mode, (int)mode);
+    return W8A8_OK;
+}
+
+const char *w8a8_tune_mode_name(w8a8_tune_mode mode)
+{
+    switch (mode) {
+    case W8A8_TUNE_OFF: return "off";
+    case W8A8_TUNE_RECORD: return "record";
+    case W8A8_TUNE_ONLINE: return "online";
+    }
+    return NULL;
+}
+
+w8a8_status w8a8_tune_mode_parse(const char *text, w8a8_tune_mode *mode)
+{
+    static const struct {
+        const char *name;
+        w8a8_tune_mode mode;
+    } names[] = {{"off", W8A8_TUNE_OFF},       {"", W8A8_TUNE_OFF},
+                 {"0", W8A8_TUNE_OFF},         {"record", W8A8_TUNE_RECORD},
+                 {"1", W8A8_TUNE_RECORD},      {"online", W8A8_TUNE_ONLINE}};
+    if (!text || !mode)
+        return errorf(NULL, W8A8_INVALID, "%s is NULL", text ? "mode" : "text");
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcasecmp(text, names[i].name) == 0) {
+            *mode = names[i].mode;
+            return W8A8_OK;
+        }
+    return errorf(NULL, W8A8_INVALID, "W8A8_TUNE: '%s' is not off, record or online", text);
+}
+
+w8a8_status dispatch_tune_mode_from_env(const char *value, w8a8_tune_mode *mode)
+{
+    if (!value) {
+        *mode = W8A8_TUNE_OFF;
+        return W8A8_OK;
+    }
+    return w8a8_tune_mode_parse(value, mode);
+}
+
+/* ---- explain ---------------------------------------------------------------------------------- */
+
+static void explain_fill(const dispatch_choice *c, const char *notes, int64_t m_bucket,
+                         w8a8_explain *out)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->family, sizeof out->family, "%s", c->family->name);
+    snprintf(out->config, sizeof out->config, "%s", c->config);
+    out->m_bucket = m_bucket;
+    out->measured_bucket = m_bucket;
+    out->median_us = -1.0;
+    const cache_winner *w = &c->winner;
+    if (c->reason == DISPATCH_TUNED) {
+        snprintf(out->match, sizeof out->match, "%s", cache_match_name(w->match));
+        snprintf(out->device_match, sizeof out->device_match, "%s",
+                 cache_match_name(w->device_match));
+        out->foreign = w->device_match != CACHE_EXACT;
+        snprintf(out->source, sizeof out->source, "%s", w->source);
+        snprintf(out->device_name, sizeof out->device_name, "%s", w->device_name);
+        out->measured_bucket = w->m_bucket;
+        out->median_us = w->median_us;
+        snprintf(out->reason, sizeof out->reason, "tuned: %s row at M bucket %lld measured on %s%s (%.2f us)",
+                 dispatch_reason_text(c), (long long)w->m_bucket, w->device_name,
+                 out->foreign ? " (foreign)" : "", w->median_us);
+    } else if (c->reason == DISPATCH_SPACE_DEFAULT) {
+        snprintf(out->match, sizeof out->match, "space default");
+        snprintf(out->reason, sizeof out->reason,
+                 "no usable cache row: the default config of space %s", c->space);
+    } else {
+        snprintf(out->match, sizeof out->match, "reference");
+        snprintf(out->reason, sizeof out->reason,
+                 "no usable cache row and no tuning space applies: the reference kernel");
+    }
+    if (notes && *notes) {
+        size_t used = strlen(out->reason);
+        snprintf(out->reason + used, sizeof out->reason - used, " [%s]", notes);
+    }
+}
+
+w8a8_status w8a8_dispatch_explain(w8a8_context *ctx, const w8a8_problem *problem,
+                                  w8a8_explain *out)
+{
+    if (!ctx)
+        return errorf(NULL, W8A8_INVALID, "ctx is NULL");
+    if (!problem || !out)
+        return errorf(ctx, W8A8_INVALID, "%s is NULL", problem ? "out" : "problem");
+    w8a8_status st = validate_problem(ctx, problem);
+    dispatch_table *t = st == W8A8_OK ? table_get(ctx) : NULL;
+    if (st == W8A8_OK && !t)
+        st = errorf(ctx, W8A8_NO_MEMORY, "out of host memory for the dispatch table");
+    if (st != W8A8_OK)
+        return st;
+    dispatch_key key;
+    key_make(&key, problem);
+    const dispatch_entry *e = table_find(t, &key, key_hash(&key));
+    if (e) {
+        explain_fill(&e->choice, e->notes, key.m_bucket, out);
+        return W8A8_OK;
+    }
+    dispatch_chain *chain = malloc(sizeof *chain);
+    if (!chain)
+        return errorf(ctx, W8A8_NO_MEMORY, "out of host memory");
+    pthread_mutex_lock(&t->lock);
+    identity_load(ctx, t);
+    st = dispatch_chain_build(ctx, gemm_families, problem, t->has_cache_dev ? &t->cache_dev : NULL,
+                              t->has_space_dev ? &t->space_dev : NULL, chain);
+    pthread_mutex_unlock(&t->lock);
+    if (st == W8A8_OK)
+        explain_fill(&chain->choices[0], chain->notes, key.m_bucket, out);
+    free(chain);
+    return st;
+}
+
+/* For tests: the explanation of a chain built for a synthetic device or family list. */
+void dispatch_chain_explain(const dispatch_chain *chain, const w8a8_problem *problem,
+                            w8a8_explain *out)
+{
+    explain_fill(&chain->choices[0], chain->notes, cache_m_bucket(problem->m), out);
 }

@@ -44,6 +44,11 @@ w8a8_status dispatch_chain_build(w8a8_context *ctx, const gemm_family *const *fa
                                  const w8a8_problem *problem, const cache_device *cache_dev,
                                  const space_device *space_dev, dispatch_chain *chain);
 
+/* What w8a8_dispatch_explain says about the chain's first link (tests build chains for
+ * synthetic devices and families and check this). */
+void dispatch_chain_explain(const dispatch_chain *chain, const w8a8_problem *problem,
+                            w8a8_explain *out);
+
 /* "exact", "product", "arch (foreign device)", "nearest bucket", "space default",
  * "reference": the reason of a choice in words. */
 const char *dispatch_reason_text(const dispatch_choice *choice);

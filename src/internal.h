@@ -32,7 +32,7 @@
     X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoD) X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) \
     X(cuMemsetD8) X(cuMemsetD8Async) X(cuMemsetD32Async) X(cuMemGetInfo)                       \
     X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize) X(cuStreamIsCapturing)         \
-    X(cuStreamBeginCapture) X(cuStreamEndCapture) X(cuGraphInstantiate) X(cuGraphLaunch)       \
+    X(cuStreamBeginCapture) X(cuStreamEndCapture) X(cuGraphInstantiateWithFlags) X(cuGraphLaunch)       \
     X(cuGraphDestroy) X(cuGraphExecDestroy) X(cuEventCreate) X(cuEventRecord)                  \
     X(cuEventSynchronize) X(cuEventElapsedTime) X(cuEventDestroy) X(cuTensorMapEncodeTiled)    \
     X(cuGetErrorName) X(cuGetErrorString) X(cuPointerGetAttribute)

@@ -20,6 +20,7 @@
  *   W8A8_A_SCALE    W8A8_S_TENSOR, W8A8_S_ROW (M floats) or W8A8_S_BLOCK
  *   W8A8_B_SCALE    the same for B (ROW = N floats)
  *   W8A8_AZP        W8A8_Z_NONE, W8A8_Z_TENSOR or W8A8_Z_TOKEN (int8 and non-block only)
+ *   W8A8_FP8_DECODE_BITS  optional: FP8 decode by integer operations on every arch (tests)
  * Run-time values come from w8a8_gemm_args: sizes, strides (elements), block group shapes,
  * scale leading dimensions (resolved by the host: never 0 here) and k_major flags.
  * Host contract (validate.c): K, group_k and the row strides are multiples of 16, operand

@@ -17,13 +17,19 @@
  *   tma_a, tma_b   const __grid_constant__ sm90_tensor_map
  *   args           w8a8_gemm_args (common/gemm_args.h)
  * Launch: block 128·(CONSUMERS+1) threads, dynamic shared memory SM90_SMEM_BYTES (below:
- * STAGES·(BLOCK_M+BLOCK_N)·128 + 16·STAGES + 1024 alignment slack), grid ≤ the tile count.
+ * STAGES·(BLOCK_M+BLOCK_N)·128 + 16·STAGES + 16 + 1024 alignment slack), grid ≤ the tile
+ * count.
  *
  * Config macros (W8A8_<NAME>, from the generated prologue) and their legal values:
- *   BLOCK_M     64, 128, 256; BLOCK_M / CONSUMERS must be 64 or 128
+ *   BLOCK_M     64, 128, 256; rows per consumer (BLOCK_M / CONSUMERS, or BLOCK_M with
+ *               PINGPONG) must be 64 or 128
  *   BLOCK_N     FP8: 8…256 in steps of 8; INT8: 8, 16, 24, 32, 48…256 in steps of 16
  *   STAGES      2…16, within the shared-memory limit
  *   CONSUMERS   1 or 2 consumer warpgroups
+ *   PINGPONG    0: the consumers share each tile (BLOCK_M / CONSUMERS rows each);
+ *               1 (needs CONSUMERS 2): each consumer takes every other tile of the CTA
+ *               whole (BLOCK_M = 64 or 128 rows), so one warpgroup's epilogue overlaps
+ *               the other's main loop
  *   RASTER      0: groups of GROUP tile-rows, M index fastest inside a group;
  *               1: groups of GROUP tile-columns, N index fastest
  *   GROUP       1…64
@@ -88,20 +94,30 @@
 #ifndef W8A8_CLUSTER
 #define W8A8_CLUSTER 1
 #endif
+#ifndef W8A8_PINGPONG
+#define W8A8_PINGPONG 0
+#endif
 
 #define SM90_THREADS (128 * (W8A8_CONSUMERS + 1))
-#define SM90_WG_M (W8A8_BLOCK_M / W8A8_CONSUMERS) /* rows per consumer warpgroup */
+#if W8A8_PINGPONG
+#define SM90_WG_M W8A8_BLOCK_M                    /* rows per consumer warpgroup */
+#define SM90_TILE_OWNERS 1                        /* consumer warpgroups per tile */
+#else
+#define SM90_WG_M (W8A8_BLOCK_M / W8A8_CONSUMERS)
+#define SM90_TILE_OWNERS W8A8_CONSUMERS
+#endif
 #define SM90_SUB_M (SM90_WG_M / 64)               /* m64 wgmmas per k32 step */
 #define SM90_ACC (W8A8_BLOCK_N / 2)               /* accumulators per m64 block, per thread */
 #define SM90_BK 128                               /* K bytes per stage: one swizzle row */
 #define SM90_A_BYTES (W8A8_BLOCK_M * SM90_BK)
 #define SM90_B_BYTES (W8A8_BLOCK_N * SM90_BK)
-#define SM90_SMEM_BYTES (W8A8_STAGES * (SM90_A_BYTES + SM90_B_BYTES) + 16 * W8A8_STAGES + 1024)
+#define SM90_SMEM_BYTES (W8A8_STAGES * (SM90_A_BYTES + SM90_B_BYTES) + 16 * W8A8_STAGES + 16 + 1024)
 #define SM90_INT8 (W8A8_A_TYPE == W8A8_T_INT8)
 
 static_assert(W8A8_BLOCK_M == 64 || W8A8_BLOCK_M == 128 || W8A8_BLOCK_M == 256, "BLOCK_M");
 static_assert(W8A8_CONSUMERS == 1 || W8A8_CONSUMERS == 2, "CONSUMERS is 1 or 2");
-static_assert(SM90_WG_M == 64 || SM90_WG_M == 128, "BLOCK_M / CONSUMERS must be 64 or 128");
+static_assert(SM90_WG_M == 64 || SM90_WG_M == 128, "rows per consumer must be 64 or 128");
+static_assert(!W8A8_PINGPONG || W8A8_CONSUMERS == 2, "PINGPONG needs 2 consumers");
 static_assert(W8A8_BLOCK_N % 8 == 0 && W8A8_BLOCK_N >= 8 && W8A8_BLOCK_N <= 256, "BLOCK_N");
 static_assert(!SM90_INT8 || W8A8_BLOCK_N <= 32 || W8A8_BLOCK_N % 16 == 0,
               "INT8 wgmma N: 8, 16, 24, 32, 48..256 step 16");
@@ -382,6 +398,10 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
     const sm90_u32 b_smem = a_smem + W8A8_STAGES * SM90_A_BYTES;
     const sm90_u32 full_bar = b_smem + W8A8_STAGES * SM90_B_BYTES; /* STAGES × 8 bytes */
     const sm90_u32 empty_bar = full_bar + 8 * W8A8_STAGES;
+    /* PINGPONG: turn_bar + 8·c opens consumer c's next main loop once the other consumer has
+     * finished waiting on its own tile's stages. This keeps each consumer within one phase
+     * of every full barrier, which parity waits need. */
+    const sm90_u32 turn_bar = empty_bar + 8 * W8A8_STAGES;
 
     const int warpgroup = threadIdx.x / 128;
     const int m_tiles = (int)((args.m + W8A8_BLOCK_M - 1) / W8A8_BLOCK_M);
@@ -394,8 +414,12 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
         sm90_tma_prefetch(&tma_b);
         for (int s = 0; s < W8A8_STAGES; ++s) {
             sm90_bar_init(full_bar + 8 * s, 1);                       /* producer's expect_tx */
-            sm90_bar_init(empty_bar + 8 * s, 4 * W8A8_CONSUMERS);     /* one per consumer warp */
+            sm90_bar_init(empty_bar + 8 * s, 4 * SM90_TILE_OWNERS);   /* one per consumer warp */
         }
+#if W8A8_PINGPONG
+        sm90_bar_init(turn_bar, 4);
+        sm90_bar_init(turn_bar + 8, 4);
+#endif
         sm90_bar_init_fence();
     }
     __syncthreads();
@@ -435,14 +459,28 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
 #endif
         const int consumer = warpgroup - 1;
         const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
-        const sm90_u32 a_rows = consumer * SM90_WG_M * SM90_BK; /* this warpgroup's rows */
+        const int first_row = W8A8_PINGPONG ? 0 : consumer * SM90_WG_M; /* in the tile */
+        const sm90_u32 a_rows = first_row * SM90_BK;
         sm90_acc_t acc[SM90_SUB_M][SM90_ACC];
         int stage = 0;
         sm90_u32 phase = 0;
-        for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        sm90_u32 turn_phase = consumer == 0 ? 1u : 0u; /* consumer 0 goes first */
+        (void)turn_phase;
+        for (int tile = blockIdx.x, nth = 0; tile < tiles; tile += gridDim.x, ++nth) {
+            if (W8A8_PINGPONG && (nth & 1) != consumer) {
+                /* The other consumer's tile: skip its K blocks in the ring. */
+                const int ahead = stage + k_blocks;
+                phase ^= (sm90_u32)((ahead / W8A8_STAGES) & 1);
+                stage = ahead % W8A8_STAGES;
+                continue;
+            }
             int mt, nt;
             sm90_tile_coords(tile, m_tiles, n_tiles, mt, nt);
             int last_stage = 0;
+#if W8A8_PINGPONG
+            sm90_bar_wait(turn_bar + 8 * consumer, turn_phase);
+            turn_phase ^= 1u;
+#endif
             for (int kb = 0; kb < k_blocks; ++kb) {
                 sm90_bar_wait(full_bar + 8 * stage, phase);
                 const sm90_u64 desc_a =
@@ -470,6 +508,10 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
                     phase ^= 1u;
                 }
             }
+#if W8A8_PINGPONG
+            if (lane == 0)
+                sm90_bar_arrive(turn_bar + 8 * (consumer ^ 1)); /* the other one's turn */
+#endif
             sm90_wgmma_wait<0>();
 #pragma unroll
             for (int s = 0; s < SM90_SUB_M; ++s)
@@ -478,8 +520,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
                     sm90_reg_fence(acc[s][i]);
             if (lane == 0)
                 sm90_bar_arrive(empty_bar + 8 * last_stage);
-            const long long row0 = (long long)mt * W8A8_BLOCK_M + consumer * SM90_WG_M +
-                                   16 * warp + lane / 4;
+            const long long row0 = (long long)mt * W8A8_BLOCK_M + first_row + 16 * warp + lane / 4;
             const long long col0 = (long long)nt * W8A8_BLOCK_N + 2 * (lane % 4);
             sm90_epilogue(acc, args, row0, col0);
         }

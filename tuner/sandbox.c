@@ -16,9 +16,9 @@
 
 #include "sandbox.h"
 
-/* Once a call has spent its budget or confirmed a memory overrun, the hook raises on every
- * instruction, so a script cannot swallow the error with pcall and carry on. */
-enum { SPENT_NONE = 0, SPENT_BUDGET, SPENT_MEMORY };
+/* Once a call has spent its budget or time or confirmed a memory overrun, the hook raises
+ * on every instruction, so a script cannot swallow the error with pcall and carry on. */
+enum { SPENT_NONE = 0, SPENT_BUDGET, SPENT_TIME, SPENT_MEMORY };
 
 static void sandbox_hook(lua_State *L, lua_Debug *ar);
 
@@ -37,6 +37,24 @@ static void sandbox_set_interval(sandbox *sb, int interval)
 
 /* ---- allocator ---------------------------------------------------------------------------- */
 
+/* Refusing an allocation ends the call with a memory error that reaches no message handler,
+ * so the allocator notes the script's line itself, for big new blocks only: a new block
+ * (ptr NULL) moves nothing, so the call stack is consistent (the VM stack is reallocated
+ * with its old block as ptr), and the big ones are what one runaway string.rep, concat or
+ * table.concat asks for. */
+#define REFUSED_WHERE_MIN_BYTES ((size_t)1 << 20)
+
+static int running_line(lua_State *L)
+{
+    lua_Debug ar;
+    if (!L)
+        return 0;
+    for (int level = 0; lua_getstack(L, level, &ar); level++)
+        if (lua_getinfo(L, "l", &ar) && ar.currentline > 0)
+            return ar.currentline;
+    return 0;
+}
+
 static void *sandbox_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
     sandbox *sb = ud;
@@ -46,8 +64,12 @@ static void *sandbox_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
         sb->used -= old;
         return NULL;
     }
-    if (nsize > old && nsize - old > W8A8_SANDBOX_MEMORY_HARD_CAP - sb->used)
+    if (nsize > old && nsize - old > W8A8_SANDBOX_MEMORY_HARD_CAP - sb->used) {
+        if (!sb->refused && !ptr && nsize >= REFUSED_WHERE_MIN_BYTES)
+            sb->refused_line = running_line(sb->L);
+        sb->refused = true;
         return NULL;
+    }
     void *block = realloc(ptr, nsize);
     if (!block)
         return NULL;
@@ -91,13 +113,20 @@ static void sandbox_hook(lua_State *L, lua_Debug *ar)
         if (sb->spent == SPENT_NONE)
             sandbox_set_interval(sb, W8A8_SANDBOX_HOOK_INTERVAL);
     }
-    if (sb->spent == SPENT_BUDGET || sb->instructions > sb->budget) {
-        if (sb->spent != SPENT_BUDGET) {
-            sb->spent = SPENT_BUDGET;
-            sandbox_set_interval(sb, 1);
-        }
+    /* The clock bounds what the count cannot: single instructions that cost O(n) (a
+     * concatenation, table.insert at the front) repeated within the budget. */
+    if (sb->spent == SPENT_NONE &&
+        (sb->instructions > sb->budget || util_now() > sb->deadline)) {
+        sb->spent = sb->instructions > sb->budget ? SPENT_BUDGET : SPENT_TIME;
+        sandbox_set_interval(sb, 1);
+    }
+    if (sb->spent == SPENT_BUDGET) {
         snprintf(what, sizeof what, "instruction budget of %llu instructions exceeded",
                  (unsigned long long)sb->budget);
+        hook_raise(L, ar, what);
+    }
+    if (sb->spent == SPENT_TIME) {
+        snprintf(what, sizeof what, "time limit of %d ms exceeded", W8A8_SANDBOX_TIME_LIMIT_MS);
         hook_raise(L, ar, what);
     }
 }
@@ -148,6 +177,36 @@ static int sandbox_setmetatable(lua_State *L)
     return 1;
 }
 
+/* string.rep of an empty string and separator loops n times in C without allocating, out of
+ * the hook's sight: answer it here. */
+static int sandbox_string_rep(lua_State *L)
+{
+    size_t length = 0, separator = 0;
+    luaL_checklstring(L, 1, &length);
+    luaL_checkinteger(L, 2);
+    luaL_optlstring(L, 3, "", &separator);
+    if (length + separator == 0) {
+        lua_pushliteral(L, "");
+        return 1;
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+/* string.find for plain text only: pattern matching backtracks in C, where no budget reaches. */
+static int sandbox_string_find(lua_State *L)
+{
+    if (!lua_toboolean(L, 4))
+        return luaL_error(L, "string patterns are not available in a tuning space (call "
+                          "string.find(s, text, init, true) for plain text)");
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
 /* ---- failures ----------------------------------------------------------------------------- */
 
 bool sandbox_fail(sandbox *sb, int line, const char *fmt, ...)
@@ -185,7 +244,9 @@ static void record_message(sandbox *sb, const char *msg, const char *context)
 static bool record_status(sandbox *sb, int status, int fallback_line, const char *context)
 {
     if (status == LUA_ERRMEM) {
-        int line = sb->sample_line > 0 ? sb->sample_line : fallback_line;
+        int line = sb->refused_line > 0  ? sb->refused_line
+                   : sb->sample_line > 0 ? sb->sample_line
+                                         : fallback_line;
         char suffix[W8A8_ERRMSG_BYTES / 2] = "";
         if (context)
             snprintf(suffix, sizeof suffix, " (in %s)", context);
@@ -203,7 +264,10 @@ static void call_reset(sandbox *sb)
 {
     sb->instructions = 0;
     sb->sample_line = 0;
+    sb->refused = false;
+    sb->refused_line = 0;
     sb->spent = SPENT_NONE;
+    sb->deadline = util_now() + 1e-3 * W8A8_SANDBOX_TIME_LIMIT_MS;
     if (!sb->over_cap)
         sandbox_set_interval(sb, W8A8_SANDBOX_HOOK_INTERVAL);
 }
@@ -328,6 +392,14 @@ static void open_libraries(sandbox *sb, void *ud)
      * must be deterministic). require/io/os/debug/package are never opened. */
     static const char *const removed[] = {"dofile", "loadfile", "load", "require",
                                           "collectgarbage", "print", "warn"};
+    /* Bytecode, randomness, pattern matching (unbounded backtracking in C) and table.move
+     * (a C loop over any index range, allocating nothing). */
+    static const struct {
+        const char *library, *name;
+    } removed_fields[] = {{LUA_STRLIBNAME, "dump"},   {LUA_STRLIBNAME, "match"},
+                          {LUA_STRLIBNAME, "gmatch"}, {LUA_STRLIBNAME, "gsub"},
+                          {LUA_MATHLIBNAME, "random"}, {LUA_MATHLIBNAME, "randomseed"},
+                          {LUA_TABLIBNAME, "move"}};
     lua_State *L = sb->L;
     (void)ud;
     for (size_t i = 0; i < sizeof libraries / sizeof libraries[0]; i++) {
@@ -338,18 +410,23 @@ static void open_libraries(sandbox *sb, void *ud)
         lua_pushnil(L);
         lua_setglobal(L, removed[i]);
     }
-    lua_getglobal(L, LUA_STRLIBNAME);
-    lua_pushnil(L);
-    lua_setfield(L, -2, "dump");
-    lua_getglobal(L, LUA_MATHLIBNAME);
-    lua_pushnil(L);
-    lua_setfield(L, -2, "random");
-    lua_pushnil(L);
-    lua_setfield(L, -2, "randomseed");
-    lua_settop(L, 0);
+    for (size_t i = 0; i < sizeof removed_fields / sizeof removed_fields[0]; i++) {
+        lua_getglobal(L, removed_fields[i].library);
+        lua_pushnil(L);
+        lua_setfield(L, -2, removed_fields[i].name);
+        lua_pop(L, 1);
+    }
     lua_getglobal(L, "setmetatable");
     lua_pushcclosure(L, sandbox_setmetatable, 1);
     lua_setglobal(L, "setmetatable");
+    lua_getglobal(L, LUA_STRLIBNAME);
+    lua_getfield(L, -1, "rep");
+    lua_pushcclosure(L, sandbox_string_rep, 1);
+    lua_setfield(L, -2, "rep");
+    lua_getfield(L, -1, "find");
+    lua_pushcclosure(L, sandbox_string_find, 1);
+    lua_setfield(L, -2, "find");
+    lua_settop(L, 0);
 }
 
 w8a8_status sandbox_open(w8a8_context *ctx, sandbox *sb, const char *file)

@@ -1,9 +1,10 @@
 /* The Lua sandbox that tuning spaces run in (sandbox.c): one fresh lua_State per evaluation,
  * only the base, string, table and math libraries (without load, loadfile, dofile,
- * collectgarbage, print, warn, string.dump, math.random and __gc metamethods), text chunks
- * only, a memory cap enforced by the allocator and an instruction budget enforced by a count
- * hook. Every failure becomes a message "file:line: what" kept in the sandbox, which
- * sandbox_protect turns into W8A8_SCRIPT_ERROR on the context.
+ * collectgarbage, print, warn, string.dump, string patterns, table.move, math.random and __gc
+ * metamethods), text chunks only, a memory cap enforced by the allocator, and an instruction
+ * budget and a time limit per script call enforced by a count hook. Every failure becomes
+ * a message "file:line: what" kept in the sandbox, which sandbox_protect turns into
+ * W8A8_SCRIPT_ERROR on the context.
  *
  * Discipline: every Lua API call that may allocate runs inside sandbox_protect (a lua_pcall
  * of a C function), so an allocation failure can never reach Lua's panic handler (abort). */
@@ -20,6 +21,8 @@
 #define W8A8_SANDBOX_MEMORY_HARD_CAP ((size_t)64 << 20)
 /* Lua VM instructions one script call (the chunk, or one valid()/rank()/… call) may run. */
 #define W8A8_SANDBOX_INSTRUCTION_BUDGET 10000000ull
+/* Wall-clock time one script call may take (checked by the count hook). */
+#define W8A8_SANDBOX_TIME_LIMIT_MS 2000
 /* Instructions between two runs of the count hook. */
 #define W8A8_SANDBOX_HOOK_INTERVAL 1000
 
@@ -29,9 +32,12 @@ typedef struct sandbox {
     char short_src[LUA_IDSIZE]; /* how Lua abbreviates file in its own messages */
     size_t used;            /* bytes the state holds */
     bool over_cap;          /* used crossed W8A8_SANDBOX_MEMORY_CAP; the hook checks */
+    bool refused;           /* an allocation past W8A8_SANDBOX_MEMORY_HARD_CAP was refused */
+    int refused_line;       /* the script's line at the first refusal, 0 if unknown */
     int hook_interval;      /* the count the hook is installed with now */
     uint64_t instructions;  /* run by the current call */
     uint64_t budget;
+    double deadline;        /* util_now() after which the current call is stopped */
     int sample_line;        /* a line the current call was seen on by the hook, 0 if none */
     int spent;              /* the call ran out of budget or memory: the hook raises again */
     bool failed;
@@ -64,7 +70,8 @@ bool sandbox_run_chunk(sandbox *sb, const char *text, size_t size, int *last_lin
 bool sandbox_call(sandbox *sb, int nargs, int nresults, int fallback_line, const char *context);
 
 /* Records "file:line: message" (line 0: "file: message") as the failure; returns false. */
-bool sandbox_fail(sandbox *sb, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+bool sandbox_fail(sandbox *sb, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* The line a Lua function at stack index idx was defined on (0 if not a Lua function). */
 int sandbox_function_line(lua_State *L, int idx);

@@ -1,5 +1,7 @@
 /* Tuning spaces: Lua scripts (scripts/<name>.lua, or a user's file) that say which configs of
- * a template are worth compiling for a problem on a device. Run in a sandbox (space.c).
+ * a template are worth compiling for a problem on a device. Run in a sandbox (sandbox.h);
+ * loaded by space_load.c, evaluated by space.c, tables in space_tables.c, public API and
+ * compile plans in space_api.c. Scripts have no string patterns (string.find plain only).
  *
  * A space is a chunk that returns a table:
  *   name     = "sm90_gemm",           -- the space's name (defaults to the file's stem)
@@ -92,5 +94,43 @@ w8a8_status space_compile_problems(w8a8_context *ctx, const space *s, const spac
 
 /* Names of the embedded spaces (NULL-terminated, static). */
 const char *const *space_builtin_names(void);
+
+/* ---- additions (space_load.c, space_api.c) ---- */
+
+/* The problem compile_problems defaults to when a space has none (per-tensor e4m3 → bf16). */
+#define W8A8_SPACE_DEFAULT_M 256
+#define W8A8_SPACE_DEFAULT_N 4096
+#define W8A8_SPACE_DEFAULT_K 4096
+
+/* Size of the cross product of the space's params (1 for a space without params). */
+size_t space_config_total(const space *s);
+/* Whether kernels of the space can be built for NVRTC target `target`: a space whose arch
+ * ends in 'a' ("sm_90a") only for that exact target; any other space ("sm_80") for every
+ * target of the same or a newer compute capability. */
+bool space_targets_arch(const space *s, const char *target);
+
+/* One kernel `w8a8 compile` builds: a problem class and a config of the space. */
+typedef struct space_compile_item {
+    w8a8_problem problem;
+    char config[256];
+    double rank;
+} space_compile_item;
+
+typedef struct space_compile_plan {
+    space_compile_item *items; /* malloc'ed; per problem in compile_problems order, by rank */
+    size_t count;
+    size_t problems;    /* compile_problems(device) returned this many */
+    size_t not_applied; /* of which applies() rejected this many */
+    size_t capped;      /* valid configs left out by max_per_problem */
+    size_t total;       /* cross-product points considered (problems that apply × total) */
+    size_t invalid;     /* of which valid() rejected this many */
+} space_compile_plan;
+
+/* What to compile for space s on dev: for each problem of compile_problems(dev) that
+ * applies(), its valid configs in rank order, at most max_per_problem of them (0: all).
+ * The caller compiles each item for its own target (see space_targets_arch). */
+w8a8_status space_compile_plan_make(w8a8_context *ctx, const space *s, const space_device *dev,
+                                    size_t max_per_problem, space_compile_plan *out);
+void space_compile_plan_free(space_compile_plan *plan);
 
 #endif

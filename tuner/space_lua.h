@@ -1,10 +1,36 @@
-/* What the space files share about the Lua side (space.c, space_tables.c): the problem and
- * device tables a script sees, and reading a problem back from a script's table. */
+/* What the space files share (space_load.c, space.c, space_tables.c): the loaded space's
+ * layout, the problem and device tables a script sees, and reading a problem back from a
+ * script's table. */
 #ifndef W8A8_SPACE_LUA_H
 #define W8A8_SPACE_LUA_H
 
 #include "sandbox.h"
 #include "space.h"
+
+/* Largest cross product a space may describe. */
+#define W8A8_SPACE_MAX_CONFIGS ((size_t)1 << 22)
+
+enum { FN_APPLIES, FN_VALID, FN_RANK, FN_DEFAULT, FN_COMPILE_PROBLEMS, FN_COUNT };
+/* "applies", "valid", … by FN_ index. */
+extern const char *const space_function_names[FN_COUNT];
+
+struct space {
+    char name[64];
+    char template_name[64];
+    char arch[16];
+    char file[W8A8_PATH_BYTES];
+    char *source;
+    size_t source_size;
+    int table_line;                 /* where the returned table ends, for messages */
+    int function_line[FN_COUNT];    /* 0: the script has no such function */
+    int param_count;
+    space_param params[W8A8_SPACE_MAX_PARAMS]; /* in enumeration order */
+    size_t total;                   /* size of the cross product */
+};
+
+/* Parses an NVRTC target "sm_80" / "sm_90a": cc = 10·major + minor, specific = the
+ * trailing 'a' (space_load.c). */
+bool space_parse_arch(const char *arch, int *cc, bool *specific);
 
 /* Pushes a fresh table describing problem (the fields listed in space.h). */
 void space_push_problem(lua_State *L, const w8a8_problem *problem);

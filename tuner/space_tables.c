@@ -152,10 +152,12 @@ static bool read_integer(const problem_reader *r, const char *key, int64_t fallb
         *out = fallback;
         return true;
     }
-    if (!isint || value < minimum)
-        return sandbox_fail(r->sb, r->line, "%s.%s must be an integer ≥ %lld (got %s)", r->what,
-                            key, (long long)minimum, type == LUA_TNUMBER ? "another number"
-                                                                         : lua_typename(L, type));
+    if (isint && value < minimum)
+        return sandbox_fail(r->sb, r->line, "%s.%s must be ≥ %lld (got %lld)", r->what, key,
+                            (long long)minimum, (long long)value);
+    if (!isint)
+        return sandbox_fail(r->sb, r->line, "%s.%s must be an integer (got %s)", r->what, key,
+                            type == LUA_TNUMBER ? "a fraction" : lua_typename(L, type));
     *out = value;
     return true;
 }
@@ -168,17 +170,22 @@ static bool read_name(const problem_reader *r, const char *key, const char *cons
     lua_State *L = r->sb->L;
     int type = lua_getfield(L, r->idx, key);
     const char *value = type == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
-    *out = -1;
-    if (type == LUA_TNIL)
-        *out = fallback;
+    *out = type == LUA_TNIL ? fallback : -1;
     for (int i = 0; value && i < count; i++)
         if (names[i] && strcmp(names[i], value) == 0)
             *out = i;
+    if (*out < 0) {
+        char allowed[128] = "";
+        for (int i = 0; i < count; i++)
+            if (names[i])
+                snprintf(allowed + strlen(allowed), sizeof allowed - strlen(allowed), "%s%s",
+                         allowed[0] ? ", " : "", names[i]);
+        sandbox_fail(r->sb, r->line, "%s.%s must be one of %s (got %s%s%s)", r->what, key,
+                     allowed, value ? "'" : "", value ? value : lua_typename(L, type),
+                     value ? "'" : "");
+    }
     lua_pop(L, 1);
-    if (*out < 0)
-        return sandbox_fail(r->sb, r->line, "%s.%s is not a known name (got %s)", r->what, key,
-                            type == LUA_TSTRING ? "an unknown string" : lua_typename(L, type));
-    return true;
+    return *out >= 0;
 }
 
 static bool read_bool(const problem_reader *r, const char *key, bool *out)

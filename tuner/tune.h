@@ -14,16 +14,19 @@
  * output for set 0 (computed on first use) and an optional workspace. Every set holds the
  * same random values (addresses, not contents, defeat the cache). */
 typedef struct timing_buffers {
-    w8a8_problem problem; /* resolved: strides and scale lds filled in */
-    w8a8_tensors *sets;
+    w8a8_problem problem;      /* resolved: strides and scale lds filled in */
+    w8a8_tensors *sets;        /* count tensor sets, all inside one allocation */
     size_t count;
-    CUdeviceptr *blocks;  /* one allocation per set */
+    CUdeviceptr base;          /* count × set_bytes */
     size_t set_bytes;
-    CUdeviceptr reference_out; /* 0 until timing_reference ran */
+    size_t out_bytes;          /* bytes of one output (m × ldc elements) */
+    CUdeviceptr reference_out; /* 0 until the reference ran */
+    double reference_max;      /* max |ref| over the output */
     CUdeviceptr workspace;
     size_t workspace_bytes;
-    size_t out_bytes;     /* bytes of one output (m × ldc elements) */
     CUstream stream;
+    CUevent start, stop;
+    size_t next_set;           /* rotation position, kept across measurements */
 } timing_buffers;
 
 w8a8_status timing_buffers_create(w8a8_context *ctx, const w8a8_problem *problem,

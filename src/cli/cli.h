@@ -29,4 +29,43 @@ void cli_json_string(FILE *f, const char *s);
 /* Parses "M,N,K" into three positive integers; false if malformed. */
 bool cli_parse_shape(const char *text, long long *m, long long *n, long long *k);
 
+/* ---- shared by tune and bench (src/cli/tune.c) ---------------------------------------------- */
+
+/* One linear layer of a model preset: out features N, in features K. */
+typedef struct cli_layer {
+    const char *name;
+    long long n, k;
+} cli_layer;
+
+/* The layers of a preset ("llama3-8b", "llama3-70b", "deepseek-v3"); NULL when unknown.
+ * *count gets their number; *block_scales is set for models quantized with 128-blocks. */
+const cli_layer *cli_model_layers(const char *model, size_t *count, bool *block_scales);
+/* The preset names, for usage messages ("llama3-8b|llama3-70b|deepseek-v3"). */
+const char *cli_model_names(void);
+/* The M buckets of the cache (1 … 16384), their number in *count. */
+const long long *cli_m_buckets(size_t *count);
+/* Parses "1,16,64" into up to max positive values; false if malformed or too many. */
+bool cli_parse_list(const char *text, long long *values, size_t max, size_t *count);
+
+/* The dtype/scale/out options shared by tune and bench. */
+typedef struct cli_problem_spec {
+    w8a8_dtype ab_type, out_type;
+    w8a8_scale_kind a_scale, b_scale;
+    bool scale_given; /* --scale was on the command line */
+} cli_problem_spec;
+/* Handles --dtype, --scale A,B (tensor|row|block; one name means both), --out at argv[*i]
+ * (advancing *i past the value). Returns 1 if consumed, 0 if not one of them, -1 (after
+ * printing) on a bad value. */
+int cli_problem_option(int argc, char **argv, int *i, cli_problem_spec *spec);
+/* A problem of the spec: block scales are vLLM's 1×128 (A, K-major) and 128×128 (B). */
+void cli_problem_make(w8a8_problem *p, long long m, long long n, long long k,
+                      const cli_problem_spec *spec);
+/* "tensor", "row", "block", or "A,B" when the two differ (static storage). */
+const char *cli_scale_label(const cli_problem_spec *spec);
+
+/* ---- bench --op (src/cli/bench_quant.c) ----------------------------------------------------- */
+/* `w8a8 bench --op quant|linear …`: argv as given to cmd_bench. */
+int cli_bench_quant(int argc, char **argv);
+int cli_bench_linear(int argc, char **argv);
+
 #endif

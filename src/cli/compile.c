@@ -95,18 +95,8 @@ static void *worker(void *arg)
     }
 }
 
-/* Whether a space written for `space_arch` runs on `arch`: "sm_90a" needs exactly sm_90a;
- * a plain "sm_XY" is a minimum. */
-static bool arch_fits(const char *space_arch, const char *arch)
-{
-    size_t len = strlen(space_arch);
-    if (len && space_arch[len - 1] == 'a')
-        return strcmp(space_arch, arch) == 0;
-    return atoi(arch + 3) >= atoi(space_arch + 3);
-}
-
 /* Adds every (problem, config) the space wants compiled for arch, at most max_configs per
- * problem (in rank order). */
+ * problem (in rank order; 0 means all). *skipped: the space does not target arch. */
 static w8a8_status add_space(w8a8_context *ctx, job_list *l, const char *name_or_path,
                              size_t max_configs, bool *skipped)
 {
@@ -114,29 +104,23 @@ static w8a8_status add_space(w8a8_context *ctx, job_list *l, const char *name_or
     w8a8_status st = space_load(ctx, name_or_path, &s);
     if (st != W8A8_OK)
         return st;
-    *skipped = !arch_fits(space_arch(s), l->arch);
-    w8a8_problem *problems = NULL;
-    size_t nproblems = 0;
+    *skipped = !space_targets_arch(s, l->arch);
     space_device dev;
+    space_compile_plan plan = {0};
     if (!*skipped && (st = space_device_nominal(ctx, l->arch, &dev)) == W8A8_OK)
-        st = space_compile_problems(ctx, s, &dev, &problems, &nproblems);
-    for (size_t p = 0; st == W8A8_OK && p < nproblems; p++) {
-        space_enumeration e;
-        if ((st = space_enumerate(ctx, s, &problems[p], &dev, &e)) != W8A8_OK)
+        st = space_compile_plan_make(ctx, s, &dev, max_configs, &plan);
+    for (size_t i = 0; st == W8A8_OK && i < plan.count; i++) {
+        job *j = job_add(l);
+        if (!j) {
+            st = errorf(ctx, W8A8_NO_MEMORY, "out of host memory");
             break;
-        for (size_t c = 0; c < e.count && c < max_configs && st == W8A8_OK; c++) {
-            job *j = job_add(l);
-            if (!j) {
-                st = W8A8_NO_MEMORY;
-                break;
-            }
-            snprintf(j->template_name, sizeof j->template_name, "%s", space_template(s));
-            st = gemm_defines(ctx, &problems[p], e.candidates[c].config, j->defines, sizeof j->defines);
-            snprintf(j->label, sizeof j->label, "%s", j->defines);
         }
-        space_enumeration_free(&e);
+        snprintf(j->template_name, sizeof j->template_name, "%s", space_template(s));
+        st = gemm_defines(ctx, &plan.items[i].problem, plan.items[i].config, j->defines,
+                          sizeof j->defines);
+        snprintf(j->label, sizeof j->label, "%s", j->defines);
     }
-    free(problems);
+    space_compile_plan_free(&plan);
     space_free(s);
     return st;
 }
@@ -220,7 +204,7 @@ static w8a8_status collect_jobs(w8a8_context *ctx, const compile_args *a, job_li
         snprintf(j->label, sizeof j->label, "%s", a->defines ? a->defines : "(no defines)");
     }
     if (a->space)
-        st = add_space(ctx, l, a->space, a->max_configs < 0 ? (size_t)-1 : (size_t)a->max_configs,
+        st = add_space(ctx, l, a->space, a->max_configs < 0 ? 0 : (size_t)a->max_configs,
                        &skipped);
     if (st == W8A8_OK && a->space && skipped)
         fprintf(stderr, "w8a8: compile: space %s does not target %s\n", a->space, a->arch);

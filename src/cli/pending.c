@@ -6,3 +6,5 @@ __attribute__((weak)) int cmd_check(int argc, char **argv) { (void)argc; (void)a
 __attribute__((weak)) int cmd_tune(int argc, char **argv) { (void)argc; (void)argv; return cli_fail("tune: not built yet"); }
 __attribute__((weak)) int cmd_bench(int argc, char **argv) { (void)argc; (void)argv; return cli_fail("bench: not built yet"); }
 __attribute__((weak)) int cmd_cache(int argc, char **argv) { (void)argc; (void)argv; return cli_fail("cache: not built yet"); }
+__attribute__((weak)) int cli_bench_quant(int argc, char **argv) { (void)argc; (void)argv; return cli_fail("bench --op quant: not built yet"); }
+__attribute__((weak)) int cli_bench_linear(int argc, char **argv) { (void)argc; (void)argv; return cli_fail("bench --op linear: not built yet"); }

@@ -10,7 +10,10 @@
  *
  * FP8 decoding uses `cvt.rn.f16x2.e4m3x2` / `.e5m2x2` from sm_89 on; sm_80/86 lack them and
  * decode with integer operations. Both paths are exact and agree on every code. Nothing here
- * depends on denormal flushing: every decoded FP8 value is a normal float (or zero). */
+ * depends on denormal flushing: every decoded FP8 value is a normal float (or zero).
+ *
+ * Reads W8A8_FP8_DECODE_BITS (optional, any value): take the integer path on every arch, so
+ * the sm_80 path can be tested on newer GPUs (sm_80 cubins do not run on sm_90). */
 #ifndef W8A8_TYPES_CUH
 #define W8A8_TYPES_CUH
 
@@ -78,7 +81,7 @@ W8A8_DEVICE float w8a8_e4m3_to_f32_bits(w8a8_u8 code)
     return w8a8_bits_to_f32(sign | ((exponent + 120u) << 23) | (mantissa << 20));
 }
 
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890 && !defined(W8A8_FP8_DECODE_BITS)
 /* Two packed FP8 codes → two floats through f16x2 (exact: e4m3/e5m2 ⊂ f16). */
 #define W8A8_FP8X2_CVT(ptx_type)                                                     \
     w8a8_u32 halves;                                                                 \

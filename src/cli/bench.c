@@ -1,0 +1,499 @@
+/* w8a8 bench: times the dispatched kernel per shape (w8a8_bench_time: rotated buffers of at
+ * least 4 × L2, random data, CUDA events, median) beside cuBLASLt on the same buffers when
+ * libcublasLt is present (dlopen; FP8 with per-tensor, per-row (outer-vector) and 128-block
+ * scales), and prints µs, TFLOP/s and GB/s — as a table, or as JSON lines with the fields of
+ * shared/bench/peers.py so the two outputs join. --host-overhead measures the host time of a
+ * cached w8a8_scaled_mm call; --op quant|linear hands over to bench_quant.c. */
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* ---- cuBLASLt, loaded at run time --------------------------------------------------------------
+ * The few types and constants used, restated from cublasLt.h / library_types.h (stable ABI). */
+
+typedef void *lt_handle, *lt_desc, *lt_layout, *lt_pref;
+typedef struct lt_algo {
+    uint64_t data[8];
+} lt_algo;
+typedef struct lt_heuristic {
+    lt_algo algo;
+    size_t workspace_size;
+    int state;
+    float waves;
+    int reserved[4];
+} lt_heuristic;
+
+enum {
+    LT_R_16F = 2, LT_R_16BF = 14, LT_R_32F = 0, LT_R_8F_E4M3 = 28, LT_R_8F_E5M2 = 29,
+    LT_COMPUTE_32F = 68, LT_OP_N = 0, LT_OP_T = 1,
+    LT_DESC_TRANSA = 3, LT_DESC_TRANSB = 4, LT_DESC_A_SCALE_POINTER = 17,
+    LT_DESC_B_SCALE_POINTER = 18, LT_DESC_A_SCALE_MODE = 31, LT_DESC_B_SCALE_MODE = 32,
+    LT_PREF_MAX_WORKSPACE = 1,
+    LT_SCALE_SCALAR_32F = 0, LT_SCALE_OUTER_VEC_32F = 3, LT_SCALE_VEC128_32F = 4,
+    LT_SCALE_BLK128x128_32F = 5,
+};
+#define LT_WORKSPACE_BYTES (32u << 20)
+
+typedef struct lt_api {
+    int (*create)(lt_handle *);
+    int (*destroy)(lt_handle);
+    int (*desc_create)(lt_desc *, int compute, int scale_type);
+    int (*desc_set)(lt_desc, int attr, const void *value, size_t size);
+    int (*desc_destroy)(lt_desc);
+    int (*layout_create)(lt_layout *, int type, uint64_t rows, uint64_t cols, int64_t ld);
+    int (*layout_destroy)(lt_layout);
+    int (*pref_create)(lt_pref *);
+    int (*pref_set)(lt_pref, int attr, const void *value, size_t size);
+    int (*pref_destroy)(lt_pref);
+    int (*heuristic)(lt_handle, lt_desc, lt_layout, lt_layout, lt_layout, lt_layout, lt_pref,
+                     int requested, lt_heuristic *results, int *returned);
+    int (*matmul)(lt_handle, lt_desc, const void *alpha, const void *a, lt_layout, const void *b,
+                  lt_layout, const void *beta, const void *c, lt_layout, void *d, lt_layout,
+                  const lt_algo *, void *workspace, size_t workspace_bytes, void *stream);
+    lt_handle handle;
+    char library[32];
+} lt_api;
+
+/* Loads libcublasLt (13, else 12) and creates a handle; false (with *why) when absent. */
+static bool lt_load(lt_api *lt, const char **why)
+{
+    static const char *const names[] = {"libcublasLt.so.13", "libcublasLt.so.12"};
+    void *lib = NULL;
+    for (size_t i = 0; i < 2 && !lib; i++)
+        if ((lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL)) != NULL)
+            snprintf(lt->library, sizeof lt->library, "%s", names[i]);
+    if (!lib) {
+        *why = "libcublasLt.so.13/.12 not found";
+        return false;
+    }
+    static const char *const symbols[] = {
+        "cublasLtCreate", "cublasLtDestroy", "cublasLtMatmulDescCreate",
+        "cublasLtMatmulDescSetAttribute", "cublasLtMatmulDescDestroy",
+        "cublasLtMatrixLayoutCreate", "cublasLtMatrixLayoutDestroy",
+        "cublasLtMatmulPreferenceCreate", "cublasLtMatmulPreferenceSetAttribute",
+        "cublasLtMatmulPreferenceDestroy", "cublasLtMatmulAlgoGetHeuristic", "cublasLtMatmul"};
+    void **slots[] = {(void **)&lt->create,       (void **)&lt->destroy,
+                      (void **)&lt->desc_create,  (void **)&lt->desc_set,
+                      (void **)&lt->desc_destroy, (void **)&lt->layout_create,
+                      (void **)&lt->layout_destroy, (void **)&lt->pref_create,
+                      (void **)&lt->pref_set,     (void **)&lt->pref_destroy,
+                      (void **)&lt->heuristic,    (void **)&lt->matmul};
+    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++)
+        if (!(*slots[i] = dlsym(lib, symbols[i]))) {
+            *why = "libcublasLt lacks a needed symbol";
+            return false;
+        }
+    return true;
+}
+
+/* One shape's cuBLASLt state: out[m, n] (row-major) is computed column-major as
+ * outᵀ (N×M) = op(B as K×N col-major)ᵀ · (A as K×M col-major), the "TN" form FP8 requires;
+ * so cuBLASLt's A is our weight B and its B is our activation A, and the scales swap too. */
+typedef struct lt_case {
+    lt_api *lt;
+    lt_desc desc;
+    lt_layout a, b, c;
+    lt_pref pref;
+    lt_algo algo;
+    bool have_algo;
+    int status; /* last cuBLAS status */
+} lt_case;
+
+static int lt_type(w8a8_dtype t)
+{
+    switch (t) {
+    case W8A8_E4M3: return LT_R_8F_E4M3;
+    case W8A8_E5M2: return LT_R_8F_E5M2;
+    case W8A8_BF16: return LT_R_16BF;
+    case W8A8_FP16: return LT_R_16F;
+    case W8A8_FP32: return LT_R_32F;
+    default: return -1;
+    }
+}
+
+/* What this comparison covers: FP8 (not e5m2 × e5m2), no bias or zero point, and the scale
+ * pairs cuBLASLt has modes for. */
+static bool lt_supports(const w8a8_problem *p)
+{
+    bool fp8 = lt_type(p->a_type) >= LT_R_8F_E4M3 && lt_type(p->b_type) >= LT_R_8F_E4M3 &&
+               !(p->a_type == W8A8_E5M2 && p->b_type == W8A8_E5M2);
+    bool scales = p->a_scale.kind == p->b_scale.kind &&
+                  (p->a_scale.kind != W8A8_SCALE_BLOCK || p->a_scale.k_major);
+    return fp8 && scales && p->bias_type == W8A8_DTYPE_NONE && p->azp == W8A8_AZP_NONE;
+}
+
+static void lt_scale_modes(const w8a8_problem *p, int32_t *mode_a, int32_t *mode_b)
+{
+    switch (p->a_scale.kind) {
+    case W8A8_SCALE_TENSOR: *mode_a = *mode_b = LT_SCALE_SCALAR_32F; break;
+    case W8A8_SCALE_ROW: *mode_a = *mode_b = LT_SCALE_OUTER_VEC_32F; break;
+    case W8A8_SCALE_BLOCK: *mode_a = LT_SCALE_BLK128x128_32F; *mode_b = LT_SCALE_VEC128_32F; break;
+    }
+}
+
+static int lt_case_init(lt_case *c, lt_api *lt, const w8a8_problem *p)
+{
+    memset(c, 0, sizeof *c);
+    c->lt = lt;
+    int32_t trans_a = LT_OP_T, trans_b = LT_OP_N, mode_a = 0, mode_b = 0;
+    uint64_t workspace = LT_WORKSPACE_BYTES;
+    lt_scale_modes(p, &mode_a, &mode_b);
+    int rc = lt->desc_create(&c->desc, LT_COMPUTE_32F, LT_R_32F);
+    if (!rc) rc = lt->desc_set(c->desc, LT_DESC_TRANSA, &trans_a, sizeof trans_a);
+    if (!rc) rc = lt->desc_set(c->desc, LT_DESC_TRANSB, &trans_b, sizeof trans_b);
+    if (!rc && mode_a) rc = lt->desc_set(c->desc, LT_DESC_A_SCALE_MODE, &mode_a, sizeof mode_a);
+    if (!rc && mode_b) rc = lt->desc_set(c->desc, LT_DESC_B_SCALE_MODE, &mode_b, sizeof mode_b);
+    if (!rc) rc = lt->layout_create(&c->a, lt_type(p->b_type), (uint64_t)p->k, (uint64_t)p->n, p->k);
+    if (!rc) rc = lt->layout_create(&c->b, lt_type(p->a_type), (uint64_t)p->k, (uint64_t)p->m, p->k);
+    if (!rc) rc = lt->layout_create(&c->c, lt_type(p->out_type), (uint64_t)p->n, (uint64_t)p->m, p->n);
+    if (!rc) rc = lt->pref_create(&c->pref);
+    if (!rc) rc = lt->pref_set(c->pref, LT_PREF_MAX_WORKSPACE, &workspace, sizeof workspace);
+    return c->status = rc;
+}
+
+static void lt_case_free(lt_case *c)
+{
+    lt_api *lt = c->lt;
+    if (c->pref) lt->pref_destroy(c->pref);
+    if (c->a) lt->layout_destroy(c->a);
+    if (c->b) lt->layout_destroy(c->b);
+    if (c->c) lt->layout_destroy(c->c);
+    if (c->desc) lt->desc_destroy(c->desc);
+}
+
+/* The w8a8_bench_launch_fn: scale pointers change with the rotated buffer set. */
+static int lt_launch(void *user, const w8a8_problem *p, const w8a8_tensors *t, void *workspace,
+                     void *stream)
+{
+    lt_case *c = user;
+    lt_api *lt = c->lt;
+    const void *scale_a = t->b_scale, *scale_b = t->a_scale; /* swapped: see lt_case */
+    int rc = lt->desc_set(c->desc, LT_DESC_A_SCALE_POINTER, &scale_a, sizeof scale_a);
+    if (!rc)
+        rc = lt->desc_set(c->desc, LT_DESC_B_SCALE_POINTER, &scale_b, sizeof scale_b);
+    if (!rc && !c->have_algo) {
+        lt_heuristic h;
+        int returned = 0;
+        rc = lt->heuristic(lt->handle, c->desc, c->a, c->b, c->c, c->c, c->pref, 1, &h, &returned);
+        if (!rc && returned < 1)
+            rc = -1; /* no algorithm for this combination */
+        c->algo = h.algo;
+        c->have_algo = rc == 0;
+    }
+    float alpha = 1.0f, beta = 0.0f;
+    if (!rc)
+        rc = lt->matmul(lt->handle, c->desc, &alpha, t->b, c->a, t->a, c->b, &beta, t->out, c->c,
+                        t->out, c->c, &c->algo, workspace, LT_WORKSPACE_BYTES, stream);
+    (void)p;
+    return c->status = rc;
+}
+
+/* ---- the command ------------------------------------------------------------------------------ */
+
+#define BENCH_MAX_SHAPES 512
+#define BENCH_MAX_MS 64
+#define BENCH_DEFAULT_CALLS 20000
+
+typedef struct bench_cli {
+    cli_problem_spec spec;
+    long long shapes[BENCH_MAX_SHAPES][3];
+    size_t shape_count;
+    const char *model, *grid;
+    long long ms[BENCH_MAX_MS];
+    size_t m_count;
+    bool json, verify, host_overhead, no_cublaslt;
+    int samples, calls;
+    lt_api lt;
+    bool have_lt;
+} bench_cli;
+
+static void bench_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: w8a8 bench [--shape M,N,K]... [--model %s [--m LIST]] [--grid llama3|small]\n"
+            "                  [--dtype e4m3|e5m2|int8] [--scale A,B] [--out bf16|fp16|fp32]\n"
+            "                  [--samples N] [--verify] [--no-cublaslt] [--json]\n"
+            "                  [--host-overhead [--calls N]]\n"
+            "       w8a8 bench --op quant|linear ...   (quantization / fused linear benchmarks)\n"
+            "  --grid llama3  the 8 (N,K) of Llama-3.1 8B/70B × M in 1 16 64 … 8192 (peers.py)\n"
+            "  --json         one object per provider and shape: provider, dtype, scale, m, n, k,\n"
+            "                 us, tflops, gbps (peers.py's fields)\n"
+            "  --host-overhead  host time per w8a8_scaled_mm call on a cached key\n",
+            cli_model_names());
+}
+
+static bool add_shape(bench_cli *b, long long m, long long n, long long k)
+{
+    if (b->shape_count == BENCH_MAX_SHAPES)
+        return false;
+    b->shapes[b->shape_count][0] = m;
+    b->shapes[b->shape_count][1] = n;
+    b->shapes[b->shape_count][2] = k;
+    b->shape_count++;
+    return true;
+}
+
+/* peers.py's GRIDS. */
+static bool add_grid(bench_cli *b, const char *grid)
+{
+    static const long long llama_nk[8][2] = {{6144, 4096},  {4096, 4096}, {28672, 4096},
+                                             {4096, 14336}, {10240, 8192}, {8192, 8192},
+                                             {57344, 8192}, {8192, 28672}};
+    static const long long llama_m[] = {1, 16, 64, 128, 256, 512, 1024, 2048, 4096, 8192};
+    static const long long small_nk[2][2] = {{4096, 4096}, {28672, 4096}};
+    static const long long small_m[] = {1, 128, 4096};
+    bool llama = strcmp(grid, "llama3") == 0;
+    if (!llama && strcmp(grid, "small") != 0)
+        return false;
+    size_t nks = llama ? 8 : 2, ms = llama ? 10 : 3;
+    for (size_t i = 0; i < nks; i++)
+        for (size_t j = 0; j < ms; j++)
+            add_shape(b, llama ? llama_m[j] : small_m[j], llama ? llama_nk[i][0] : small_nk[i][0],
+                      llama ? llama_nk[i][1] : small_nk[i][1]);
+    return true;
+}
+
+static int bench_option(bench_cli *b, int argc, char **argv, int *i)
+{
+    const char *opt = argv[*i];
+    static const char *const flags[] = {"--json", "--verify", "--host-overhead", "--no-cublaslt"};
+    bool *fields[] = {&b->json, &b->verify, &b->host_overhead, &b->no_cublaslt};
+    for (size_t f = 0; f < 4; f++)
+        if (strcmp(opt, flags[f]) == 0) {
+            *fields[f] = true;
+            return 1;
+        }
+    static const char *const valued[] = {"--shape", "--model", "--m", "--grid", "--samples",
+                                         "--calls"};
+    size_t which = 0;
+    while (which < 6 && strcmp(opt, valued[which]) != 0)
+        which++;
+    if (which == 6)
+        return 0;
+    if (*i + 1 >= argc) {
+        cli_usage_error("%s needs a value", opt);
+        return -1;
+    }
+    const char *v = argv[++*i];
+    long long m = 0, n = 0, k = 0;
+    bool ok = true;
+    switch (which) {
+    case 0: ok = cli_parse_shape(v, &m, &n, &k) && add_shape(b, m, n, k); break;
+    case 1: b->model = v; break;
+    case 2: ok = cli_parse_list(v, b->ms, BENCH_MAX_MS, &b->m_count); break;
+    case 3: b->grid = v; break;
+    case 4: b->samples = atoi(v); ok = b->samples > 0; break;
+    case 5: b->calls = atoi(v); ok = b->calls > 0; break;
+    }
+    if (!ok) {
+        cli_usage_error("%s: bad value '%s'", opt, v);
+        return -1;
+    }
+    return 1;
+}
+
+/* Model layers × Ms (default: the llama3 grid's Ms) and the grid, after all options. */
+static int bench_shapes(bench_cli *b)
+{
+    if (b->grid && !add_grid(b, b->grid))
+        return cli_usage_error("--grid: '%s' is not llama3 or small", b->grid);
+    if (b->model) {
+        static const long long default_ms[] = {1, 16, 64, 128, 256, 512, 1024, 2048, 4096, 8192};
+        size_t count = 0;
+        bool block = false;
+        const cli_layer *layers = cli_model_layers(b->model, &count, &block);
+        if (!layers)
+            return cli_usage_error("--model: unknown model '%s' (%s)", b->model, cli_model_names());
+        if (block && !b->spec.scale_given)
+            b->spec.a_scale = b->spec.b_scale = W8A8_SCALE_BLOCK;
+        const long long *ms = b->m_count ? b->ms : default_ms;
+        size_t m_count = b->m_count ? b->m_count : sizeof default_ms / sizeof default_ms[0];
+        for (size_t l = 0; l < count; l++)
+            for (size_t i = 0; i < m_count; i++)
+                add_shape(b, ms[i], layers[l].n, layers[l].k);
+    }
+    if (!b->shape_count)
+        add_grid(b, "small");
+    return 0;
+}
+
+static int bench_parse(bench_cli *b, int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            bench_usage(stdout);
+            return 0;
+        }
+        int r = cli_problem_option(argc, argv, &i, &b->spec);
+        if (r == 0)
+            r = bench_option(b, argc, argv, &i);
+        if (r < 0)
+            return 2;
+        if (r == 0) {
+            cli_usage_error("bench: unknown option '%s'", argv[i]);
+            bench_usage(stderr);
+            return 2;
+        }
+    }
+    return bench_shapes(b) ? 2 : -1;
+}
+
+/* ---- running ---------------------------------------------------------------------------------- */
+
+static double round_to(double v, double unit) { return (double)(long long)(v / unit + 0.5) * unit; }
+
+static void print_result(const bench_cli *b, const char *provider, const w8a8_problem *p,
+                         const w8a8_bench_result *r, double baseline_us)
+{
+    if (b->json) {
+        printf("{\"provider\": \"%s\", \"dtype\": \"%s\", \"scale\": \"%s\", \"m\": %lld, "
+               "\"n\": %lld, \"k\": %lld, \"us\": %.2f, \"tflops\": %.1f, \"gbps\": %.1f}\n",
+               provider, w8a8_dtype_name(p->a_type), cli_scale_label(&b->spec), (long long)p->m,
+               (long long)p->n, (long long)p->k, round_to(r->median_us, 0.01),
+               round_to(r->tflops, 0.1), round_to(r->gbps, 0.1));
+        fflush(stdout);
+        return;
+    }
+    char shape[64], vs[32] = "";
+    snprintf(shape, sizeof shape, "%lldx%lldx%lld", (long long)p->m, (long long)p->n, (long long)p->k);
+    if (baseline_us > 0)
+        snprintf(vs, sizeof vs, "%.2fx", baseline_us / r->median_us);
+    printf("%-9s %-5s %-12s %-20s %10.2f %9.1f %9.1f %8.2f %9s\n", provider,
+           w8a8_dtype_name(p->a_type), cli_scale_label(&b->spec), shape, r->median_us, r->tflops,
+           r->gbps, r->host_us, vs);
+    fflush(stdout);
+}
+
+static void print_failure(const bench_cli *b, const char *provider, const w8a8_problem *p,
+                          const char *message)
+{
+    if (b->json) {
+        printf("{\"provider\": \"%s\", \"m\": %lld, \"n\": %lld, \"k\": %lld, \"error\": ", provider,
+               (long long)p->m, (long long)p->n, (long long)p->k);
+        cli_json_string(stdout, message);
+        printf("}\n");
+    } else {
+        printf("%-9s %lldx%lldx%lld: %s\n", provider, (long long)p->m, (long long)p->n,
+               (long long)p->k, message);
+    }
+    fflush(stdout);
+}
+
+/* cuBLASLt on the same harness; its time, or −1 when it did not run. */
+static double bench_cublaslt(bench_cli *b, w8a8_context *ctx, const w8a8_problem *p,
+                             const w8a8_bench_options *base)
+{
+    if (!b->have_lt || !lt_supports(p))
+        return -1.0;
+    if (!b->lt.handle && b->lt.create(&b->lt.handle) != 0) {
+        fprintf(stderr, "w8a8: cublasLtCreate failed: no cuBLASLt comparison\n");
+        b->have_lt = false;
+        return -1.0;
+    }
+    lt_case c;
+    w8a8_bench_options o = *base;
+    o.workspace_bytes = LT_WORKSPACE_BYTES;
+    w8a8_bench_result r;
+    w8a8_status st = lt_case_init(&c, &b->lt, p) == 0
+                         ? w8a8_bench_time(ctx, p, lt_launch, &c, &o, &r)
+                         : W8A8_UNSUPPORTED;
+    double us = -1.0;
+    if (st == W8A8_OK) {
+        print_result(b, "cublaslt", p, &r, -1.0);
+        us = r.median_us;
+    } else {
+        char message[256];
+        snprintf(message, sizeof message, "cuBLAS status %d: %s", c.status,
+                 st == W8A8_UNSUPPORTED ? "setup failed" : w8a8_errmsg(ctx));
+        print_failure(b, "cublaslt", p, message);
+    }
+    lt_case_free(&c);
+    return us;
+}
+
+static void bench_host(bench_cli *b, w8a8_context *ctx, const w8a8_problem *p)
+{
+    double us = 0, min_us = 0;
+    int calls = b->calls > 0 ? b->calls : BENCH_DEFAULT_CALLS;
+    w8a8_status st = w8a8_bench_host_overhead(ctx, p, calls, &us, &min_us);
+    FILE *f = b->json ? stderr : stdout;
+    if (st == W8A8_OK)
+        fprintf(f, "host overhead %lldx%lldx%lld: %.2f us per w8a8_scaled_mm call (fastest chunk "
+                   "%.2f us; %d calls; target <= 3 us)\n",
+                (long long)p->m, (long long)p->n, (long long)p->k, us, min_us, calls);
+    else
+        fprintf(f, "host overhead %lldx%lldx%lld: %s: %s\n", (long long)p->m, (long long)p->n,
+                (long long)p->k, w8a8_status_string(st), w8a8_errmsg(ctx));
+}
+
+/* One shape: ours, then cuBLASLt; false when the device is gone. */
+static bool bench_shape(bench_cli *b, w8a8_context *ctx, const long long shape[3])
+{
+    w8a8_problem p;
+    cli_problem_make(&p, shape[0], shape[1], shape[2], &b->spec);
+    w8a8_bench_options o = {.samples = b->samples, .verify = b->verify};
+    w8a8_bench_result ours;
+    w8a8_status st = w8a8_bench_time(ctx, &p, NULL, NULL, &o, &ours);
+    double theirs = st == W8A8_NO_DEVICE ? -1.0 : bench_cublaslt(b, ctx, &p, &o);
+    if (st == W8A8_OK) {
+        print_result(b, "w8a8jit", &p, &ours, theirs);
+    } else {
+        char message[2300];
+        snprintf(message, sizeof message, "%s: %s", w8a8_status_string(st), w8a8_errmsg(ctx));
+        print_failure(b, "w8a8jit", &p, message);
+    }
+    if (b->host_overhead && st == W8A8_OK)
+        bench_host(b, ctx, &p);
+    return st != W8A8_NO_DEVICE && st != W8A8_CUDA_ERROR;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    for (int i = 1; i + 1 < argc; i++)
+        if (strcmp(argv[i], "--op") == 0) {
+            if (strcmp(argv[i + 1], "quant") == 0)
+                return cli_bench_quant(argc, argv);
+            if (strcmp(argv[i + 1], "linear") == 0)
+                return cli_bench_linear(argc, argv);
+            if (strcmp(argv[i + 1], "gemm") != 0)
+                return cli_usage_error("--op: '%s' is not gemm, quant or linear", argv[i + 1]);
+            memmove(&argv[i], &argv[i + 2], (size_t)(argc - i - 2) * sizeof *argv);
+            argc -= 2;
+            break;
+        }
+    bench_cli *b = calloc(1, sizeof *b);
+    if (!b)
+        return cli_fail("out of memory");
+    b->spec.ab_type = W8A8_E4M3;
+    b->spec.out_type = W8A8_BF16;
+    int rc = bench_parse(b, argc, argv);
+    if (rc >= 0) {
+        free(b);
+        return rc;
+    }
+    w8a8_context *ctx = cli_open(0);
+    if (!ctx) {
+        free(b);
+        return 1;
+    }
+    const char *why = "";
+    if (!b->no_cublaslt && !(b->have_lt = lt_load(&b->lt, &why)))
+        fprintf(stderr, "w8a8: no cuBLASLt comparison (%s)\n", why);
+    if (!b->json)
+        printf("%-9s %-5s %-12s %-20s %10s %9s %9s %8s %9s\n", "provider", "dtype", "scale",
+               "shape (MxNxK)", "us", "TFLOP/s", "GB/s", "host us", "vs cuBLASLt");
+    rc = 0;
+    for (size_t i = 0; i < b->shape_count; i++)
+        if (!bench_shape(b, ctx, b->shapes[i])) {
+            rc = 1;
+            break;
+        }
+    if (b->lt.handle)
+        b->lt.destroy(b->lt.handle);
+    w8a8_context_close(ctx);
+    free(b);
+    return rc;
+}

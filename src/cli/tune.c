@@ -1,0 +1,519 @@
+/* w8a8 tune: autotunes shapes (given, a model preset × M buckets, or the keys record mode
+ * saw) with w8a8_tune, renders its progress on a terminal, prints every measurement (--json)
+ * and a table of winners. Also the model presets and problem options that bench shares. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* ---- presets -------------------------------------------------------------------------------- */
+
+/* Llama 3.1 linear layers at TP = 1: fused qkv, o, fused gate/up, down. */
+static const cli_layer llama3_8b[] = {
+    {"qkv", 6144, 4096}, {"o", 4096, 4096}, {"gate_up", 28672, 4096}, {"down", 4096, 14336}};
+static const cli_layer llama3_70b[] = {
+    {"qkv", 10240, 8192}, {"o", 8192, 8192}, {"gate_up", 57344, 8192}, {"down", 8192, 28672}};
+/* DeepSeek-V3 (config.json: hidden 7168, q_lora_rank 1536, kv_lora_rank 512, rope dim 64,
+ * 128 heads of nope 128 + rope 64 (q/k) and v 128, dense intermediate 18432 in the first 3
+ * layers, routed/shared experts of intermediate 2048), FP8 with 128×128 weight blocks. */
+static const cli_layer deepseek_v3[] = {
+    {"q_a", 1536, 7168},       {"kv_a", 576, 7168},         {"q_b", 24576, 1536},
+    {"kv_b", 32768, 512},      {"o", 7168, 16384},          {"dense_gate_up", 36864, 7168},
+    {"dense_down", 7168, 18432}, {"expert_gate_up", 4096, 7168}, {"expert_down", 7168, 2048}};
+
+static const struct {
+    const char *name;
+    const cli_layer *layers;
+    size_t count;
+    bool block_scales;
+} models[] = {
+    {"llama3-8b", llama3_8b, sizeof llama3_8b / sizeof llama3_8b[0], false},
+    {"llama3-70b", llama3_70b, sizeof llama3_70b / sizeof llama3_70b[0], false},
+    {"deepseek-v3", deepseek_v3, sizeof deepseek_v3 / sizeof deepseek_v3[0], true},
+};
+
+const cli_layer *cli_model_layers(const char *model, size_t *count, bool *block_scales)
+{
+    for (size_t i = 0; i < sizeof models / sizeof models[0]; i++)
+        if (strcmp(model, models[i].name) == 0) {
+            *count = models[i].count;
+            *block_scales = models[i].block_scales;
+            return models[i].layers;
+        }
+    return NULL;
+}
+
+const char *cli_model_names(void) { return "llama3-8b|llama3-70b|deepseek-v3"; }
+
+static const long long m_buckets[] = {1,   2,   4,   8,    16,   24,   32,   48,   64,
+                                      96,  128, 192, 256,  384,  512,  768,  1024, 1536,
+                                      2048, 3072, 4096, 6144, 8192, 12288, 16384};
+
+const long long *cli_m_buckets(size_t *count)
+{
+    *count = sizeof m_buckets / sizeof m_buckets[0];
+    return m_buckets;
+}
+
+bool cli_parse_list(const char *text, long long *values, size_t max, size_t *count)
+{
+    *count = 0;
+    const char *p = text;
+    while (*p) {
+        char *end = NULL;
+        long long v = strtoll(p, &end, 10);
+        if (end == p || v <= 0 || *count == max || (*end && *end != ','))
+            return false;
+        values[(*count)++] = v;
+        p = *end ? end + 1 : end;
+    }
+    return *count > 0;
+}
+
+/* ---- problem options --------------------------------------------------------------------------- */
+
+static bool parse_scale_kind(const char *text, size_t len, w8a8_scale_kind *kind)
+{
+    static const w8a8_scale_kind kinds[] = {W8A8_SCALE_TENSOR, W8A8_SCALE_ROW, W8A8_SCALE_BLOCK};
+    for (size_t i = 0; i < 3; i++) {
+        const char *name = w8a8_scale_kind_name(kinds[i]);
+        if (strlen(name) == len && strncmp(text, name, len) == 0) {
+            *kind = kinds[i];
+            return true;
+        }
+    }
+    return false;
+}
+
+static int parse_scales(const char *text, cli_problem_spec *spec)
+{
+    const char *comma = strchr(text, ',');
+    size_t first = comma ? (size_t)(comma - text) : strlen(text);
+    if (!parse_scale_kind(text, first, &spec->a_scale) ||
+        !parse_scale_kind(comma ? comma + 1 : text, comma ? strlen(comma + 1) : first,
+                          &spec->b_scale)) {
+        cli_usage_error("--scale: '%s' is not A,B with each tensor, row or block", text);
+        return -1;
+    }
+    spec->scale_given = true;
+    return 1;
+}
+
+int cli_problem_option(int argc, char **argv, int *i, cli_problem_spec *spec)
+{
+    const char *opt = argv[*i];
+    bool dtype = strcmp(opt, "--dtype") == 0, out = strcmp(opt, "--out") == 0;
+    bool scale = strcmp(opt, "--scale") == 0;
+    if (!dtype && !out && !scale)
+        return 0;
+    if (*i + 1 >= argc) {
+        cli_usage_error("%s needs a value", opt);
+        return -1;
+    }
+    const char *value = argv[++*i];
+    if (scale)
+        return parse_scales(value, spec);
+    w8a8_dtype parsed;
+    if (w8a8_dtype_parse(value, &parsed) != W8A8_OK) {
+        cli_usage_error("%s: unknown dtype '%s'", opt, value);
+        return -1;
+    }
+    bool ok = dtype ? (parsed == W8A8_E4M3 || parsed == W8A8_E5M2 || parsed == W8A8_INT8)
+                    : (parsed == W8A8_BF16 || parsed == W8A8_FP16 || parsed == W8A8_FP32);
+    if (!ok) {
+        cli_usage_error("%s: '%s' is not one of %s", opt, value,
+                        dtype ? "e4m3, e5m2, int8" : "bf16, fp16, fp32");
+        return -1;
+    }
+    *(dtype ? &spec->ab_type : &spec->out_type) = parsed;
+    return 1;
+}
+
+static void block_layout(w8a8_scale_layout *s, int32_t group_rows, int32_t k_major)
+{
+    s->group_rows = group_rows;
+    s->group_k = 128;
+    s->k_major = k_major;
+    s->ld = 0;
+}
+
+void cli_problem_make(w8a8_problem *p, long long m, long long n, long long k,
+                      const cli_problem_spec *spec)
+{
+    w8a8_problem_init(p, m, n, k, spec->ab_type, spec->out_type);
+    p->a_scale.kind = spec->a_scale;
+    p->b_scale.kind = spec->b_scale;
+    if (spec->a_scale == W8A8_SCALE_BLOCK)
+        block_layout(&p->a_scale, 1, 1); /* 1×128, K-major as DeepGEMM and cuBLASLt take it */
+    if (spec->b_scale == W8A8_SCALE_BLOCK)
+        block_layout(&p->b_scale, 128, 0);
+}
+
+const char *cli_scale_label(const cli_problem_spec *spec)
+{
+    static _Thread_local char label[32];
+    if (spec->a_scale == spec->b_scale)
+        return w8a8_scale_kind_name(spec->a_scale);
+    snprintf(label, sizeof label, "%s,%s", w8a8_scale_kind_name(spec->a_scale),
+             w8a8_scale_kind_name(spec->b_scale));
+    return label;
+}
+
+/* ---- the command ------------------------------------------------------------------------------ */
+
+#define TUNE_MAX_SHAPES 256
+#define TUNE_MAX_MS 64
+
+typedef struct tune_cli {
+    cli_problem_spec spec;
+    long long shapes[TUNE_MAX_SHAPES][3];
+    size_t shape_count;
+    const char *model;
+    long long ms[TUNE_MAX_MS];
+    size_t m_count;
+    bool untuned, force, json, tty;
+    const char *space, *db;
+    double budget;
+    int max_candidates, threads;
+    w8a8_problem *problems;
+    size_t problem_count, problem_cap;
+    int progress_width; /* characters of the last progress line */
+} tune_cli;
+
+static void tune_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: w8a8 tune [--shape M,N,K]... [--model %s [--m LIST]] [--untuned]\n"
+            "                 [--dtype e4m3|e5m2|int8] [--scale A,B] [--out bf16|fp16|fp32]\n"
+            "                 [--space FILE] [--budget SECONDS] [--db PATH] [--force]\n"
+            "                 [--max-candidates N] [--threads N] [--json]\n"
+            "  --scale A,B    tensor|row|block for A and B (one name: both); default tensor,\n"
+            "                 block for deepseek-v3\n"
+            "  --m LIST       M values for --model (default: every M bucket 1 … 16384)\n"
+            "  --untuned      the keys W8A8_TUNE=record saw on this device\n"
+            "  --json         one object per measured candidate and per winner\n",
+            cli_model_names());
+}
+
+static bool add_problem(tune_cli *t, const w8a8_problem *p)
+{
+    if (t->problem_count == t->problem_cap) {
+        size_t cap = t->problem_cap ? 2 * t->problem_cap : 64;
+        w8a8_problem *grown = realloc(t->problems, cap * sizeof *grown);
+        if (!grown)
+            return false;
+        t->problems = grown;
+        t->problem_cap = cap;
+    }
+    t->problems[t->problem_count++] = *p;
+    return true;
+}
+
+/* The options that are not problem options; 1 consumed, 0 unknown, -1 error. */
+static int tune_option(tune_cli *t, int argc, char **argv, int *i)
+{
+    const char *opt = argv[*i];
+    static const char *const flags[] = {"--untuned", "--force", "--json"};
+    bool *flag_fields[] = {&t->untuned, &t->force, &t->json};
+    for (size_t f = 0; f < 3; f++)
+        if (strcmp(opt, flags[f]) == 0) {
+            *flag_fields[f] = true;
+            return 1;
+        }
+    static const char *const valued[] = {"--shape", "--model", "--m", "--space", "--budget",
+                                         "--db", "--max-candidates", "--threads"};
+    size_t which = 0;
+    while (which < 8 && strcmp(opt, valued[which]) != 0)
+        which++;
+    if (which == 8)
+        return 0;
+    if (*i + 1 >= argc) {
+        cli_usage_error("%s needs a value", opt);
+        return -1;
+    }
+    const char *v = argv[++*i];
+    bool ok = true;
+    switch (which) {
+    case 0:
+        ok = t->shape_count < TUNE_MAX_SHAPES &&
+             cli_parse_shape(v, &t->shapes[t->shape_count][0], &t->shapes[t->shape_count][1],
+                             &t->shapes[t->shape_count][2]);
+        t->shape_count += ok;
+        break;
+    case 1: t->model = v; break;
+    case 2: ok = cli_parse_list(v, t->ms, TUNE_MAX_MS, &t->m_count); break;
+    case 3: t->space = v; break;
+    case 4: t->budget = atof(v); ok = t->budget > 0; break;
+    case 5: t->db = v; break;
+    case 6: t->max_candidates = atoi(v); ok = t->max_candidates > 0; break;
+    case 7: t->threads = atoi(v); ok = t->threads > 0; break;
+    }
+    if (!ok) {
+        cli_usage_error("%s: bad value '%s'", opt, v);
+        return -1;
+    }
+    return 1;
+}
+
+static int tune_parse(tune_cli *t, int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            tune_usage(stdout);
+            return 0;
+        }
+        int r = cli_problem_option(argc, argv, &i, &t->spec);
+        if (r == 0)
+            r = tune_option(t, argc, argv, &i);
+        if (r < 0)
+            return 2;
+        if (r == 0) {
+            cli_usage_error("tune: unknown option '%s'", argv[i]);
+            tune_usage(stderr);
+            return 2;
+        }
+    }
+    if (!t->shape_count && !t->model && !t->untuned) {
+        tune_usage(stderr);
+        return cli_usage_error("tune: give --shape, --model or --untuned");
+    }
+    return -1; /* go on */
+}
+
+/* Shapes and model layers × Ms, as problems. */
+static int problems_from_options(tune_cli *t)
+{
+    for (size_t i = 0; i < t->shape_count; i++) {
+        w8a8_problem p;
+        cli_problem_make(&p, t->shapes[i][0], t->shapes[i][1], t->shapes[i][2], &t->spec);
+        if (!add_problem(t, &p))
+            return cli_fail("out of memory");
+    }
+    if (!t->model)
+        return 0;
+    size_t layer_count = 0, bucket_count = 0;
+    bool block = false;
+    const cli_layer *layers = cli_model_layers(t->model, &layer_count, &block);
+    if (!layers)
+        return cli_usage_error("--model: unknown model '%s' (%s)", t->model, cli_model_names());
+    if (block && !t->spec.scale_given)
+        t->spec.a_scale = t->spec.b_scale = W8A8_SCALE_BLOCK;
+    const long long *ms = t->m_count ? t->ms : cli_m_buckets(&bucket_count);
+    size_t m_count = t->m_count ? t->m_count : bucket_count;
+    for (size_t l = 0; l < layer_count; l++)
+        for (size_t i = 0; i < m_count; i++) {
+            w8a8_problem p;
+            cli_problem_make(&p, ms[i], layers[l].n, layers[l].k, &t->spec);
+            if (!add_problem(t, &p))
+                return cli_fail("out of memory");
+        }
+    return 0;
+}
+
+static int visit_untuned(void *user, const w8a8_cache_entry *entry)
+{
+    tune_cli *t = user;
+    return add_problem(t, &entry->problem) ? 0 : 1;
+}
+
+static int problems_from_untuned(tune_cli *t, w8a8_context *ctx)
+{
+    w8a8_device_info info;
+    w8a8_status st = w8a8_context_device_info(ctx, &info);
+    if (st != W8A8_OK)
+        return cli_fail_ctx(ctx, st);
+    w8a8_cache_filter filter = {.flags = W8A8_CACHE_UNTUNED | W8A8_CACHE_USER_ONLY,
+                                .arch = info.arch, .device_name = info.name};
+    size_t before = t->problem_count;
+    if ((st = w8a8_cache_list(ctx, &filter, visit_untuned, t)) != W8A8_OK)
+        return cli_fail_ctx(ctx, st);
+    if (t->problem_count == before)
+        fprintf(stderr, "w8a8: no untuned keys recorded for %s (run with W8A8_TUNE=record)\n",
+                info.name);
+    return 0;
+}
+
+/* ---- progress and output ---------------------------------------------------------------------- */
+
+static const char *phase_name(w8a8_tune_phase phase)
+{
+    switch (phase) {
+    case W8A8_TUNE_PHASE_PROBLEM: return "start";
+    case W8A8_TUNE_PHASE_COMPILE: return "compile";
+    case W8A8_TUNE_PHASE_QUICK: return "quick";
+    case W8A8_TUNE_PHASE_FINAL: return "final";
+    case W8A8_TUNE_PHASE_MEASURED: return "measured";
+    case W8A8_TUNE_PHASE_DONE: return "done";
+    }
+    return "?";
+}
+
+static void print_shape_fields(FILE *f, const w8a8_problem *p)
+{
+    fprintf(f, "\"m\": %lld, \"n\": %lld, \"k\": %lld, \"dtype\": \"%s\", \"scale\": \"%s%s%s\", "
+               "\"out\": \"%s\"",
+            (long long)p->m, (long long)p->n, (long long)p->k, w8a8_dtype_name(p->a_type),
+            w8a8_scale_kind_name(p->a_scale.kind), p->a_scale.kind == p->b_scale.kind ? "" : ",",
+            p->a_scale.kind == p->b_scale.kind ? "" : w8a8_scale_kind_name(p->b_scale.kind),
+            w8a8_dtype_name(p->out_type));
+}
+
+static double tflops_of(const w8a8_problem *p, double us)
+{
+    return us > 0 ? 2.0 * (double)p->m * (double)p->n * (double)p->k / us / 1e6 : 0.0;
+}
+
+static void print_measurement_json(const w8a8_problem *p, const w8a8_tune_measurement *m)
+{
+    printf("{\"type\": \"measurement\", ");
+    print_shape_fields(stdout, p);
+    printf(", \"family\": ");
+    cli_json_string(stdout, m->family);
+    printf(", \"config\": ");
+    cli_json_string(stdout, m->config);
+    printf(", \"status\": \"%s\", \"pass\": %d, \"default\": %s, \"us\": %.3f, \"spread_us\": %.3f, "
+           "\"samples\": %d, \"batch\": %d, \"tflops\": %.1f, \"verify_error\": %.3g, "
+           "\"registers\": %d, \"spills\": %d, \"compile_ms\": %.1f}\n",
+           m->status, m->pass, m->is_default ? "true" : "false", m->median_us, m->spread_us,
+           m->samples, m->batch, tflops_of(p, m->median_us), m->verify_error, m->registers,
+           m->spills, m->compile_ms);
+    fflush(stdout);
+}
+
+static void print_result_json(const w8a8_tune_result *r)
+{
+    printf("{\"type\": \"winner\", ");
+    print_shape_fields(stdout, &r->problem);
+    printf(", \"status\": \"%s\", \"family\": ", w8a8_status_string(r->status));
+    cli_json_string(stdout, r->family);
+    printf(", \"config\": ");
+    cli_json_string(stdout, r->config);
+    printf(", \"us\": %.3f, \"tflops\": %.1f, \"default_us\": %.3f, \"candidates\": %zu, "
+           "\"skipped\": %zu, \"compiled\": %zu, \"rejected\": %zu, \"compile_failed\": %zu, "
+           "\"verify_failed\": %zu, \"timed\": %zu, \"seconds\": %.1f}\n",
+           r->best_us, tflops_of(&r->problem, r->best_us), r->default_us, r->candidates,
+           r->skipped, r->compiled, r->rejected, r->compile_failed, r->verify_failed, r->timed,
+           r->seconds);
+    fflush(stdout);
+}
+
+/* One line on stderr, redrawn in place: problem, phase, a bar, the best time so far. */
+static void draw_progress(tune_cli *t, const w8a8_tune_progress *p)
+{
+    enum { BAR = 24 };
+    char bar[BAR + 1];
+    size_t filled = p->total ? p->done * BAR / p->total : 0;
+    for (size_t i = 0; i < BAR; i++)
+        bar[i] = i < filled ? '#' : '.';
+    bar[BAR] = '\0';
+    char best[64] = "";
+    if (p->best_us >= 0)
+        snprintf(best, sizeof best, " best %.2f us", p->best_us);
+    char budget[32] = "";
+    if (p->budget_seconds > 0)
+        snprintf(budget, sizeof budget, "/%.0f", p->budget_seconds);
+    int width = fprintf(stderr, "\r[%zu/%zu] %lldx%lldx%lld %-7s [%s] %zu/%zu%s  %.0f%ss\033[K",
+                        p->problem_index + 1, p->problem_count, (long long)p->problem->m,
+                        (long long)p->problem->n, (long long)p->problem->k, phase_name(p->phase),
+                        bar, p->done, p->total, best, p->elapsed_seconds, budget);
+    t->progress_width = width;
+    fflush(stderr);
+}
+
+static void on_progress(const w8a8_tune_progress *p, void *user)
+{
+    tune_cli *t = user;
+    if (p->phase == W8A8_TUNE_PHASE_MEASURED) {
+        if (t->json)
+            print_measurement_json(p->problem, p->measurement);
+        return;
+    }
+    if (p->phase == W8A8_TUNE_PHASE_DONE) {
+        if (t->tty && t->progress_width)
+            fprintf(stderr, "\r\033[K");
+        t->progress_width = 0;
+        if (t->json)
+            print_result_json(p->result);
+        else if (!t->tty)
+            fprintf(stderr, "[%zu/%zu] %lldx%lldx%lld: %s %s %.2f us (%s)\n", p->problem_index + 1,
+                    p->problem_count, (long long)p->problem->m, (long long)p->problem->n,
+                    (long long)p->problem->k, p->result->family[0] ? p->result->family : "-",
+                    p->result->config, p->result->best_us, w8a8_status_string(p->result->status));
+        return;
+    }
+    if (t->tty)
+        draw_progress(t, p);
+}
+
+static void print_table(const w8a8_tune_report *r)
+{
+    printf("%-22s %6s %-16s %-40s %10s %9s %10s\n", "shape (MxNxK)", "bucket", "family",
+           "config", "us", "TFLOP/s", "vs default");
+    for (size_t i = 0; i < r->count; i++) {
+        const w8a8_tune_result *x = &r->results[i];
+        char shape[64], vs[32] = "-";
+        snprintf(shape, sizeof shape, "%lldx%lldx%lld", (long long)x->problem.m,
+                 (long long)x->problem.n, (long long)x->problem.k);
+        if (x->default_us > 0 && x->best_us > 0)
+            snprintf(vs, sizeof vs, "%.2fx", x->default_us / x->best_us);
+        if (x->status != W8A8_OK && !x->family[0]) {
+            printf("%-22s %6lld %s\n", shape, (long long)x->problem.m, w8a8_status_string(x->status));
+            continue;
+        }
+        printf("%-22s %6lld %-16s %-40s %10.2f %9.1f %10s\n", shape, (long long)x->problem.m,
+               x->family, x->config[0] ? x->config : "(none)", x->best_us,
+               tflops_of(&x->problem, x->best_us), vs);
+    }
+    printf("%.1f s%s\n", r->seconds, r->budget_spent ? " (budget spent: results are partial)" : "");
+}
+
+static int tune_run_cli(tune_cli *t, w8a8_context *ctx)
+{
+    if (t->untuned && problems_from_untuned(t, ctx) != 0)
+        return 1;
+    if (!t->problem_count)
+        return 0;
+    w8a8_tune_options options = {.problems = t->problems, .problem_count = t->problem_count,
+                                 .space = t->space, .budget_seconds = t->budget,
+                                 .force = t->force, .max_candidates = t->max_candidates,
+                                 .threads = t->threads};
+    w8a8_tune_report report;
+    t->tty = cli_is_tty();
+    w8a8_status st = w8a8_tune(ctx, &options, on_progress, t, &report);
+    if (t->tty && t->progress_width)
+        fprintf(stderr, "\r\033[K");
+    bool any = false;
+    for (size_t i = 0; i < report.count; i++)
+        any |= report.results[i].status == W8A8_OK || report.results[i].family[0];
+    if (!t->json && any)
+        print_table(&report);
+    w8a8_tune_report_free(&report);
+    if (st == W8A8_BUDGET_SPENT) {
+        fprintf(stderr, "w8a8: %s\n", w8a8_errmsg(ctx));
+        return 0;
+    }
+    return st == W8A8_OK ? 0 : cli_fail_ctx(ctx, st);
+}
+
+int cmd_tune(int argc, char **argv)
+{
+    tune_cli t;
+    memset(&t, 0, sizeof t);
+    t.spec.ab_type = W8A8_E4M3;
+    t.spec.out_type = W8A8_BF16;
+    int rc = tune_parse(&t, argc, argv);
+    if (rc < 0)
+        rc = problems_from_options(&t);
+    else
+        return rc;
+    w8a8_context *ctx = NULL;
+    if (rc == 0) {
+        w8a8_context_options options = {.cache_db = t.db};
+        w8a8_status st = w8a8_context_open(&ctx, &options);
+        rc = st == W8A8_OK ? tune_run_cli(&t, ctx) : cli_fail_ctx(ctx, st);
+    }
+    w8a8_context_close(ctx);
+    free(t.problems);
+    return rc;
+}

@@ -1,0 +1,274 @@
+/* The Hopper GEMM family: host side of templates/sm90_gemm.cuh (tuning space
+ * scripts/sm90_gemm.lua). Parses a config ("block_m=128,block_n=256,stages=4,…"), compiles
+ * the sm_90a kernel for the problem's traits, and per call encodes the two TMA tensor maps
+ * (host-only work), fills the argument block and launches a persistent grid of
+ * min(tiles, SM count) CTAs. Runs on compute capability 9.0 only. */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gemm.h"
+
+#define SM90_TEMPLATE "sm90_gemm"
+#define SM90_ENTRY "w8a8_sm90_gemm"
+#define SM90_ARCH "sm_90a"
+#define SM90_CC_MAJOR 9
+#define SM90_CC_MINOR 0
+
+/* Must match the template: K bytes per stage, the per-stage and turn barriers, its alignment
+ * slack, the warpgroup size, and the setmaxnreg budget of its consumers. */
+#define SM90_BLOCK_K_BYTES 128u
+#define SM90_BARRIER_BYTES 16u
+#define SM90_TURN_BARRIER_BYTES 16u
+#define SM90_ALIGN_SLACK 1024u
+#define SM90_WARPGROUP 128u
+#define SM90_REG_OVERHEAD 40
+#define SM90_REGS_ONE_CONSUMER 255
+#define SM90_REGS_TWO_CONSUMERS 232
+#define SM90_TMA_BOX_MAX 256
+#define SM90_MAX_STAGES 16
+#define SM90_MAX_GROUP 64
+/* The kernel counts tiles and TMA coordinates in int32. */
+#define SM90_DIM_MAX ((int64_t)1 << 31)
+
+/* plan->ints slots */
+enum { SM90_I_BLOCK_M, SM90_I_BLOCK_N, SM90_I_STAGES, SM90_I_CONSUMERS };
+
+typedef struct sm90_config {
+    int block_m, block_n, stages, consumers, pingpong, raster, group, cluster;
+} sm90_config;
+
+/* In the space's parameter order; the canonical config string follows it. */
+static const struct {
+    const char *name;
+    size_t offset;
+    int fallback; /* used when the config string leaves the parameter out */
+} sm90_params[] = {
+    {"block_m", offsetof(sm90_config, block_m), 128},
+    {"block_n", offsetof(sm90_config, block_n), 128},
+    {"stages", offsetof(sm90_config, stages), 6},
+    {"consumers", offsetof(sm90_config, consumers), 2},
+    {"pingpong", offsetof(sm90_config, pingpong), 0},
+    {"raster", offsetof(sm90_config, raster), 0},
+    {"group", offsetof(sm90_config, group), 8},
+    {"cluster", offsetof(sm90_config, cluster), 1},
+};
+#define SM90_PARAM_COUNT (sizeof sm90_params / sizeof sm90_params[0])
+
+static int *sm90_field(sm90_config *c, size_t i) { return (int *)((char *)c + sm90_params[i].offset); }
+
+static bool sm90_fp8(w8a8_dtype t) { return t == W8A8_E4M3 || t == W8A8_E5M2; }
+
+static bool sm90_supports(const w8a8_context *ctx, const w8a8_problem *problem)
+{
+    if (ctx->has_device && (ctx->cc_major != SM90_CC_MAJOR || ctx->cc_minor != SM90_CC_MINOR))
+        return false;
+    bool fp8 = sm90_fp8(problem->a_type) && sm90_fp8(problem->b_type);
+    bool int8 = problem->a_type == W8A8_INT8 && problem->b_type == W8A8_INT8;
+    if (!fp8 && !int8)
+        return false;
+    if (problem->out_type != W8A8_BF16 && problem->out_type != W8A8_FP16 &&
+        problem->out_type != W8A8_FP32)
+        return false;
+    if (problem->bias_type != W8A8_DTYPE_NONE && problem->bias_type != W8A8_FP32 &&
+        problem->bias_type != problem->out_type)
+        return false;
+    if (problem->a_scale.kind == W8A8_SCALE_BLOCK || problem->b_scale.kind == W8A8_SCALE_BLOCK)
+        return false; /* promoted accumulation is not implemented yet */
+    if (problem->azp != W8A8_AZP_NONE && !int8)
+        return false;
+    return problem->m < SM90_DIM_MAX && problem->n < SM90_DIM_MAX && problem->k < SM90_DIM_MAX;
+}
+
+/* Parses "name=value" items separated by ',' or whitespace; unknown names are an error. */
+static w8a8_status sm90_config_parse(w8a8_context *ctx, const char *text, sm90_config *c)
+{
+    for (size_t i = 0; i < SM90_PARAM_COUNT; i++)
+        *sm90_field(c, i) = sm90_params[i].fallback;
+    const char *p = text ? text : "";
+    while (*p) {
+        while (*p == ',' || *p == ' ' || *p == '\t' || *p == '\n')
+            p++;
+        if (!*p)
+            break;
+        const char *eq = strchr(p, '=');
+        size_t len = eq ? (size_t)(eq - p) : 0;
+        size_t i = 0;
+        while (i < SM90_PARAM_COUNT &&
+               !(len == strlen(sm90_params[i].name) && strncmp(p, sm90_params[i].name, len) == 0))
+            i++;
+        if (!eq || i == SM90_PARAM_COUNT)
+            return errorf(ctx, W8A8_INVALID, "sm90_gemm config: unknown item at '%.40s'", p);
+        char *end;
+        long value = strtol(eq + 1, &end, 10);
+        if (end == eq + 1 || (*end && *end != ',' && *end != ' ' && *end != '\t' && *end != '\n'))
+            return errorf(ctx, W8A8_INVALID, "sm90_gemm config: '%s' needs an integer",
+                          sm90_params[i].name);
+        *sm90_field(c, i) = (int)value;
+        p = end;
+    }
+    return W8A8_OK;
+}
+
+static unsigned sm90_smem_bytes(const sm90_config *c)
+{
+    return (unsigned)c->stages * ((unsigned)c->block_m + (unsigned)c->block_n) * SM90_BLOCK_K_BYTES +
+           SM90_BARRIER_BYTES * (unsigned)c->stages + SM90_TURN_BARRIER_BYTES + SM90_ALIGN_SLACK;
+}
+
+static bool sm90_int8_n_ok(int n)
+{
+    return n == 8 || n == 16 || n == 24 || n == 32 || (n >= 48 && n % 16 == 0);
+}
+
+/* The rules of the space's valid(), restated so a hand-written config cannot reach NVRTC
+ * with values the template would reject. */
+static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *problem,
+                                     const sm90_config *c)
+{
+    if (c->consumers != 1 && c->consumers != 2)
+        return errorf(ctx, W8A8_INVALID, "sm90_gemm config: consumers must be 1 or 2");
+    if (c->pingpong != 0 && c->pingpong != 1)
+        return errorf(ctx, W8A8_INVALID, "sm90_gemm config: pingpong must be 0 or 1");
+    if (c->pingpong && c->consumers != 2)
+        return errorf(ctx, W8A8_INVALID, "sm90_gemm config: pingpong needs 2 consumers");
+    /* rows per consumer warpgroup: the whole tile in ping-pong, a share otherwise */
+    int wg_m = c->pingpong ? c->block_m : c->block_m / c->consumers;
+    if ((c->block_m != 64 && c->block_m != 128 && c->block_m != 256) ||
+        (wg_m != 64 && wg_m != 128))
+        return errorf(ctx, W8A8_INVALID,
+                      "sm90_gemm config: block_m %d with %d consumers, pingpong %d (rows per "
+                      "consumer must be 64 or 128)", c->block_m, c->consumers, c->pingpong);
+    if (c->block_n < 8 || c->block_n > SM90_TMA_BOX_MAX || c->block_n % 8 != 0)
+        return errorf(ctx, W8A8_INVALID, "sm90_gemm config: block_n %d (8..256 step 8)", c->block_n);
+    if (problem->a_type == W8A8_INT8 && !sm90_int8_n_ok(c->block_n))
+        return errorf(ctx, W8A8_INVALID,
+                      "sm90_gemm config: block_n %d is no INT8 wgmma N (8, 16, 24, 32, 48..256 "
+                      "step 16)", c->block_n);
+    if (c->stages < 2 || c->stages > SM90_MAX_STAGES)
+        return errorf(ctx, W8A8_INVALID, "sm90_gemm config: stages %d (2..16)", c->stages);
+    if (c->raster != 0 && c->raster != 1)
+        return errorf(ctx, W8A8_INVALID, "sm90_gemm config: raster must be 0 or 1");
+    if (c->group < 1 || c->group > SM90_MAX_GROUP)
+        return errorf(ctx, W8A8_INVALID, "sm90_gemm config: group %d (1..64)", c->group);
+    if (c->cluster != 1)
+        return errorf(ctx, W8A8_UNSUPPORTED, "sm90_gemm config: cluster %d (only 1 so far)",
+                      c->cluster);
+    int accumulators = (wg_m / 64) * c->block_n / 2;
+    int cap = c->consumers == 2 ? SM90_REGS_TWO_CONSUMERS : SM90_REGS_ONE_CONSUMER;
+    if (accumulators + SM90_REG_OVERHEAD > cap)
+        return errorf(ctx, W8A8_INVALID,
+                      "sm90_gemm config: %d accumulator registers per thread exceed the cap %d",
+                      accumulators, cap - SM90_REG_OVERHEAD);
+    unsigned smem = sm90_smem_bytes(c);
+    if (ctx->has_device && smem > (unsigned)ctx->max_smem_optin)
+        return errorf(ctx, W8A8_INVALID,
+                      "sm90_gemm config: %u bytes of shared memory exceed the device's %d", smem,
+                      ctx->max_smem_optin);
+    return W8A8_OK;
+}
+
+/* The persistent grid for the problem's actual M and N. */
+static void sm90_grid(const w8a8_context *ctx, const gemm_plan *plan, const w8a8_problem *problem,
+                      jit_launch *launch)
+{
+    int64_t tiles_m = (problem->m + plan->ints[SM90_I_BLOCK_M] - 1) / plan->ints[SM90_I_BLOCK_M];
+    int64_t tiles_n = (problem->n + plan->ints[SM90_I_BLOCK_N] - 1) / plan->ints[SM90_I_BLOCK_N];
+    int64_t tiles = tiles_m * tiles_n;
+    int64_t ctas = ctx->sm_count > 0 ? ctx->sm_count : 1;
+    launch->grid[0] = (unsigned)(tiles < ctas ? tiles : ctas);
+    launch->grid[1] = 1;
+    launch->grid[2] = 1;
+}
+
+static w8a8_status sm90_plan(w8a8_context *ctx, const w8a8_problem *problem, const char *config,
+                             gemm_plan *plan)
+{
+    memset(plan, 0, sizeof *plan);
+    plan->family = &gemm_family_sm90;
+    if (!sm90_supports(ctx, problem))
+        return errorf(ctx, W8A8_UNSUPPORTED,
+                      "sm90_gemm: this problem or device is not supported (needs cc 9.0, FP8 or "
+                      "INT8 operands, per-tensor or per-row scales)");
+    sm90_config c;
+    w8a8_status st = sm90_config_parse(ctx, config, &c);
+    if (st == W8A8_OK)
+        st = sm90_config_check(ctx, problem, &c);
+    if (st != W8A8_OK)
+        return st;
+    /* Canonical config: every parameter, in the space's order. */
+    size_t used = 0;
+    for (size_t i = 0; i < SM90_PARAM_COUNT; i++) {
+        int n = snprintf(plan->config + used, sizeof plan->config - used, "%s%s=%d",
+                         i ? "," : "", sm90_params[i].name, *sm90_field(&c, i));
+        if (n < 0 || (size_t)n >= sizeof plan->config - used)
+            return errorf(ctx, W8A8_INTERNAL, "sm90_gemm: config string too long");
+        used += (size_t)n;
+    }
+    char defines[2 * W8A8_CONFIG_BYTES];
+    st = gemm_defines(ctx, problem, plan->config, defines, sizeof defines);
+    if (st != W8A8_OK)
+        return st;
+    st = jit_kernel_get(ctx, SM90_TEMPLATE, defines, SM90_ARCH, SM90_ENTRY, &plan->kernels[0]);
+    if (st != W8A8_OK)
+        return st;
+    plan->ints[SM90_I_BLOCK_M] = c.block_m;
+    plan->ints[SM90_I_BLOCK_N] = c.block_n;
+    plan->ints[SM90_I_STAGES] = c.stages;
+    plan->ints[SM90_I_CONSUMERS] = c.consumers;
+    plan->launch.block[0] = SM90_WARPGROUP * (unsigned)(c.consumers + 1);
+    plan->launch.block[1] = 1;
+    plan->launch.block[2] = 1;
+    plan->launch.shared_bytes = sm90_smem_bytes(&c);
+    sm90_grid(ctx, plan, problem, &plan->launch);
+    return W8A8_OK;
+}
+
+/* A 2-D UINT8 map over a rows × k operand with row stride ld bytes: boxes of 128 bytes of K
+ * by box_rows rows, 128-byte swizzle, zero fill out of bounds. */
+static w8a8_status sm90_tensor_map(w8a8_context *ctx, CUtensorMap *map, const void *base,
+                                   int64_t k, int64_t rows, int64_t ld, int64_t box_rows,
+                                   const char *what)
+{
+    cuuint64_t dims[2] = {(cuuint64_t)k, (cuuint64_t)rows};
+    cuuint64_t strides[1] = {(cuuint64_t)ld};
+    cuuint32_t box[2] = {SM90_BLOCK_K_BYTES, (cuuint32_t)box_rows};
+    cuuint32_t element_strides[2] = {1, 1};
+    CUresult rc = ctx->cu->cuTensorMapEncodeTiled(
+        map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, (void *)base, dims, strides, box, element_strides,
+        CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+        CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (rc != CUDA_SUCCESS)
+        return error_cuda(ctx, rc, "sm90_gemm: cuTensorMapEncodeTiled(%s: %lld×%lld, ld %lld)",
+                          what, (long long)rows, (long long)k, (long long)ld);
+    return W8A8_OK;
+}
+
+static w8a8_status sm90_run(w8a8_context *ctx, const gemm_plan *plan, const w8a8_problem *problem,
+                            const w8a8_tensors *tensors, CUstream stream)
+{
+    w8a8_gemm_args args;
+    gemm_args_fill(&args, problem, tensors);
+    CUtensorMap map_a, map_b; /* 64-byte aligned by its type */
+    w8a8_status st = sm90_tensor_map(ctx, &map_a, args.a, args.k, args.m, args.lda,
+                                     plan->ints[SM90_I_BLOCK_M], "A");
+    if (st == W8A8_OK)
+        st = sm90_tensor_map(ctx, &map_b, args.b, args.k, args.n, args.ldb,
+                             plan->ints[SM90_I_BLOCK_N], "B");
+    if (st != W8A8_OK)
+        return st;
+    jit_launch launch = plan->launch;
+    sm90_grid(ctx, plan, problem, &launch);
+    launch.stream = stream;
+    void *params[] = {&map_a, &map_b, &args};
+    return jit_kernel_launch(ctx, plan->kernels[0], &launch, params);
+}
+
+const gemm_family gemm_family_sm90 = {
+    .name = SM90_TEMPLATE,
+    .space = "sm90_gemm",
+    .supports = sm90_supports,
+    .plan = sm90_plan,
+    .run = sm90_run,
+};

@@ -1,0 +1,239 @@
+/* The Hopper GEMM family (src/sm90_gemm.c, templates/sm90_gemm.cuh) against the reference
+ * kernel, on random data (never zero), outputs poisoned with 0xFF before every run and the
+ * padding between n and ldc checked untouched afterwards:
+ *  - every trait combination the family supports (FP8 mixes and INT8 × A scale × B scale ×
+ *    out dtype × bias × zero point), random odd shapes and padded strides, cycling through
+ *    configs with non-power-of-two block_n, 1 and 2 consumers, cooperative and ping-pong
+ *    schedules, both rasters;
+ *  - every config on fixed odd shapes (M = 1, 7, 129, 333; N not a multiple of the tile;
+ *    the smallest K) and a shape with more tiles than SMs (several tiles per CTA);
+ *  - configs that the template cannot build are refused with W8A8_INVALID before NVRTC.
+ * FP8 wgmma accumulates with a reduced-precision adder (about 1e-3 relative for K in the
+ * thousands), so FP8 problems get that much on top of the out dtype's bound; INT8
+ * accumulation is exact. Needs compute capability 9.0: skipped (77) otherwise. CK_FORK=no. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gemm.h"
+#include "problem_gen.h"
+#include "testutil.h"
+
+#define SEED 20250917u
+#define POISON 0xFF
+#define FP8_ACCUMULATION_BOUND 5e-3
+#define MAX_FAILURES_SHOWN 10
+
+static w8a8_context *ctx;
+
+/* Configs every test cycles through (INT8 problems move block_n to a legal INT8 N). */
+static const char *const configs[] = {
+    "block_m=128,block_n=128,stages=4,consumers=2,raster=0,group=8,cluster=1",
+    "block_m=128,block_n=144,stages=4,consumers=1,raster=1,group=3,cluster=1",
+    "block_m=64,block_n=112,stages=6,consumers=1,raster=0,group=8,cluster=1",
+    "block_m=256,block_n=176,stages=3,consumers=2,raster=0,group=4,cluster=1",
+    "block_m=128,block_n=240,stages=3,consumers=2,raster=1,group=8,cluster=1",
+    "block_m=64,block_n=8,stages=4,consumers=1,raster=0,group=8,cluster=1",
+    "block_m=128,block_n=48,stages=5,consumers=2,raster=0,group=16,cluster=1",
+    "block_m=256,block_n=128,stages=4,consumers=2,raster=1,group=2,cluster=1",
+    "block_m=128,block_n=200,stages=4,consumers=2,raster=0,group=8,cluster=1",
+    "block_m=128,block_n=160,stages=5,consumers=2,pingpong=1,raster=0,group=8,cluster=1",
+    "block_m=64,block_n=256,stages=5,consumers=2,pingpong=1,raster=1,group=4,cluster=1",
+};
+#define CONFIG_COUNT ((int)(sizeof configs / sizeof configs[0]))
+
+/* The config with block_n rounded up to an INT8 wgmma N when the problem is INT8. */
+static void config_for(int index, const w8a8_problem *p, char *out, size_t size)
+{
+    snprintf(out, size, "%s", configs[index % CONFIG_COUNT]);
+    if (p->a_type != W8A8_INT8)
+        return;
+    char *bn = strstr(out, "block_n=");
+    int n = atoi(bn + 8);
+    if (n > 32 && n % 16) {
+        char rest[W8A8_CONFIG_BYTES];
+        snprintf(rest, sizeof rest, "%s", strchr(bn, ','));
+        snprintf(bn, size - (size_t)(bn - out), "block_n=%d%s", n + 8, rest);
+    }
+}
+
+/* Uploads case c, runs the sm90 family with `config` (output poisoned), downloads into out. */
+static void run_sm90(const pgen_case *c, const char *config, void *out)
+{
+    w8a8_status st = context_make_current(ctx);
+    ck_assert_int_eq(st, W8A8_OK);
+    void *a = test_gpu_alloc(ctx, c->a_bytes), *b = test_gpu_alloc(ctx, c->b_bytes);
+    void *d_out = test_gpu_alloc(ctx, c->out_bytes);
+    void *sa = test_gpu_alloc(ctx, c->a_scale_bytes), *sb = test_gpu_alloc(ctx, c->b_scale_bytes);
+    void *bias = c->bias_bytes ? test_gpu_alloc(ctx, c->bias_bytes) : NULL;
+    void *azp = c->azp_bytes ? test_gpu_alloc(ctx, c->azp_bytes) : NULL;
+    void *sums = c->b_col_sums_bytes ? test_gpu_alloc(ctx, c->b_col_sums_bytes) : NULL;
+    test_gpu_upload(ctx, a, c->a, c->a_bytes);
+    test_gpu_upload(ctx, b, c->b, c->b_bytes);
+    test_gpu_upload(ctx, sa, c->a_scale, c->a_scale_bytes);
+    test_gpu_upload(ctx, sb, c->b_scale, c->b_scale_bytes);
+    if (bias)
+        test_gpu_upload(ctx, bias, c->bias, c->bias_bytes);
+    if (azp)
+        test_gpu_upload(ctx, azp, c->azp, c->azp_bytes);
+    if (sums)
+        test_gpu_upload(ctx, sums, c->b_col_sums, c->b_col_sums_bytes);
+    test_gpu_poison(ctx, d_out, c->out_bytes, POISON);
+    w8a8_tensors t = {a, b, d_out, sa, sb, bias, azp, sums};
+    gemm_plan plan;
+    st = gemm_family_sm90.plan(ctx, &c->problem, config, &plan);
+    ck_assert_msg(st == W8A8_OK, "plan %s: %s", config, w8a8_errmsg(ctx));
+    st = gemm_family_sm90.run(ctx, &plan, &c->problem, &t, NULL);
+    ck_assert_msg(st == W8A8_OK, "run %s: %s", config, w8a8_errmsg(ctx));
+    test_gpu_sync(ctx);
+    test_gpu_download(ctx, out, d_out, c->out_bytes);
+    void *bufs[] = {a, b, d_out, sa, sb, bias, azp, sums};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+        if (bufs[i])
+            test_gpu_free(ctx, bufs[i]);
+}
+
+/* Runs one case against the reference kernel; returns whether it passed (prints if not). */
+static bool check_case(const pgen_case *c, const char *config)
+{
+    unsigned char *got = malloc(c->out_bytes), *want = malloc(c->out_bytes);
+    ck_assert(got && want);
+    run_sm90(c, config, got);
+    w8a8_status st = pgen_run_reference_gpu(ctx, c, want);
+    ck_assert_msg(st == W8A8_OK, "reference: %s", w8a8_errmsg(ctx));
+    pgen_result r;
+    pgen_compare(&c->problem, got, want, &r);
+    double bound = r.tolerance + (c->problem.a_type == W8A8_INT8 ? 0.0 : FP8_ACCUMULATION_BOUND);
+    bool ok = r.bad_values == 0 && r.bad_padding == 0 && r.rel_error <= bound;
+    if (!ok) {
+        char text[320];
+        pgen_problem_describe(&c->problem, text, sizeof text);
+        printf("FAIL %s [%s]: rel %.3e (bound %.3e), %lld non-finite, %lld padding bytes "
+               "written\n", text, config, r.rel_error, bound, (long long)r.bad_values,
+               (long long)r.bad_padding);
+    }
+    free(got);
+    free(want);
+    return ok;
+}
+
+START_TEST(every_supported_trait_combination)
+{
+    pgen_rng rng;
+    pgen_rng_seed(&rng, SEED);
+    int count = pgen_trait_count(), runs = 0, failures = 0;
+    for (int i = 0; i < count; i++) {
+        w8a8_problem p;
+        pgen_problem(&rng, i, &p);
+        if (!gemm_family_sm90.supports(ctx, &p))
+            continue;
+        pgen_case c;
+        ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
+        char config[W8A8_CONFIG_BYTES];
+        config_for(runs, &p, config, sizeof config);
+        failures += !check_case(&c, config);
+        runs++;
+        pgen_case_destroy(&c);
+    }
+    printf("sm90: %d trait combinations run, %d failed\n", runs, failures);
+    ck_assert_int_ge(runs, 100);
+    ck_assert_msg(failures == 0, "%d of %d problems differ from the reference", failures, runs);
+}
+END_TEST
+
+/* Fixed odd shapes, on every config, for an FP8 and an INT8 trait set. */
+START_TEST(every_config_on_odd_shapes)
+{
+    static const int64_t shapes[][3] = {{1, 8, 16}, {7, 129, 48}, {129, 200, 1040},
+                                        {333, 517, 2064}, {2000, 1000, 256}};
+    pgen_rng rng;
+    pgen_rng_seed(&rng, SEED + 1);
+    int runs = 0, failures = 0;
+    for (int family = 0; family < 2; family++)
+        for (int s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++)
+            for (int ci = 0; ci < CONFIG_COUNT; ci++) {
+                w8a8_problem p;
+                bool int8 = family == 1;
+                w8a8_problem_init(&p, shapes[s][0], shapes[s][1], shapes[s][2],
+                                  int8 ? W8A8_INT8 : W8A8_E4M3, int8 ? W8A8_FP16 : W8A8_BF16);
+                p.a_scale.kind = W8A8_SCALE_ROW;
+                p.b_scale.kind = W8A8_SCALE_ROW;
+                p.bias_type = W8A8_FP32;
+                p.azp = int8 ? W8A8_AZP_TOKEN : W8A8_AZP_NONE;
+                p.ldc = (shapes[s][1] + 7) / 8 * 8 + 8; /* padding the check watches */
+                pgen_case c;
+                ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
+                char config[W8A8_CONFIG_BYTES];
+                config_for(ci, &p, config, sizeof config);
+                failures += !check_case(&c, config);
+                runs++;
+                pgen_case_destroy(&c);
+            }
+    printf("sm90: %d config × shape runs, %d failed\n", runs, failures);
+    ck_assert_msg(failures == 0, "%d of %d runs differ from the reference", failures, runs);
+}
+END_TEST
+
+START_TEST(invalid_configs_are_refused)
+{
+    static const struct {
+        const char *config;
+        w8a8_dtype type;
+    } bad[] = {
+        {"block_m=128,block_n=40,stages=4,consumers=2", W8A8_INT8},     /* no INT8 wgmma N */
+        {"block_m=96,block_n=128,stages=4,consumers=1", W8A8_E4M3},     /* block_m */
+        {"block_m=256,block_n=128,stages=4,consumers=1", W8A8_E4M3},    /* 256 rows / 1 wg */
+        {"block_m=128,block_n=264,stages=4,consumers=2", W8A8_E4M3},    /* > 256 */
+        {"block_m=256,block_n=256,stages=4,consumers=2", W8A8_E4M3},    /* registers */
+        {"block_m=128,block_n=256,stages=12,consumers=2", W8A8_E4M3},   /* shared memory */
+        {"block_m=128,block_n=128,stages=1,consumers=2", W8A8_E4M3},    /* stages */
+        {"block_m=128,block_n=128,wrong=1", W8A8_E4M3},                 /* unknown item */
+        {"block_m=128,block_n=128,consumers=1,pingpong=1", W8A8_E4M3},  /* pingpong: 2 wgs */
+        {"block_m=256,block_n=128,consumers=2,pingpong=1", W8A8_E4M3},  /* 256 rows / wg */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        w8a8_problem p;
+        w8a8_problem_init(&p, 256, 256, 256, bad[i].type, W8A8_BF16);
+        gemm_plan plan;
+        w8a8_status st = gemm_family_sm90.plan(ctx, &p, bad[i].config, &plan);
+        ck_assert_msg(st == W8A8_INVALID, "%s: %s", bad[i].config, w8a8_status_string(st));
+    }
+    /* block scales are another family's */
+    w8a8_problem p;
+    w8a8_problem_init(&p, 256, 256, 256, W8A8_E4M3, W8A8_BF16);
+    p.a_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 1, 128, 0, 0};
+    ck_assert(!gemm_family_sm90.supports(ctx, &p));
+}
+END_TEST
+
+int main(void)
+{
+    setenv("CK_FORK", "no", 1); /* CUDA does not survive fork(), whoever runs this */
+    test_require_gpu_or_skip("gpu_sm90");
+    /* No ck_assert outside a test: Check cannot report it there. */
+    w8a8_status st = w8a8_context_open(&ctx, NULL);
+    w8a8_device_info info;
+    if (st == W8A8_OK)
+        st = w8a8_context_device_info(ctx, &info);
+    if (st != W8A8_OK) {
+        printf("gpu_sm90: context: %s: %s\n", w8a8_status_string(st), w8a8_errmsg(ctx));
+        w8a8_context_close(ctx);
+        return 1;
+    }
+    if (info.cc_major != 9 || info.cc_minor != 0) {
+        printf("gpu_sm90: skipped: %s is compute capability %d.%d, sm_90a needs 9.0\n", info.name,
+               info.cc_major, info.cc_minor);
+        w8a8_context_close(ctx);
+        return TEST_SKIP_CODE;
+    }
+    Suite *s = suite_create("gpu_sm90");
+    TCase *tc = tcase_create("gpu_sm90");
+    tcase_set_timeout(tc, 1200);
+    tcase_add_test(tc, invalid_configs_are_refused);
+    tcase_add_test(tc, every_supported_trait_combination);
+    tcase_add_test(tc, every_config_on_odd_shapes);
+    suite_add_tcase(s, tc);
+    int status = test_run_suite(s);
+    w8a8_context_close(ctx);
+    return status;
+}

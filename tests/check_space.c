@@ -1,0 +1,633 @@
+/* Tuning spaces: the sandbox against hostile scripts (tests/spaces/, one .lua each), error messages
+ * carrying file:line, exact enumeration counts and order for a space whose rules the test
+ * recomputes in C, the shipped spaces, and the public w8a8_space_* API. */
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <time.h>
+
+#if __has_include(<lua.h>)
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+#else
+#include <lua5.4/lauxlib.h>
+#include <lua5.4/lua.h>
+#include <lua5.4/lualib.h>
+#endif
+
+#include "space.h"
+#include "testutil.h"
+
+#define SPACES W8A8_SOURCE_DIR "/tests/spaces/"
+
+static w8a8_context *ctx_open(void) { return test_ctx_open_fresh(NULL, 0); }
+
+static void assert_contains(const char *message, const char *part)
+{
+    ck_assert_msg(strstr(message, part) != NULL, "message \"%s\" lacks \"%s\"", message, part);
+}
+
+/* Loading `file` (in tests/spaces) fails with W8A8_SCRIPT_ERROR whose message starts with
+ * the file's path and `where` (":3:" or ":"), and contains what. */
+static void expect_load_error(const char *file, const char *where, const char *what)
+{
+    char path[1024], prefix[1100];
+    snprintf(path, sizeof path, SPACES "%s", file);
+    snprintf(prefix, sizeof prefix, "%s%s", path, where);
+    w8a8_context *ctx = ctx_open();
+    space *s = (space *)1;
+    w8a8_status st = space_load(ctx, path, &s);
+    ck_assert_msg(st == W8A8_SCRIPT_ERROR, "%s: %s: %s", file, w8a8_status_string(st),
+                  w8a8_errmsg(ctx));
+    ck_assert_ptr_null(s);
+    ck_assert_msg(strncmp(w8a8_errmsg(ctx), prefix, strlen(prefix)) == 0,
+                  "message \"%s\" does not start with \"%s\"", w8a8_errmsg(ctx), prefix);
+    assert_contains(w8a8_errmsg(ctx), what);
+    printf("%s\n", w8a8_errmsg(ctx));
+    w8a8_context_close(ctx);
+}
+
+/* The space loads, but enumerating it (on a nominal sm_90a) fails like expect_load_error. */
+static void expect_enumerate_error(const char *file, const char *where, const char *what)
+{
+    char path[1024], prefix[1100];
+    snprintf(path, sizeof path, SPACES "%s", file);
+    snprintf(prefix, sizeof prefix, "%s%s", path, where);
+    w8a8_context *ctx = ctx_open();
+    space *s = NULL;
+    space_device dev;
+    w8a8_problem problem;
+    space_enumeration e;
+    w8a8_problem_init(&problem, 128, 256, 512, W8A8_E4M3, W8A8_BF16);
+    ck_assert_msg(space_load(ctx, path, &s) == W8A8_OK, "%s", w8a8_errmsg(ctx));
+    ck_assert(space_device_nominal(ctx, "sm_90a", &dev) == W8A8_OK);
+    w8a8_status st = space_enumerate(ctx, s, &problem, &dev, &e);
+    ck_assert_msg(st == W8A8_SCRIPT_ERROR, "%s: %s", file, w8a8_status_string(st));
+    ck_assert_ptr_null(e.candidates);
+    ck_assert_msg(strncmp(w8a8_errmsg(ctx), prefix, strlen(prefix)) == 0,
+                  "message \"%s\" does not start with \"%s\"", w8a8_errmsg(ctx), prefix);
+    assert_contains(w8a8_errmsg(ctx), what);
+    printf("%s\n", w8a8_errmsg(ctx));
+    space_free(s);
+    w8a8_context_close(ctx);
+}
+
+/* ---- hostile spaces ----------------------------------------------------------------------- */
+
+START_TEST(endless_loop_hits_the_instruction_budget)
+{
+    expect_load_error("endless_chunk.lua", ":3: ", "instruction budget");
+    expect_enumerate_error("endless_valid.lua", ":7: ", "instruction budget");
+}
+END_TEST
+
+START_TEST(budget_error_cannot_be_swallowed_by_pcall)
+{
+    expect_load_error("pcall_budget.lua", ":", "instruction budget");
+}
+END_TEST
+
+START_TEST(memory_bombs_hit_the_cap)
+{
+    expect_load_error("memory_string.lua", ":4: ", "memory cap of 32 MiB exceeded");
+    expect_load_error("memory_rep.lua", ":2: ", "memory cap of 32 MiB exceeded");
+    expect_enumerate_error("memory_table.lua", ":9: ", "memory cap of 32 MiB exceeded");
+    expect_enumerate_error("memory_table.lua", ":", "(in valid() of config tile=1)");
+}
+END_TEST
+
+START_TEST(io_and_os_are_absent)
+{
+    expect_load_error("io_open.lua", ":2: ", "global 'io'");
+    expect_load_error("os_execute.lua", ":2: ", "global 'os'");
+    struct stat st;
+    ck_assert_int_ne(stat("/tmp/w8a8-sandbox-escaped", &st), 0);
+}
+END_TEST
+
+START_TEST(loaders_and_dump_are_absent)
+{
+    expect_load_error("load.lua", ":2: ", "global 'load'");
+    expect_load_error("require.lua", ":2: ", "global 'require'");
+    expect_load_error("dofile.lua", ":2: ", "global 'dofile'");
+    expect_load_error("string_dump.lua", ":2: ", "field 'dump'");
+}
+END_TEST
+
+START_TEST(gc_finalizers_are_refused)
+{
+    expect_load_error("gc_finalizer.lua", ":2: ", "__gc metamethods are not allowed");
+}
+END_TEST
+
+START_TEST(work_out_of_the_budget_s_sight_is_bounded)
+{
+    /* backtracking in C counts no instruction: patterns are refused */
+    expect_load_error("pattern.lua", ":3: ", "string patterns are not available");
+    /* O(n) instructions repeated within the budget: the clock stops them */
+    double start = util_now();
+    expect_enumerate_error("quadratic.lua", ":", "time limit of 2000 ms exceeded");
+    ck_assert_double_lt(util_now() - start, 10.0);
+}
+END_TEST
+
+START_TEST(environment_holds_only_the_pure_libraries)
+{
+    w8a8_context *ctx = ctx_open();
+    w8a8_problem problem;
+    w8a8_space_result r;
+    w8a8_problem_init(&problem, 1, 2, 16, W8A8_INT8, W8A8_FP32);
+    w8a8_status st = w8a8_space_enumerate(ctx, SPACES "env_probe.lua", &problem, "sm_80", &r);
+    ck_assert_msg(st == W8A8_OK, "%s", w8a8_errmsg(ctx));
+    ck_assert_uint_eq(r.total, 2);
+    ck_assert_uint_eq(r.invalid, 0);
+    ck_assert_uint_eq(r.count, 2);
+    w8a8_space_result_free(&r);
+    w8a8_context_close(ctx);
+}
+END_TEST
+
+static int dump_writer(lua_State *L, const void *data, size_t size, void *ud)
+{
+    (void)L;
+    return fwrite(data, 1, size, ud) == size ? 0 : 1;
+}
+
+START_TEST(bytecode_is_rejected)
+{
+    /* Real Lua 5.4 bytecode of a valid space, made outside any sandbox. */
+    char dir[512], path[600];
+    test_mkdtemp(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/compiled.lua", dir);
+    lua_State *L = luaL_newstate();
+    ck_assert_int_eq(luaL_loadstring(L, "return {template = 'reference_gemm', arch = 'sm_80'}"),
+                     LUA_OK);
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(lua_dump(L, dump_writer, f, 0), 0);
+    fclose(f);
+    lua_close(L);
+    w8a8_context *ctx = ctx_open();
+    space *s = NULL;
+    ck_assert_int_eq(space_load(ctx, path, &s), W8A8_SCRIPT_ERROR);
+    assert_contains(w8a8_errmsg(ctx), path);
+    assert_contains(w8a8_errmsg(ctx), "precompiled Lua bytecode is not accepted");
+    w8a8_context_close(ctx);
+    remove(path);
+    rmdir(dir);
+}
+END_TEST
+
+START_TEST(errors_in_script_functions_name_their_line)
+{
+    expect_enumerate_error("valid_error.lua", ":8: ", "field 'no_such_field'");
+    expect_enumerate_error("valid_error.lua", ":8: ",
+                           "(in valid() of config block_m=128,block_n=64)");
+    expect_enumerate_error("error_table.lua", ":7: ", "error object is a table value");
+    expect_enumerate_error("error_table.lua", ":7: ", "(in rank() of config tile=1)");
+    expect_enumerate_error("global_write.lua", ":7: ", "assignment to undeclared global 'seen'");
+    expect_enumerate_error("bad_valid_result.lua", ":6: ", "valid() must return a boolean");
+}
+END_TEST
+
+START_TEST(malformed_spaces_name_file_and_line)
+{
+    expect_load_error("not_table.lua", ":2: ", "must return the space's table");
+    expect_load_error("no_template.lua", ":5: ", "'template' must be a string");
+    expect_load_error("syntax_error.lua", ":3: ", "'}' expected");
+
+    w8a8_context *ctx = ctx_open();
+    w8a8_problem problem;
+    char config[W8A8_SPACE_CONFIG_BYTES];
+    w8a8_problem_init(&problem, 1, 2, 16, W8A8_E4M3, W8A8_BF16);
+    ck_assert_int_eq(w8a8_space_default(ctx, SPACES "bad_default.lua", &problem, "sm_90",
+                                        config, sizeof config), W8A8_SCRIPT_ERROR);
+    assert_contains(w8a8_errmsg(ctx), SPACES "bad_default.lua:6: ");
+    assert_contains(w8a8_errmsg(ctx), "params.tile");
+    w8a8_space_plan plan;
+    ck_assert_int_eq(w8a8_space_compile_plan(ctx, SPACES "bad_problem.lua", "sm_80", 0, &plan),
+                     W8A8_SCRIPT_ERROR);
+    assert_contains(w8a8_errmsg(ctx), SPACES "bad_problem.lua:5: compile_problems()[2].a_type "
+                    "must be one of e4m3, e5m2, int8 (got 'fp64')");
+    ck_assert_uint_eq(plan.count, 0);
+    ck_assert_int_eq(w8a8_space_enumerate(ctx, SPACES "missing.lua", &problem, "sm_90",
+                                          &(w8a8_space_result){0}), W8A8_NOT_FOUND);
+    ck_assert_int_eq(w8a8_space_enumerate(ctx, "no_such_space", &problem, "sm_90",
+                                          &(w8a8_space_result){0}), W8A8_NOT_FOUND);
+    w8a8_context_close(ctx);
+}
+END_TEST
+
+START_TEST(long_paths_are_reported_whole)
+{
+    /* Lua abbreviates file names over 60 characters to "...tail"; messages carry it whole. */
+    char dir[512], deep[900], path[1000];
+    test_mkdtemp(dir, sizeof dir);
+    snprintf(deep, sizeof deep, "%s/a-folder-name-long-enough-to-pass-sixty-characters", dir);
+    ck_assert_int_eq(mkdir(deep, 0755), 0);
+    snprintf(path, sizeof path, "%s/io_open.lua", deep);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("-- hostile\nlocal f = io.open('/etc/passwd')\nreturn {}\n", f);
+    fclose(f);
+    w8a8_context *ctx = ctx_open();
+    space *s = NULL;
+    char expected[1100];
+    snprintf(expected, sizeof expected, "%s:2: ", path);
+    ck_assert_int_eq(space_load(ctx, path, &s), W8A8_SCRIPT_ERROR);
+    ck_assert_msg(strncmp(w8a8_errmsg(ctx), expected, strlen(expected)) == 0, "%s",
+                  w8a8_errmsg(ctx));
+    w8a8_context_close(ctx);
+    remove(path);
+    rmdir(deep);
+    rmdir(dir);
+}
+END_TEST
+
+/* ---- exact enumeration ---------------------------------------------------------------------- */
+
+/* tests/spaces/tiles.lua recomputed: its rules, enumeration order (block_m slowest, then
+ * block_n, stages, split_k) and a stable sort by waves. */
+typedef struct tiles_candidate {
+    char config[256];
+    int64_t waves;
+} tiles_candidate;
+
+static size_t tiles_expected(const w8a8_problem *p, const space_device *dev,
+                             tiles_candidate *out, size_t *invalid)
+{
+    static const int64_t block_m[] = {64, 128, 256}, block_n[] = {64, 96, 128, 192, 256},
+                         stages[] = {2, 3, 4, 5, 6}, split_k[] = {1, 2, 4};
+    size_t count = 0;
+    *invalid = 0;
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 5; b++)
+            for (int c = 0; c < 5; c++)
+                for (int d = 0; d < 3; d++) {
+                    int64_t bm = block_m[a], bn = block_n[b], st = stages[c], sk = split_k[d];
+                    if (st * (bm + bn) * 128 > dev->max_smem_optin || p->k % (128 * sk) != 0 ||
+                        bm * bn > 128 * 256) {
+                        (*invalid)++;
+                        continue;
+                    }
+                    int64_t tiles = (p->m + bm - 1) / bm * ((p->n + bn - 1) / bn) * sk;
+                    tiles_candidate *t = &out[count++];
+                    t->waves = (tiles + dev->sm_count - 1) / dev->sm_count;
+                    snprintf(t->config, sizeof t->config,
+                             "block_m=%lld,block_n=%lld,stages=%lld,split_k=%lld", (long long)bm,
+                             (long long)bn, (long long)st, (long long)sk);
+                }
+    for (size_t i = 1; i < count; i++) /* insertion sort: stable */
+        for (size_t j = i; j > 0 && out[j - 1].waves > out[j].waves; j--) {
+            tiles_candidate swap = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = swap;
+        }
+    return count;
+}
+
+static void check_tiles(const char *arch, const w8a8_problem *problem, size_t want_count,
+                        size_t want_invalid)
+{
+    w8a8_context *ctx = ctx_open();
+    space *s = NULL;
+    space_device dev;
+    space_enumeration e;
+    tiles_candidate expected[225];
+    size_t invalid;
+    ck_assert(space_device_nominal(ctx, arch, &dev) == W8A8_OK);
+    ck_assert_msg(space_load(ctx, SPACES "tiles.lua", &s) == W8A8_OK, "%s", w8a8_errmsg(ctx));
+    ck_assert_str_eq(space_name(s), "tiles");
+    ck_assert_int_eq(space_param_count(s), 4);
+    ck_assert_str_eq(space_param_at(s, 2)->name, "stages"); /* `order`, not sorted names */
+    ck_assert_uint_eq(space_config_total(s), 225);
+    ck_assert_msg(space_enumerate(ctx, s, problem, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
+    size_t count = tiles_expected(problem, &dev, expected, &invalid);
+    ck_assert_uint_eq(count, want_count); /* the recomputation agrees with the stated counts */
+    ck_assert_uint_eq(invalid, want_invalid);
+    ck_assert_uint_eq(e.total, 225);
+    ck_assert_uint_eq(e.invalid, want_invalid);
+    ck_assert_uint_eq(e.count, want_count);
+    for (size_t i = 0; i < e.count; i++) {
+        ck_assert_str_eq(e.candidates[i].config, expected[i].config);
+        ck_assert(e.candidates[i].rank == (double)expected[i].waves);
+    }
+    space_enumeration_free(&e);
+    space_free(s);
+    w8a8_context_close(ctx);
+}
+
+START_TEST(enumeration_counts_and_order_are_exact)
+{
+    w8a8_problem p;
+    w8a8_problem_init(&p, 1000, 3000, 4096, W8A8_E4M3, W8A8_BF16);
+    /* H100: 232448 B of shared memory → 54 rejected (16 by smem, 30 by accumulators, 8 by
+     * both); A10: 101376 B → 147 rejected. */
+    check_tiles("sm_90a", &p, 171, 54);
+    check_tiles("sm_86", &p, 78, 147);
+    /* K = 384: split-K 2 and 4 do not divide it. */
+    w8a8_problem_init(&p, 128, 1024, 384, W8A8_E4M3, W8A8_BF16);
+    check_tiles("sm_90", &p, 57, 168);
+}
+END_TEST
+
+START_TEST(default_applies_and_compile_problems)
+{
+    w8a8_context *ctx = ctx_open();
+    space *s = NULL;
+    space_device dev;
+    w8a8_problem p, *problems = NULL;
+    size_t count = 0;
+    bool applies = false;
+    char config[W8A8_SPACE_CONFIG_BYTES];
+    ck_assert(space_device_nominal(ctx, "sm_90a", &dev) == W8A8_OK);
+    ck_assert_str_eq(dev.arch, "sm_90");
+    ck_assert_int_eq(dev.sm_count, 132);
+    ck_assert_int_eq(dev.max_smem_optin, 232448);
+    ck_assert(space_load(ctx, SPACES "tiles.lua", &s) == W8A8_OK);
+    w8a8_problem_init(&p, 1000, 3000, 4096, W8A8_E4M3, W8A8_BF16);
+    ck_assert(space_applies(ctx, s, &p, &dev, &applies) == W8A8_OK && applies);
+    ck_assert(space_default(ctx, s, &p, &dev, config, sizeof config) == W8A8_OK);
+    ck_assert_str_eq(config, "block_m=128,block_n=128,stages=4,split_k=1");
+    /* 4 stages of 128 + 128 rows · 128 B = 131072 B: more than an sm_89 part has */
+    ck_assert(space_device_nominal(ctx, "sm_89", &dev) == W8A8_OK);
+    ck_assert_int_eq(dev.max_smem_optin, 101376);
+    ck_assert_int_eq(space_default(ctx, s, &p, &dev, config, sizeof config), W8A8_SCRIPT_ERROR);
+    assert_contains(w8a8_errmsg(ctx), "tiles.lua:39: default() returned block_m=128,"
+                    "block_n=128,stages=4,split_k=1, which valid() rejects: shared memory");
+    p.a_type = p.b_type = W8A8_INT8;
+    ck_assert(space_applies(ctx, s, &p, &dev, &applies) == W8A8_OK && !applies);
+    ck_assert(space_compile_problems(ctx, s, &dev, &problems, &count) == W8A8_OK);
+    ck_assert_uint_eq(count, 3);
+    ck_assert_int_eq(problems[1].a_type, W8A8_INT8);
+    ck_assert_int_eq(problems[1].b_type, W8A8_INT8);
+    ck_assert_int_eq(problems[1].out_type, W8A8_FP16);
+    ck_assert_int_eq(problems[2].a_type, W8A8_E5M2);
+    ck_assert_int_eq(problems[2].b_type, W8A8_E4M3);
+    ck_assert_int_eq(problems[2].a_scale.kind, W8A8_SCALE_BLOCK);
+    ck_assert_int_eq(problems[2].a_scale.group_rows, 1);
+    ck_assert_int_eq(problems[2].a_scale.group_k, 128);
+    ck_assert_int_eq(problems[2].a_scale.k_major, 1);
+    ck_assert_int_eq(problems[2].b_scale.group_rows, 128);
+    ck_assert_int_eq(problems[2].bias_type, W8A8_FP32);
+    ck_assert_int_eq(problems[2].out_type, W8A8_FP32);
+    free(problems);
+    space_free(s);
+    w8a8_context_close(ctx);
+}
+END_TEST
+
+START_TEST(compile_plan_covers_every_applying_problem)
+{
+    w8a8_context *ctx = ctx_open();
+    w8a8_space_plan plan;
+    /* tiles.lua on sm_90a: 3 problems, the int8 one does not apply; 171 + 57 valid. */
+    ck_assert(w8a8_space_compile_plan(ctx, SPACES "tiles.lua", "sm_90a", 0, &plan) == W8A8_OK);
+    ck_assert_int_eq(plan.targets_arch, 1);
+    ck_assert_str_eq(plan.template_name, "reference_gemm");
+    ck_assert_uint_eq(plan.problems, 3);
+    ck_assert_uint_eq(plan.not_applied, 1);
+    ck_assert_uint_eq(plan.total, 450);
+    ck_assert_uint_eq(plan.invalid, 54 + 168);
+    ck_assert_uint_eq(plan.count, 171 + 57);
+    ck_assert_uint_eq(plan.capped, 0);
+    ck_assert_int_eq(plan.items[0].problem.m, 1000);
+    ck_assert_int_eq(plan.items[171].problem.m, 128);
+    ck_assert_str_eq(plan.items[171].config, "block_m=64,block_n=64,stages=2,split_k=1");
+    w8a8_space_plan_free(&plan);
+    ck_assert(w8a8_space_compile_plan(ctx, SPACES "tiles.lua", "sm_90a", 5, &plan) == W8A8_OK);
+    ck_assert_uint_eq(plan.count, 10);
+    ck_assert_uint_eq(plan.capped, 171 + 57 - 10);
+    w8a8_space_plan_free(&plan);
+    ck_assert_int_eq(w8a8_space_compile_plan(ctx, SPACES "tiles.lua", "sm_70", 0, &plan),
+                     W8A8_INVALID);
+    w8a8_context_close(ctx);
+}
+END_TEST
+
+START_TEST(enumeration_is_fast)
+{
+    w8a8_context *ctx = ctx_open();
+    space *s = NULL;
+    space_device dev;
+    space_enumeration e;
+    w8a8_problem p;
+    struct timespec t0, t1;
+    w8a8_problem_init(&p, 512, 4096, 4096, W8A8_E4M3, W8A8_BF16);
+    ck_assert(space_device_nominal(ctx, "sm_90a", &dev) == W8A8_OK);
+    ck_assert(space_load(ctx, SPACES "big.lua", &s) == W8A8_OK);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    ck_assert_msg(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    printf("enumerating %zu configs (%zu valid) took %.1f ms\n", e.total, e.count, 1e3 * seconds);
+    ck_assert_uint_eq(e.total, 10368);
+    /* valid: a·b·d·64·e ≤ 232448 and (a+b+c) % 3 ≠ 0, counted in C */
+    size_t valid = 0;
+    for (int a = 1; a <= 8; a++)
+        for (int b = 1; b <= 8; b++)
+            for (int c = 1; c <= 9; c++)
+                for (int d = 16; d <= 64; d *= 2)
+                    for (int x = 1; x <= 4; x *= 2)
+                        valid += 2 * (a * b * d * 64 * x <= 232448 && (a + b + c) % 3 != 0);
+    ck_assert_uint_eq(e.count, valid);
+    ck_assert_msg(seconds < 1.0, "enumeration took %.2f s", seconds);
+    space_enumeration_free(&e);
+    space_free(s);
+    w8a8_context_close(ctx);
+}
+END_TEST
+
+/* ---- shipped spaces --------------------------------------------------------------------- */
+
+START_TEST(reference_space)
+{
+    w8a8_context *ctx = ctx_open();
+    w8a8_problem p;
+    w8a8_space_result r;
+    char config[W8A8_SPACE_CONFIG_BYTES] = "poison";
+    bool listed = false;
+    for (const char *const *name = w8a8_space_names(); *name; name++)
+        listed |= strcmp(*name, "reference_gemm") == 0;
+    ck_assert(listed);
+    w8a8_problem_init(&p, 7, 129, 160, W8A8_INT8, W8A8_FP32);
+    p.azp = W8A8_AZP_TOKEN;
+    ck_assert_msg(w8a8_space_enumerate(ctx, "reference_gemm", &p, "sm_86", &r) == W8A8_OK, "%s",
+                  w8a8_errmsg(ctx));
+    ck_assert_str_eq(r.template_name, "reference_gemm");
+    ck_assert_str_eq(r.arch, "sm_80");
+    ck_assert_int_eq(r.applies, 1);
+    ck_assert_uint_eq(r.total, 1); /* no params: the one empty config */
+    ck_assert_uint_eq(r.invalid, 0);
+    ck_assert_uint_eq(r.count, 1);
+    ck_assert_str_eq(r.configs[0], "");
+    w8a8_space_result_free(&r);
+    ck_assert(w8a8_space_default(ctx, "reference_gemm", &p, "sm_80", config, sizeof config) ==
+              W8A8_OK);
+    ck_assert_str_eq(config, "");
+    w8a8_context_close(ctx);
+}
+END_TEST
+
+START_TEST(reference_compile_plan_covers_every_trait)
+{
+    w8a8_context *ctx = ctx_open();
+    w8a8_space_plan plan;
+    ck_assert_msg(w8a8_space_compile_plan(ctx, "reference_gemm", "sm_90a", 0, &plan) == W8A8_OK,
+                  "%s", w8a8_errmsg(ctx));
+    ck_assert_int_eq(plan.targets_arch, 1);
+    /* 5 dtype pairs + 8 more FP8 and 8 more int8 scale pairs + 7 more out×bias (row×row
+     * e4m3: bf16 {bf16, fp32}, fp16 {none, fp16, fp32}, fp32 {none, fp32}) + 4 zero-point
+     * problems = 32, all distinct specializations */
+    ck_assert_uint_eq(plan.count, 32);
+    ck_assert_uint_eq(plan.problems, 32);
+    bool dtype_pairs[4][4] = {{false}}, scale_pairs[3][3] = {{false}}, out_bias[7][7] = {{false}};
+    bool azp[3] = {false};
+    for (size_t i = 0; i < plan.count; i++) {
+        const w8a8_problem *q = &plan.items[i].problem;
+        ck_assert_str_eq(plan.items[i].config, "");
+        dtype_pairs[q->a_type][q->b_type] = true;
+        scale_pairs[q->a_scale.kind][q->b_scale.kind] = true;
+        out_bias[q->out_type][q->bias_type] = true;
+        azp[q->azp] = true;
+        ck_assert(q->azp == W8A8_AZP_NONE ||
+                  (q->a_type == W8A8_INT8 && q->a_scale.kind != W8A8_SCALE_BLOCK &&
+                   q->b_scale.kind != W8A8_SCALE_BLOCK));
+    }
+    for (int a = W8A8_E4M3; a <= W8A8_E5M2; a++)
+        for (int b = W8A8_E4M3; b <= W8A8_E5M2; b++)
+            ck_assert(dtype_pairs[a][b]);
+    ck_assert(dtype_pairs[W8A8_INT8][W8A8_INT8]);
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++)
+            ck_assert(scale_pairs[a][b]);
+    for (int o = W8A8_BF16; o <= W8A8_FP32; o++) {
+        ck_assert(out_bias[o][W8A8_DTYPE_NONE] && out_bias[o][o] && out_bias[o][W8A8_FP32]);
+    }
+    ck_assert(azp[W8A8_AZP_TENSOR] && azp[W8A8_AZP_TOKEN]);
+    w8a8_space_plan_free(&plan);
+    w8a8_context_close(ctx);
+}
+END_TEST
+
+/* scripts/sm90_gemm.lua's valid() recomputed from the rules its comments and code state:
+ * block_m / consumers ∈ {64, 128}; INT8 wgmma N ∈ {8, 16, 24, 32} ∪ {48…256 step 16};
+ * stages·(block_m + block_n)·128 + 16·stages + 1024 ≤ max_smem; (block_m / consumers / 64)
+ * · block_n / 2 + 40 ≤ 255 (one consumer) or 232 (two); the register-file check
+ * (128·40 + 256·232 = 64512 ≤ 65536) and cluster = 1 always pass. raster × group (2 × 4)
+ * do not enter valid(). */
+static size_t sm90_expected_valid(bool int8, int max_smem)
+{
+    static const int block_m[] = {64, 128, 256};
+    static const int block_n[] = {8,   16,  24,  32,  48,  64,  80,  96,  112,
+                                  128, 144, 160, 176, 192, 208, 224, 240, 256};
+    static const int stages[] = {2, 3, 4, 5, 6, 7, 8, 10, 12};
+    size_t count = 0;
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 18; b++)
+            for (int c = 0; c < 9; c++)
+                for (int consumers = 1; consumers <= 2; consumers++) {
+                    int bm = block_m[a], bn = block_n[b], st = stages[c];
+                    int wg_m = bm / consumers;
+                    bool n_ok = !int8 || bn <= 32 || bn % 16 == 0;
+                    bool ok = (wg_m == 64 || wg_m == 128) && n_ok &&
+                              st * (bm + bn) * 128 + 16 * st + 1024 <= max_smem &&
+                              wg_m / 64 * bn / 2 + 40 <= (consumers == 1 ? 255 : 232);
+                    count += ok ? 2 * 4 : 0;
+                }
+    return count;
+}
+
+START_TEST(sm90_space_prunes_to_exact_counts)
+{
+    w8a8_context *ctx = ctx_open();
+    space *s = NULL;
+    space_device dev;
+    space_enumeration e;
+    w8a8_problem p;
+    bool applies = false;
+    char config[W8A8_SPACE_CONFIG_BYTES];
+    ck_assert(space_device_nominal(ctx, "sm_90a", &dev) == W8A8_OK);
+    ck_assert_msg(space_load(ctx, "sm90_gemm", &s) == W8A8_OK, "%s", w8a8_errmsg(ctx));
+    ck_assert_str_eq(space_arch(s), "sm_90a");
+    ck_assert_uint_eq(space_config_total(s), 7776); /* 3·18·9·2·2·4·1 */
+    for (int int8 = 0; int8 <= 1; int8++) {
+        w8a8_problem_init(&p, 4096, 28672, 4096, int8 ? W8A8_INT8 : W8A8_E4M3, W8A8_BF16);
+        ck_assert(space_applies(ctx, s, &p, &dev, &applies) == W8A8_OK && applies);
+        ck_assert_msg(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
+        /* per (block_m, block_n, stages, consumers): 972 points, 388 valid (324 fail the
+         * warpgroup rows, 242 shared memory, 18 registers); every listed block_n is also a
+         * legal INT8 N, so INT8 keeps the same 388 · 8 = 3104 */
+        ck_assert_uint_eq(sm90_expected_valid(int8, dev.max_smem_optin), 3104);
+        ck_assert_uint_eq(e.total, 7776);
+        ck_assert_uint_eq(e.count, 3104);
+        ck_assert_uint_eq(e.invalid, 7776 - 3104);
+        for (size_t i = 1; i < e.count; i++)
+            ck_assert(e.candidates[i - 1].rank <= e.candidates[i].rank);
+        ck_assert(space_default(ctx, s, &p, &dev, config, sizeof config) == W8A8_OK);
+        bool listed = false;
+        for (size_t i = 0; i < e.count; i++)
+            listed |= strcmp(e.candidates[i].config, config) == 0;
+        ck_assert_msg(listed, "default %s is not a valid candidate", config);
+        space_enumeration_free(&e);
+    }
+    /* not on other parts, not with block scales */
+    w8a8_problem_init(&p, 4096, 28672, 4096, W8A8_E4M3, W8A8_BF16);
+    p.a_scale.kind = p.b_scale.kind = W8A8_SCALE_BLOCK;
+    ck_assert(space_applies(ctx, s, &p, &dev, &applies) == W8A8_OK && !applies);
+    w8a8_problem_init(&p, 4096, 28672, 4096, W8A8_E4M3, W8A8_BF16);
+    ck_assert(space_device_nominal(ctx, "sm_89", &dev) == W8A8_OK);
+    ck_assert(space_applies(ctx, s, &p, &dev, &applies) == W8A8_OK && !applies);
+    space_free(s);
+
+    w8a8_space_plan plan;
+    ck_assert(w8a8_space_compile_plan(ctx, "sm90_gemm", "sm_90a", 8, &plan) == W8A8_OK);
+    ck_assert_int_eq(plan.targets_arch, 1);
+    ck_assert_uint_eq(plan.problems, 5);
+    ck_assert_uint_eq(plan.not_applied, 0);
+    ck_assert_uint_eq(plan.count, 5 * 8);
+    ck_assert_uint_eq(plan.capped, 5 * 3104 - 5 * 8);
+    w8a8_space_plan_free(&plan);
+    ck_assert(w8a8_space_compile_plan(ctx, "sm90_gemm", "sm_90", 8, &plan) == W8A8_OK);
+    ck_assert_int_eq(plan.targets_arch, 0); /* plain sm_90 has no wgmma */
+    ck_assert_uint_eq(plan.count, 0);
+    w8a8_space_plan_free(&plan);
+    w8a8_context_close(ctx);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("space");
+    TCase *hostile = tcase_create("hostile");
+    tcase_set_timeout(hostile, 60);
+    tcase_add_test(hostile, endless_loop_hits_the_instruction_budget);
+    tcase_add_test(hostile, budget_error_cannot_be_swallowed_by_pcall);
+    tcase_add_test(hostile, memory_bombs_hit_the_cap);
+    tcase_add_test(hostile, io_and_os_are_absent);
+    tcase_add_test(hostile, loaders_and_dump_are_absent);
+    tcase_add_test(hostile, gc_finalizers_are_refused);
+    tcase_add_test(hostile, work_out_of_the_budget_s_sight_is_bounded);
+    tcase_add_test(hostile, environment_holds_only_the_pure_libraries);
+    tcase_add_test(hostile, bytecode_is_rejected);
+    tcase_add_test(hostile, errors_in_script_functions_name_their_line);
+    tcase_add_test(hostile, malformed_spaces_name_file_and_line);
+    tcase_add_test(hostile, long_paths_are_reported_whole);
+    suite_add_tcase(s, hostile);
+    TCase *enumeration = tcase_create("enumeration");
+    tcase_set_timeout(enumeration, 60);
+    tcase_add_test(enumeration, enumeration_counts_and_order_are_exact);
+    tcase_add_test(enumeration, default_applies_and_compile_problems);
+    tcase_add_test(enumeration, compile_plan_covers_every_applying_problem);
+    tcase_add_test(enumeration, enumeration_is_fast);
+    suite_add_tcase(s, enumeration);
+    TCase *shipped = tcase_create("shipped");
+    tcase_set_timeout(shipped, 60);
+    tcase_add_test(shipped, reference_space);
+    tcase_add_test(shipped, reference_compile_plan_covers_every_trait);
+    tcase_add_test(shipped, sm90_space_prunes_to_exact_counts);
+    suite_add_tcase(s, shipped);
+    return test_run_suite(s);
+}

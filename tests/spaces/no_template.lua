@@ -1,0 +1,5 @@
+-- the table lacks its template
+return {
+    arch = "sm_80",
+    params = { tile = { 1 } },
+}

@@ -1,0 +1,2 @@
+-- returns a number instead of the space's table
+return 42

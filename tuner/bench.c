@@ -1,0 +1,153 @@
+/* Public benchmarking entry points over the tuner's timing harness: w8a8_bench_time (any
+ * launcher, the dispatched kernel by default) and w8a8_bench_host_overhead (host time of a
+ * cached w8a8_scaled_mm call). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gemm.h"
+#include "tune.h"
+
+#define BENCH_DEFAULT_SAMPLES 20
+#define BENCH_DEFAULT_BATCH_US 1000.0
+#define BENCH_HOST_CHUNK 64 /* calls between synchronizations: far below the launch queue depth */
+
+typedef struct user_launcher {
+    w8a8_bench_launch_fn fn;
+    void *user;
+} user_launcher;
+
+static w8a8_status launch_user(w8a8_context *ctx, void *user, const w8a8_problem *problem,
+                               const w8a8_tensors *tensors, CUdeviceptr workspace, CUstream stream)
+{
+    const user_launcher *l = user;
+    int rc = l->fn(l->user, problem, tensors, (void *)(uintptr_t)workspace, (void *)stream);
+    return rc == 0 ? W8A8_OK : errorf(ctx, W8A8_CUDA_ERROR, "the launcher returned %d", rc);
+}
+
+static w8a8_status launch_dispatched(w8a8_context *ctx, void *user, const w8a8_problem *problem,
+                                     const w8a8_tensors *tensors, CUdeviceptr workspace,
+                                     CUstream stream)
+{
+    (void)user;
+    (void)workspace;
+    return w8a8_scaled_mm(ctx, problem, tensors, (void *)stream);
+}
+
+static w8a8_status bench_check(w8a8_context *ctx, const w8a8_problem *problem, const void *out)
+{
+    if (!ctx)
+        return errorf(NULL, W8A8_INVALID, "ctx is NULL");
+    if (!problem || !out)
+        return errorf(ctx, W8A8_INVALID, "%s is NULL", problem ? "the OUT result" : "problem");
+    error_clear(ctx);
+    w8a8_status st = validate_problem(ctx, problem);
+    if (st == W8A8_OK)
+        st = context_require_device(ctx);
+    return st;
+}
+
+/* (A + B read once, out written once) in bytes, as peers.py counts them. */
+static double bench_bytes(const w8a8_problem *p)
+{
+    return (double)p->m * (double)p->k * (double)w8a8_dtype_size(p->a_type) +
+           (double)p->n * (double)p->k * (double)w8a8_dtype_size(p->b_type) +
+           (double)p->m * (double)p->n * (double)w8a8_dtype_size(p->out_type);
+}
+
+w8a8_status w8a8_bench_time(w8a8_context *ctx, const w8a8_problem *problem,
+                            w8a8_bench_launch_fn launch, void *user,
+                            const w8a8_bench_options *options, w8a8_bench_result *result)
+{
+    w8a8_status st = bench_check(ctx, problem, result);
+    if (st != W8A8_OK)
+        return st;
+    w8a8_bench_options defaults = {0};
+    const w8a8_bench_options *o = options ? options : &defaults;
+    memset(result, 0, sizeof *result);
+    result->verify_error = -1.0;
+    if (!launch && (st = w8a8_dispatch_warm(ctx, problem)) != W8A8_OK)
+        return st;
+    user_launcher launcher = {launch, user};
+    timing_launch_fn fn = launch ? launch_user : launch_dispatched;
+    timing_buffers b;
+    st = timing_buffers_create(ctx, problem, o->rotate_l2_factor, o->workspace_bytes, &b);
+    if (st != W8A8_OK)
+        return st;
+    result->buffer_sets = (int)b.count;
+    if (o->verify) {
+        bool passed = false;
+        st = timing_verify(ctx, &b, fn, &launcher, &result->verify_error, &passed);
+        result->verified = passed;
+        if (st == W8A8_OK && !passed)
+            st = errorf(ctx, W8A8_VERIFY_FAILED,
+                        "the output differs from the reference by %.3g of max |ref|",
+                        result->verify_error);
+    }
+    timing_result r;
+    if (st == W8A8_OK)
+        st = timing_measure(ctx, &b, fn, &launcher, o->samples > 0 ? o->samples : BENCH_DEFAULT_SAMPLES,
+                            o->min_batch_us > 0 ? o->min_batch_us : BENCH_DEFAULT_BATCH_US, &r);
+    if (st == W8A8_OK) {
+        result->median_us = r.median_us;
+        result->spread_us = r.spread_us;
+        result->min_us = r.min_us;
+        result->samples = r.samples;
+        result->batch = r.batch;
+        result->host_us = r.host_us;
+        result->tflops = 2.0 * (double)problem->m * (double)problem->n * (double)problem->k /
+                         r.median_us / 1e6;
+        result->gbps = bench_bytes(problem) / r.median_us / 1e3;
+    }
+    timing_buffers_destroy(ctx, &b);
+    return st;
+}
+
+/* Host time per call of `calls` w8a8_scaled_mm calls on one set, in chunks; the GPU drains
+ * between chunks outside the clock. */
+static w8a8_status host_chunks(w8a8_context *ctx, timing_buffers *b, int chunks, double *per_call)
+{
+    for (int c = 0; c < chunks; c++) {
+        double t0 = util_now();
+        for (int i = 0; i < BENCH_HOST_CHUNK; i++) {
+            w8a8_status st = w8a8_scaled_mm(ctx, &b->problem, &b->sets[0], (void *)b->stream);
+            if (st != W8A8_OK)
+                return st;
+        }
+        per_call[c] = 1e6 * (util_now() - t0) / BENCH_HOST_CHUNK;
+        CUresult rc = ctx->cu->cuStreamSynchronize(b->stream);
+        if (rc != CUDA_SUCCESS)
+            return error_cuda(ctx, rc, "cuStreamSynchronize");
+    }
+    return W8A8_OK;
+}
+
+w8a8_status w8a8_bench_host_overhead(w8a8_context *ctx, const w8a8_problem *problem, int calls,
+                                     double *us_per_call, double *min_us_per_call)
+{
+    w8a8_status st = bench_check(ctx, problem, us_per_call);
+    if (st != W8A8_OK)
+        return st;
+    int chunks = calls > BENCH_HOST_CHUNK ? calls / BENCH_HOST_CHUNK : 1;
+    double *per_call = malloc((size_t)chunks * sizeof *per_call);
+    if (!per_call)
+        return errorf(ctx, W8A8_NO_MEMORY, "out of host memory");
+    timing_buffers b;
+    memset(&b, 0, sizeof b);
+    st = w8a8_dispatch_warm(ctx, problem);
+    if (st == W8A8_OK) /* one set: the kernels' own time does not matter here */
+        st = timing_buffers_create(ctx, problem, 1e-9, 0, &b);
+    if (st == W8A8_OK) /* the first launch of a kernel pays one-time costs: not counted */
+        st = host_chunks(ctx, &b, 1, per_call);
+    if (st == W8A8_OK)
+        st = host_chunks(ctx, &b, chunks, per_call);
+    if (st == W8A8_OK) {
+        double spread;
+        timing_stats(per_call, chunks, us_per_call, &spread);
+        if (min_us_per_call)
+            *min_us_per_call = per_call[0];
+    }
+    timing_buffers_destroy(ctx, &b);
+    free(per_call);
+    return st;
+}

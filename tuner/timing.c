@@ -1,0 +1,574 @@
+/* The timing harness of the tuner and of `w8a8 bench`: device buffers for a problem, rotated
+ * so that consecutive launches read different memory (at least rotate_l2_factor × L2 in all,
+ * so small-M shapes read their weights from HBM as they do in a model), filled with random
+ * values (never zeros: zeros lower power draw and flatter timings); CUDA events around
+ * batches of launches; medians; and verification against the reference kernel. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gemm.h"
+#include "numeric.h"
+#include "tune.h"
+
+/* A random table this long (a prime, so rows of any power-of-two K see different values) is
+ * tiled over each 8-bit operand on the device. */
+#define TIMING_TABLE_BYTES 1000003u
+#define TIMING_ALIGN 256u
+#define TIMING_MAX_SETS 1024u
+#define TIMING_WARMUP_LAUNCHES 3
+#define TIMING_PROBE_LAUNCHES 3
+#define TIMING_MAX_BATCH 1000
+#define TIMING_VERIFY_CHUNK (8u << 20)
+/* Scales of int8 operands: values are ~N(0, 40²), so 1/64 keeps outputs near fp8's. */
+#define TIMING_INT8_SPREAD 40.0
+#define TIMING_INT8_SCALE (1.0 / 64.0)
+
+/* ---- random values ---------------------------------------------------------------------------- */
+
+typedef struct timing_rng {
+    uint64_t state;
+} timing_rng;
+
+static uint64_t rng_next(timing_rng *r)
+{
+    uint64_t x = r->state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return r->state = x;
+}
+
+static double rng_uniform(timing_rng *r) { return (double)(rng_next(r) >> 11) * 0x1.0p-53; }
+
+static double rng_normal(timing_rng *r)
+{
+    double u = rng_uniform(r), v = rng_uniform(r);
+    return sqrt(-2.0 * log(u + 1e-300)) * cos(6.283185307179586 * v);
+}
+
+/* One random value of an operand's element type, never exactly zero. */
+static double random_value(timing_rng *r, w8a8_dtype dtype)
+{
+    double value;
+    do {
+        value = rng_normal(r);
+        if (dtype == W8A8_INT8)
+            value = fmax(-127.0, fmin(127.0, nearbyint(value * TIMING_INT8_SPREAD)));
+    } while (value == 0.0);
+    return value;
+}
+
+/* ---- layout of one tensor set ------------------------------------------------------------------ */
+
+typedef struct set_layout {
+    size_t a, b, out, a_scale, b_scale, bias, azp, col_sums; /* offsets */
+    size_t a_bytes, b_bytes, out_bytes, a_scale_count, b_scale_count, bias_bytes;
+    size_t azp_count, col_sums_count;
+    size_t total;
+} set_layout;
+
+static size_t align_up(size_t v) { return (v + TIMING_ALIGN - 1) / TIMING_ALIGN * TIMING_ALIGN; }
+
+static size_t ceil_div(int64_t a, int64_t b) { return (size_t)((a + b - 1) / b); }
+
+/* Floats of a scale layout for an operand of `rows` × k (ld resolved, 0 meaning dense). */
+static size_t scale_count(const w8a8_scale_layout *s, int64_t rows, int64_t k)
+{
+    if (s->kind == W8A8_SCALE_TENSOR)
+        return 1;
+    if (s->kind == W8A8_SCALE_ROW)
+        return (size_t)rows;
+    size_t k_groups = ceil_div(k, s->group_k > 0 ? s->group_k : 128);
+    size_t row_groups = ceil_div(rows, s->group_rows > 0 ? s->group_rows : 1);
+    if (s->k_major)
+        return k_groups * (s->ld > 0 ? (size_t)s->ld : row_groups);
+    return row_groups * (s->ld > 0 ? (size_t)s->ld : k_groups);
+}
+
+static void layout_make(const w8a8_problem *p, set_layout *l)
+{
+    memset(l, 0, sizeof *l);
+    l->a_bytes = (size_t)p->m * (size_t)p->lda * w8a8_dtype_size(p->a_type);
+    l->b_bytes = (size_t)p->n * (size_t)p->ldb * w8a8_dtype_size(p->b_type);
+    l->out_bytes = (size_t)p->m * (size_t)p->ldc * w8a8_dtype_size(p->out_type);
+    l->a_scale_count = scale_count(&p->a_scale, p->m, p->k);
+    l->b_scale_count = scale_count(&p->b_scale, p->n, p->k);
+    l->bias_bytes = p->bias_type == W8A8_DTYPE_NONE ? 0 : (size_t)p->n * w8a8_dtype_size(p->bias_type);
+    l->azp_count = p->azp == W8A8_AZP_NONE ? 0 : p->azp == W8A8_AZP_TENSOR ? 1 : (size_t)p->m;
+    l->col_sums_count = p->azp == W8A8_AZP_NONE ? 0 : (size_t)p->n;
+    size_t at = 0;
+    l->a = at, at += align_up(l->a_bytes);
+    l->b = at, at += align_up(l->b_bytes);
+    l->out = at, at += align_up(l->out_bytes);
+    l->a_scale = at, at += align_up(l->a_scale_count * sizeof(float));
+    l->b_scale = at, at += align_up(l->b_scale_count * sizeof(float));
+    l->bias = at, at += align_up(l->bias_bytes);
+    l->azp = at, at += align_up(l->azp_count * sizeof(int32_t));
+    l->col_sums = at, at += align_up(l->col_sums_count * sizeof(int32_t));
+    l->total = at;
+}
+
+static void *dptr(CUdeviceptr p) { return (void *)(uintptr_t)p; }
+
+static void tensors_at(const set_layout *l, CUdeviceptr base, w8a8_tensors *t)
+{
+    memset(t, 0, sizeof *t);
+    t->a = dptr(base + l->a);
+    t->b = dptr(base + l->b);
+    t->out = dptr(base + l->out);
+    t->a_scale = dptr(base + l->a_scale);
+    t->b_scale = dptr(base + l->b_scale);
+    t->bias = l->bias_bytes ? dptr(base + l->bias) : NULL;
+    t->azp = l->azp_count ? dptr(base + l->azp) : NULL;
+    t->b_col_sums = l->col_sums_count ? dptr(base + l->col_sums) : NULL;
+}
+
+/* ---- filling ------------------------------------------------------------------------------------ */
+
+#define CU_TRY(ctx, call, what)                                                                \
+    do {                                                                                       \
+        CUresult rc_ = (call);                                                                 \
+        if (rc_ != CUDA_SUCCESS)                                                               \
+            return error_cuda((ctx), rc_, "%s", (what));                                       \
+    } while (0)
+
+/* Tiles `table` over [dst, dst + bytes): one upload, then doubling device copies (each copy
+ * starts at a multiple of the table's length, so the tiling stays exact). */
+static w8a8_status fill_tiled(w8a8_context *ctx, CUdeviceptr dst, size_t bytes,
+                              const uint8_t *table, size_t table_bytes)
+{
+    size_t done = bytes < table_bytes ? bytes : table_bytes;
+    CU_TRY(ctx, ctx->cu->cuMemcpyHtoD(dst, table, done), "cuMemcpyHtoD (random operand)");
+    while (done < bytes) {
+        size_t n = done < bytes - done ? done : bytes - done;
+        CU_TRY(ctx, ctx->cu->cuMemcpyDtoD(dst + done, dst, n), "cuMemcpyDtoD (random operand)");
+        done += n;
+    }
+    return W8A8_OK;
+}
+
+static w8a8_status upload_values(w8a8_context *ctx, CUdeviceptr dst, w8a8_dtype dtype,
+                                 size_t count, timing_rng *r, double lo, double hi, bool normal)
+{
+    size_t size = w8a8_dtype_size(dtype);
+    if (!count)
+        return W8A8_OK;
+    uint8_t *host = malloc(count * size);
+    if (!host)
+        return errorf(ctx, W8A8_NO_MEMORY, "out of host memory for random data");
+    for (size_t i = 0; i < count; i++) {
+        double v = normal ? random_value(r, dtype) : lo + (hi - lo) * rng_uniform(r);
+        num_store_f64(dtype, host, (int64_t)i, v);
+    }
+    CUresult rc = ctx->cu->cuMemcpyHtoD(dst, host, count * size);
+    free(host);
+    return rc == CUDA_SUCCESS ? W8A8_OK : error_cuda(ctx, rc, "cuMemcpyHtoD (random values)");
+}
+
+static w8a8_status upload_ints(w8a8_context *ctx, CUdeviceptr dst, const int32_t *values,
+                               size_t count)
+{
+    if (!count)
+        return W8A8_OK;
+    CU_TRY(ctx, ctx->cu->cuMemcpyHtoD(dst, values, count * sizeof *values), "cuMemcpyHtoD");
+    return W8A8_OK;
+}
+
+/* Zero points in [-8, 8] and B's column sums Σ_k B[n, k], computed from the tiled table. */
+static w8a8_status fill_zero_points(w8a8_context *ctx, const w8a8_problem *p, const set_layout *l,
+                                    CUdeviceptr base, const uint8_t *b_table, timing_rng *r)
+{
+    if (!l->azp_count)
+        return W8A8_OK;
+    int32_t *azp = malloc(l->azp_count * sizeof *azp);
+    int32_t *sums = malloc(l->col_sums_count * sizeof *sums);
+    w8a8_status st = W8A8_OK;
+    if (!azp || !sums)
+        st = errorf(ctx, W8A8_NO_MEMORY, "out of host memory for zero points");
+    for (size_t i = 0; st == W8A8_OK && i < l->azp_count; i++)
+        azp[i] = (int32_t)(rng_next(r) % 17) - 8;
+    for (size_t n = 0; st == W8A8_OK && n < l->col_sums_count; n++) {
+        int64_t sum = 0;
+        for (int64_t k = 0; k < p->k; k++)
+            sum += (int8_t)b_table[((size_t)n * (size_t)p->ldb + (size_t)k) % TIMING_TABLE_BYTES];
+        sums[n] = (int32_t)sum;
+    }
+    if (st == W8A8_OK)
+        st = upload_ints(ctx, base + l->azp, azp, l->azp_count);
+    if (st == W8A8_OK)
+        st = upload_ints(ctx, base + l->col_sums, sums, l->col_sums_count);
+    free(azp);
+    free(sums);
+    return st;
+}
+
+/* Fills set 0 with random values. */
+static w8a8_status fill_set(w8a8_context *ctx, const w8a8_problem *p, const set_layout *l,
+                            CUdeviceptr base)
+{
+    timing_rng r = {0x9E3779B97F4A7C15ull};
+    uint8_t *a_table = malloc(TIMING_TABLE_BYTES), *b_table = malloc(TIMING_TABLE_BYTES);
+    w8a8_status st = W8A8_OK;
+    if (!a_table || !b_table)
+        st = errorf(ctx, W8A8_NO_MEMORY, "out of host memory for random data");
+    for (size_t i = 0; st == W8A8_OK && i < TIMING_TABLE_BYTES; i++) {
+        num_store_f64(p->a_type, a_table, (int64_t)i, random_value(&r, p->a_type));
+        num_store_f64(p->b_type, b_table, (int64_t)i, random_value(&r, p->b_type));
+    }
+    if (st == W8A8_OK)
+        st = fill_tiled(ctx, base + l->a, l->a_bytes, a_table, TIMING_TABLE_BYTES);
+    if (st == W8A8_OK)
+        st = fill_tiled(ctx, base + l->b, l->b_bytes, b_table, TIMING_TABLE_BYTES);
+    double a_base = p->a_type == W8A8_INT8 ? TIMING_INT8_SCALE : 1.0;
+    double b_base = p->b_type == W8A8_INT8 ? TIMING_INT8_SCALE : 1.0;
+    if (st == W8A8_OK) /* positive scales around the base: [0.5, 1.5) × base */
+        st = upload_values(ctx, base + l->a_scale, W8A8_FP32, l->a_scale_count, &r, 0.5 * a_base,
+                           1.5 * a_base, false);
+    if (st == W8A8_OK)
+        st = upload_values(ctx, base + l->b_scale, W8A8_FP32, l->b_scale_count, &r, 0.5 * b_base,
+                           1.5 * b_base, false);
+    if (st == W8A8_OK && l->bias_bytes)
+        st = upload_values(ctx, base + l->bias, p->bias_type, (size_t)p->n, &r, 0, 0, true);
+    if (st == W8A8_OK)
+        st = fill_zero_points(ctx, p, l, base, b_table, &r);
+    free(a_table);
+    free(b_table);
+    return st;
+}
+
+/* ---- buffers ------------------------------------------------------------------------------------ */
+
+/* How many sets: enough to pass factor × L2, at most what a quarter of free memory holds. */
+static size_t set_count(w8a8_context *ctx, size_t set_bytes, double factor)
+{
+    double want = factor * (double)ctx->l2_bytes / (double)set_bytes;
+    size_t count = want < 1.0 ? 1 : (size_t)ceil(want);
+    if (count > TIMING_MAX_SETS)
+        count = TIMING_MAX_SETS;
+    size_t free_bytes = 0, total = 0;
+    if (ctx->cu->cuMemGetInfo(&free_bytes, &total) == CUDA_SUCCESS && count > 1 &&
+        count * set_bytes > free_bytes / 4)
+        count = free_bytes / 4 / set_bytes > 1 ? free_bytes / 4 / set_bytes : 1;
+    return count;
+}
+
+static w8a8_status buffers_setup(w8a8_context *ctx, timing_buffers *b, double factor)
+{
+    const cu_api *cu = ctx->cu;
+    set_layout l;
+    layout_make(&b->problem, &l);
+    b->set_bytes = l.total;
+    b->out_bytes = l.out_bytes;
+    b->count = set_count(ctx, l.total, factor > 0 ? factor : 4.0);
+    b->sets = calloc(b->count, sizeof *b->sets);
+    if (!b->sets)
+        return errorf(ctx, W8A8_NO_MEMORY, "out of host memory");
+    CUresult rc = cu->cuMemAlloc(&b->base, b->count * b->set_bytes);
+    if (rc != CUDA_SUCCESS) {
+        b->base = 0;
+        return error_cuda(ctx, rc, "cuMemAlloc(%zu bytes for %zu rotated input sets)",
+                          b->count * b->set_bytes, b->count);
+    }
+    if (b->workspace_bytes && (rc = cu->cuMemAlloc(&b->workspace, b->workspace_bytes)) != CUDA_SUCCESS) {
+        b->workspace = 0;
+        return error_cuda(ctx, rc, "cuMemAlloc(%zu bytes of workspace)", b->workspace_bytes);
+    }
+    w8a8_status st = fill_set(ctx, &b->problem, &l, b->base);
+    for (size_t i = 0; st == W8A8_OK && i < b->count; i++) {
+        CUdeviceptr at = b->base + i * b->set_bytes;
+        tensors_at(&l, at, &b->sets[i]);
+        if (i && (rc = cu->cuMemcpyDtoD(at, b->base, b->set_bytes)) != CUDA_SUCCESS)
+            st = error_cuda(ctx, rc, "cuMemcpyDtoD (rotated input set %zu)", i);
+    }
+    return st;
+}
+
+w8a8_status timing_buffers_create(w8a8_context *ctx, const w8a8_problem *problem,
+                                  double rotate_l2_factor, size_t workspace_bytes,
+                                  timing_buffers *b)
+{
+    memset(b, 0, sizeof *b);
+    w8a8_status st = context_make_current(ctx);
+    if (st != W8A8_OK)
+        return st;
+    gemm_problem_resolve(problem, &b->problem);
+    b->workspace_bytes = workspace_bytes;
+    const cu_api *cu = ctx->cu;
+    CUresult rc = cu->cuStreamCreate(&b->stream, CU_STREAM_NON_BLOCKING);
+    if (rc == CUDA_SUCCESS)
+        rc = cu->cuEventCreate(&b->start, CU_EVENT_DEFAULT);
+    if (rc == CUDA_SUCCESS)
+        rc = cu->cuEventCreate(&b->stop, CU_EVENT_DEFAULT);
+    st = rc == CUDA_SUCCESS ? W8A8_OK : error_cuda(ctx, rc, "creating the timing stream/events");
+    if (st == W8A8_OK)
+        st = buffers_setup(ctx, b, rotate_l2_factor);
+    if (st != W8A8_OK) {
+        char message[W8A8_ERRMSG_BYTES];
+        snprintf(message, sizeof message, "%s", w8a8_errmsg(ctx));
+        timing_buffers_destroy(ctx, b);
+        return errorf(ctx, st, "%s", message);
+    }
+    return W8A8_OK;
+}
+
+void timing_buffers_destroy(w8a8_context *ctx, timing_buffers *b)
+{
+    if (!b || !ctx || !ctx->cu)
+        return;
+    const cu_api *cu = ctx->cu;
+    if (b->stream)
+        cu->cuStreamSynchronize(b->stream);
+    if (b->base)
+        cu->cuMemFree(b->base);
+    if (b->reference_out)
+        cu->cuMemFree(b->reference_out);
+    if (b->workspace)
+        cu->cuMemFree(b->workspace);
+    if (b->start)
+        cu->cuEventDestroy(b->start);
+    if (b->stop)
+        cu->cuEventDestroy(b->stop);
+    if (b->stream)
+        cu->cuStreamDestroy(b->stream);
+    free(b->sets);
+    memset(b, 0, sizeof *b);
+}
+
+/* ---- statistics --------------------------------------------------------------------------------- */
+
+static int compare_doubles(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+void timing_stats(double *values, int n, double *median, double *spread)
+{
+    if (n <= 0) {
+        *median = *spread = -1.0;
+        return;
+    }
+    qsort(values, (size_t)n, sizeof *values, compare_doubles);
+    *median = n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+    int p10 = (int)floor(0.1 * (n - 1)), p90 = (int)ceil(0.9 * (n - 1));
+    *spread = values[p90] - values[p10];
+}
+
+/* ---- timing ------------------------------------------------------------------------------------- */
+
+/* One event-timed batch of `batch` launches, rotating through the sets. */
+static w8a8_status timed_batch(w8a8_context *ctx, timing_buffers *b, timing_launch_fn launch,
+                               void *user, int batch, double *gpu_us, double *host_us)
+{
+    const cu_api *cu = ctx->cu;
+    CU_TRY(ctx, cu->cuEventRecord(b->start, b->stream), "cuEventRecord");
+    double t0 = util_now();
+    for (int i = 0; i < batch; i++) {
+        const w8a8_tensors *t = &b->sets[b->next_set];
+        b->next_set = (b->next_set + 1) % b->count;
+        w8a8_status st = launch(ctx, user, &b->problem, t, b->workspace, b->stream);
+        if (st != W8A8_OK)
+            return st;
+    }
+    double t1 = util_now();
+    CU_TRY(ctx, cu->cuEventRecord(b->stop, b->stream), "cuEventRecord");
+    CU_TRY(ctx, cu->cuEventSynchronize(b->stop), "cuEventSynchronize (a timed batch)");
+    float ms = 0;
+    CU_TRY(ctx, cu->cuEventElapsedTime(&ms, b->start, b->stop), "cuEventElapsedTime");
+    *gpu_us = 1e3 * (double)ms / batch;
+    *host_us = 1e6 * (t1 - t0) / batch;
+    return W8A8_OK;
+}
+
+w8a8_status timing_measure(w8a8_context *ctx, timing_buffers *b, timing_launch_fn launch,
+                           void *user, int samples, double min_batch_us, timing_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->median_us = r->spread_us = r->min_us = -1.0;
+    if (samples < 1)
+        samples = 1;
+    double gpu = 0, host = 0;
+    w8a8_status st = timed_batch(ctx, b, launch, user, TIMING_WARMUP_LAUNCHES, &gpu, &host);
+    if (st == W8A8_OK) /* the probe sizes the batch; the warm-up paid for first-launch costs */
+        st = timed_batch(ctx, b, launch, user, TIMING_PROBE_LAUNCHES, &gpu, &host);
+    if (st != W8A8_OK)
+        return st;
+    double want = min_batch_us > 0 ? min_batch_us : 1000.0;
+    int batch = gpu > 0 ? (int)ceil(want / gpu) : TIMING_MAX_BATCH;
+    batch = batch < 1 ? 1 : batch > TIMING_MAX_BATCH ? TIMING_MAX_BATCH : batch;
+    double *gpu_us = malloc(2 * (size_t)samples * sizeof *gpu_us);
+    if (!gpu_us)
+        return errorf(ctx, W8A8_NO_MEMORY, "out of host memory");
+    double *host_us = gpu_us + samples;
+    for (int s = 0; st == W8A8_OK && s < samples; s++)
+        st = timed_batch(ctx, b, launch, user, batch, &gpu_us[s], &host_us[s]);
+    if (st == W8A8_OK) {
+        double unused;
+        timing_stats(gpu_us, samples, &r->median_us, &r->spread_us);
+        r->min_us = gpu_us[0];
+        timing_stats(host_us, samples, &r->host_us, &unused);
+        r->samples = samples;
+        r->batch = batch;
+    }
+    free(gpu_us);
+    return st;
+}
+
+/* ---- verification ------------------------------------------------------------------------------- */
+
+/*
+ * The bound. Both sides compute the same real number; they differ by
+ *  - the rounding of the output: both round an fp32 value to out_type, so near a rounding
+ *    boundary they can land one unit in the last place apart: 2^-7 |ref| for bf16 (8-bit
+ *    significand), 2^-10 for fp16, a few fp32 units for fp32;
+ *  - accumulation. FP8: the reference accumulates in fp32 per element; tensor cores keep only
+ *    about 14 bits in FP8 accumulation (DeepSeek-V3 §3.3.2), about 1e-3 relative RMS at
+ *    K = 4096, growing like sqrt(K), and the worst element of M×N is a few RMS away. We allow
+ *    5e-3 · sqrt(K / 4096) of max |ref| (at least 5e-3, at most 2e-2). So a bf16 FP8 result
+ *    passes at ≈ 1.3e-2 of max |ref| at K ≤ 4096; a wrong tile, scale index or a dropped K
+ *    block errs by O(10 %) and fails. INT8: the accumulation is exact (int32); only the fp32
+ *    epilogue differs (scale products, the zero-point correction, int32 → fp32 of sums past
+ *    2^24), so 1e-5 of max |ref|.
+ */
+void timing_tolerance(const w8a8_problem *problem, double *ulp_rel, double *accumulation_rel)
+{
+    switch (problem->out_type) {
+    case W8A8_BF16: *ulp_rel = 0x1.0p-7; break;
+    case W8A8_FP16: *ulp_rel = 0x1.0p-10; break;
+    default: *ulp_rel = 0x1.0p-21; break;
+    }
+    if (problem->a_type == W8A8_INT8) {
+        *accumulation_rel = 1e-5;
+    } else {
+        double grow = sqrt(fmax(1.0, (double)problem->k / 4096.0));
+        *accumulation_rel = fmin(2e-2, 5e-3 * grow);
+    }
+}
+
+/* Applies fn(ctx, user, row data of out, row data of ref, rows) over the outputs in chunks of
+ * rows copied to the host (the outputs may be gigabytes). */
+typedef void (*rows_fn)(void *user, const w8a8_problem *p, const uint8_t *out, const uint8_t *ref,
+                        int64_t rows);
+
+static w8a8_status for_each_rows(w8a8_context *ctx, timing_buffers *b, CUdeviceptr out,
+                                 rows_fn fn, void *user)
+{
+    const w8a8_problem *p = &b->problem;
+    size_t row_bytes = (size_t)p->ldc * w8a8_dtype_size(p->out_type);
+    int64_t chunk_rows = (int64_t)(TIMING_VERIFY_CHUNK / row_bytes);
+    if (chunk_rows < 1)
+        chunk_rows = 1;
+    if (chunk_rows > p->m)
+        chunk_rows = p->m;
+    uint8_t *host = malloc(2 * (size_t)chunk_rows * row_bytes);
+    if (!host)
+        return errorf(ctx, W8A8_NO_MEMORY, "out of host memory for verification");
+    uint8_t *host_ref = host + (size_t)chunk_rows * row_bytes;
+    w8a8_status st = W8A8_OK;
+    for (int64_t row = 0; row < p->m && st == W8A8_OK; row += chunk_rows) {
+        int64_t rows = p->m - row < chunk_rows ? p->m - row : chunk_rows;
+        size_t bytes = (size_t)(rows - 1) * row_bytes + (size_t)p->n * w8a8_dtype_size(p->out_type);
+        size_t at = (size_t)row * row_bytes;
+        CUresult rc = ctx->cu->cuMemcpyDtoH(host_ref, b->reference_out + at, bytes);
+        if (rc == CUDA_SUCCESS && out)
+            rc = ctx->cu->cuMemcpyDtoH(host, out + at, bytes);
+        if (rc != CUDA_SUCCESS)
+            st = error_cuda(ctx, rc, "cuMemcpyDtoH (verification)");
+        else
+            fn(user, p, out ? host : NULL, host_ref, rows);
+    }
+    free(host);
+    return st;
+}
+
+typedef struct compare_state {
+    double ref_max, ulp_rel, acc_abs;
+    double worst;  /* max |out − ref| */
+    bool passed;
+} compare_state;
+
+static void rows_max(void *user, const w8a8_problem *p, const uint8_t *out, const uint8_t *ref,
+                     int64_t rows)
+{
+    compare_state *c = user;
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t n = 0; n < p->n; n++) {
+            float v = 0;
+            num_load_f32(p->out_type, ref, r * p->ldc + n, &v);
+            if (!(fabs(v) <= c->ref_max)) /* also catches NaN */
+                c->ref_max = isnan(v) ? INFINITY : fabs(v);
+        }
+    (void)out;
+}
+
+static void rows_compare(void *user, const w8a8_problem *p, const uint8_t *out,
+                         const uint8_t *ref, int64_t rows)
+{
+    compare_state *c = user;
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t n = 0; n < p->n; n++) {
+            float want = 0, got = 0;
+            num_load_f32(p->out_type, ref, r * p->ldc + n, &want);
+            num_load_f32(p->out_type, out, r * p->ldc + n, &got);
+            double diff = fabs((double)got - (double)want);
+            if (isnan(diff))
+                diff = INFINITY;
+            if (diff > c->worst)
+                c->worst = diff;
+            if (!(diff <= c->ulp_rel * fabs(want) + c->acc_abs))
+                c->passed = false;
+        }
+}
+
+static w8a8_status launch_reference(w8a8_context *ctx, timing_buffers *b)
+{
+    const cu_api *cu = ctx->cu;
+    CUresult rc = cu->cuMemAlloc(&b->reference_out, b->out_bytes);
+    if (rc != CUDA_SUCCESS) {
+        b->reference_out = 0;
+        return error_cuda(ctx, rc, "cuMemAlloc(%zu bytes for the reference output)", b->out_bytes);
+    }
+    CU_TRY(ctx, cu->cuMemsetD8Async(b->reference_out, 0xFF, b->out_bytes, b->stream), "cuMemsetD8Async");
+    w8a8_tensors t = b->sets[0];
+    t.out = dptr(b->reference_out);
+    w8a8_status st = w8a8_scaled_mm_reference(ctx, &b->problem, &t, b->stream);
+    if (st != W8A8_OK)
+        return st;
+    CU_TRY(ctx, cu->cuStreamSynchronize(b->stream), "cuStreamSynchronize (reference kernel)");
+    compare_state c = {0};
+    st = for_each_rows(ctx, b, 0, rows_max, &c);
+    if (st == W8A8_OK && !(c.ref_max > 0 && isfinite(c.ref_max)))
+        st = errorf(ctx, W8A8_INTERNAL, "the reference output is %s: nothing to verify against",
+                    c.ref_max > 0 ? "not finite" : "all zeros");
+    b->reference_max = c.ref_max;
+    return st;
+}
+
+w8a8_status timing_verify(w8a8_context *ctx, timing_buffers *b, timing_launch_fn launch,
+                          void *user, double *error, bool *passed)
+{
+    *error = -1.0;
+    *passed = false;
+    w8a8_status st = W8A8_OK;
+    if (!b->reference_out && (st = launch_reference(ctx, b)) != W8A8_OK)
+        return st;
+    const cu_api *cu = ctx->cu;
+    const w8a8_tensors *t = &b->sets[0];
+    CUdeviceptr out = (CUdeviceptr)(uintptr_t)t->out;
+    CU_TRY(ctx, cu->cuMemsetD8Async(out, 0xFF, b->out_bytes, b->stream), "cuMemsetD8Async (poison)");
+    if ((st = launch(ctx, user, &b->problem, t, b->workspace, b->stream)) != W8A8_OK)
+        return st;
+    CU_TRY(ctx, cu->cuStreamSynchronize(b->stream), "cuStreamSynchronize (verified launch)");
+    double acc_rel;
+    compare_state c = {.ref_max = b->reference_max, .passed = true};
+    timing_tolerance(&b->problem, &c.ulp_rel, &acc_rel);
+    c.acc_abs = acc_rel * b->reference_max;
+    st = for_each_rows(ctx, b, out, rows_compare, &c);
+    if (st == W8A8_OK) {
+        *error = c.worst / b->reference_max;
+        *passed = c.passed;
+    }
+    return st;
+}
