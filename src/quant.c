@@ -39,14 +39,16 @@ static int pow2_at_least(int64_t v)
 
 /* Per-token (and per-tensor) rows: a team of threads per row, sized so each thread keeps
  * about QUANT_TARGET_VECS 16-byte chunks in registers across the two passes; short rows pack
- * several per block. Group mode: one thread per chunk of a group. */
+ * several per block. Group mode: QUANT_TARGET_VECS chunks of a group per thread (fewer for
+ * groups below 32 elements), several groups per block. */
 static quant_shape choose_shape(const quant_plan *plan)
 {
     quant_shape s;
     int64_t chunks = plan->p.k / QUANT_CHUNK;
     if (plan->p.mode == W8A8_QUANT_DYNAMIC_GROUP) {
-        s.team = plan->p.group_k / QUANT_CHUNK;
-        s.vecs = 1;
+        int group_chunks = plan->p.group_k / QUANT_CHUNK;
+        s.vecs = group_chunks < QUANT_TARGET_VECS ? group_chunks : QUANT_TARGET_VECS;
+        s.team = group_chunks / s.vecs;
         s.segments = plan->m_out * plan->groups;
     } else {
         if (chunks <= 32) {
@@ -179,12 +181,13 @@ static const char *const compile_sets[] = {
     "quant_mode=2,in_type=6,out_type=3,team=2,vecs=1,threads=256",
     "quant_mode=2,in_type=4,out_type=3,team=64,vecs=3,threads=256,asym=1",
     "quant_mode=2,in_type=6,out_type=1,team=512,vecs=8,threads=512",
+    "quant_mode=3,in_type=4,out_type=1,group=128,team=4,vecs=4,threads=256",
+    "quant_mode=3,in_type=4,out_type=1,group=128,team=4,vecs=4,threads=256,scale_k_major=1",
+    "quant_mode=3,in_type=5,out_type=3,group=16,team=1,vecs=2,threads=256,ub=1",
+    "quant_mode=3,in_type=6,out_type=1,group=256,team=8,vecs=4,threads=256,scale_k_major=1",
+    "quant_mode=3,in_type=4,out_type=3,group=64,team=2,vecs=4,threads=256",
+    "quant_mode=3,in_type=5,out_type=1,group=32,team=1,vecs=4,threads=256,soft_fp8=1",
     "quant_mode=3,in_type=4,out_type=1,group=128,team=16,vecs=1,threads=256",
-    "quant_mode=3,in_type=4,out_type=1,group=128,team=16,vecs=1,threads=256,scale_k_major=1",
-    "quant_mode=3,in_type=5,out_type=3,group=16,team=2,vecs=1,threads=256,ub=1",
-    "quant_mode=3,in_type=6,out_type=1,group=256,team=32,vecs=1,threads=256,scale_k_major=1",
-    "quant_mode=3,in_type=4,out_type=3,group=64,team=8,vecs=1,threads=256",
-    "quant_mode=3,in_type=5,out_type=1,group=32,team=4,vecs=1,threads=256,soft_fp8=1",
     "quant_kernel=1,weight_type=1",
     "quant_kernel=1,weight_type=3",
     "",

@@ -24,12 +24,15 @@
  *   W8A8_ASYM           1: int8 with a zero point (modes 0, 1, 2).
  *   W8A8_UB             1: clamp the amax to *scale_ub (modes 1, 2, 3; symmetric only).
  *   W8A8_TEAM           threads sharing one segment (a row, or a group in mode 3): power of
- *                       two, 1…1024; mode 3 needs W8A8_GROUP / 8.
+ *                       two, 1…1024; mode 3 needs TEAM · VECS = W8A8_GROUP / 8.
  *   W8A8_VECS           8-element chunks per thread kept in registers between the two passes
  *                       (1…16); chunks beyond TEAM · VECS are loaded again in the second pass.
+ *                       Thread `lane` of a team handles chunks lane, lane + TEAM, …
  *   W8A8_THREADS        threads per block: a multiple of 32 and of TEAM, at most 1024.
  *   W8A8_GROUP          mode 3: elements per group, power of two, 16…256.
  *   W8A8_SCALE_K_MAJOR  mode 3: the scale of (row, g) at [g · ld + row], else [row · ld + g].
+ *                       Segments are numbered in the order of the scales (K-major: rows
+ *                       fastest), so neighbouring teams write neighbouring scales.
  *   W8A8_SOFT_FP8       1: encode e4m3 with integer operations even where cvt exists (tests
  *                       the sm_80/86 path on newer GPUs). Default 0; below sm_89 always soft.
  *   W8A8_WEIGHT_TYPE    kernel 1: 1 e4m3, 3 int8.
@@ -60,15 +63,15 @@
 #ifndef W8A8_GROUP
 #define W8A8_GROUP 128
 #endif
+#ifndef W8A8_VECS
+#define W8A8_VECS (W8A8_QUANT_MODE == 3 && W8A8_GROUP < 32 ? W8A8_GROUP / 8 : 4)
+#endif
 #ifndef W8A8_TEAM
 #if W8A8_QUANT_MODE == 3
-#define W8A8_TEAM (W8A8_GROUP / 8)
+#define W8A8_TEAM (W8A8_GROUP / 8 / W8A8_VECS)
 #else
 #define W8A8_TEAM 256
 #endif
-#endif
-#ifndef W8A8_VECS
-#define W8A8_VECS (W8A8_QUANT_MODE == 3 ? 1 : 4)
 #endif
 #ifndef W8A8_THREADS
 #define W8A8_THREADS (W8A8_TEAM > 256 ? W8A8_TEAM : 256)
@@ -225,8 +228,8 @@ static_assert(W8A8_THREADS % 32 == 0 && W8A8_THREADS % W8A8_TEAM == 0 && W8A8_TH
 static_assert(W8A8_VECS >= 1 && W8A8_VECS <= 16, "W8A8_VECS: 1 to 16");
 static_assert(W8A8_QUANT_MODE != Q_MODE_GROUP ||
                   (W8A8_GROUP >= 16 && W8A8_GROUP <= 256 && (W8A8_GROUP & (W8A8_GROUP - 1)) == 0 &&
-                   W8A8_TEAM == W8A8_GROUP / 8 && W8A8_VECS == 1),
-              "mode 3: W8A8_GROUP a power of two in 16..256, W8A8_TEAM = GROUP / 8, W8A8_VECS = 1");
+                   W8A8_TEAM * W8A8_VECS == W8A8_GROUP / 8),
+              "mode 3: W8A8_GROUP a power of two in 16..256, W8A8_TEAM * W8A8_VECS = GROUP / 8");
 
 struct q_chunk {
     w8a8_u32 w[Q_WORDS];
@@ -429,8 +432,13 @@ extern "C" __global__ void __launch_bounds__(W8A8_THREADS)
     const long long chunks = k / 8;
 #if W8A8_QUANT_MODE == Q_MODE_GROUP
     const long long groups = (k + W8A8_GROUP - 1) / W8A8_GROUP;
+#if W8A8_SCALE_K_MAJOR
+    const long long group = seg / m_out;
+    const long long row = group < groups ? seg - group * m_out : m_out; /* past the end: idle */
+#else
     const long long row = seg / groups;
     const long long group = seg - row * groups;
+#endif
     const long long c_begin = group * (W8A8_GROUP / 8);
     const long long c_end = chunks < c_begin + W8A8_GROUP / 8 ? chunks : c_begin + W8A8_GROUP / 8;
 #else
