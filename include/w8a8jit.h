@@ -526,7 +526,9 @@ typedef struct w8a8_linear_problem {
  *  x_scale    static x_quant: the activation scale (1 float, read). Unused otherwise.
  *  x_azp      static asymmetric: the activation zero point (1 int32, read).
  *  x_scale_ub optional upper bound of dynamic symmetric amaxes (1 float), or NULL.
- *  w_col_sums asymmetric: Σ_k w[n, k] as int32 (N values).
+ *  w_col_sums asymmetric: Σ_k w[n, k] as int32 (N values); must be NULL otherwise.
+ * w, out, w_scale, bias and w_col_sums reach w8a8_scaled_mm as they are, under its rules
+ * (alignment; a pointer the problem does not use is an error).
  */
 typedef struct w8a8_linear_tensors {
     const void *x;

@@ -135,7 +135,7 @@ static void random_shape(pgen_rng *rng, w8a8_problem *p)
 
 void pgen_problem(pgen_rng *rng, int index, w8a8_problem *p)
 {
-    traits t;
+    traits t = {0};
     int count = pgen_trait_count();
     trait_walk(((index % count) + count) % count, &t);
     memset(p, 0, sizeof *p);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gemm.h"
 #include "jit.h"
 #include "quant.h"
 
@@ -387,6 +388,9 @@ w8a8_status w8a8_linear(w8a8_context *ctx, const w8a8_linear_problem *problem,
                        .b_col_sums = t->w_col_sums};
     w8a8_quant_problem q;
     quant_problem_of(problem, &q);
+    /* Everything the matmul will check, checked before the quantization launches. */
+    if ((st = validate_tensors(ctx, &mm, &mt)) != W8A8_OK)
+        return st;
     if ((st = w8a8_quantize(ctx, &q, &qt, stream)) != W8A8_OK)
         return st;
     return w8a8_scaled_mm(ctx, &mm, &mt, stream);

@@ -513,9 +513,10 @@ START_TEST(reference_compile_plan_covers_every_trait)
 END_TEST
 
 /* scripts/sm90_gemm.lua's valid() recomputed from the rules its comments and code state:
- * block_m / consumers ∈ {64, 128}; INT8 wgmma N ∈ {8, 16, 24, 32} ∪ {48…256 step 16};
- * stages·(block_m + block_n)·128 + 16·stages + 1024 ≤ max_smem; (block_m / consumers / 64)
- * · block_n / 2 + 40 ≤ 255 (one consumer) or 232 (two); the register-file check
+ * pingpong needs 2 consumers; rows per consumer (block_m, or block_m / consumers without
+ * pingpong) ∈ {64, 128}; INT8 wgmma N ∈ {8, 16, 24, 32} ∪ {48…256 step 16};
+ * stages·(block_m + block_n)·128 + 16·stages + 16 + 1024 ≤ max_smem; (rows / 64) · block_n
+ * / 2 + 40 ≤ 255 (one consumer) or 232 (two); the register-file check
  * (128·40 + 256·232 = 64512 ≤ 65536) and cluster = 1 always pass. raster × group (2 × 4)
  * do not enter valid(). */
 static size_t sm90_expected_valid(bool int8, int max_smem)
@@ -528,15 +529,16 @@ static size_t sm90_expected_valid(bool int8, int max_smem)
     for (int a = 0; a < 3; a++)
         for (int b = 0; b < 18; b++)
             for (int c = 0; c < 9; c++)
-                for (int consumers = 1; consumers <= 2; consumers++) {
-                    int bm = block_m[a], bn = block_n[b], st = stages[c];
-                    int wg_m = bm / consumers;
-                    bool n_ok = !int8 || bn <= 32 || bn % 16 == 0;
-                    bool ok = (wg_m == 64 || wg_m == 128) && n_ok &&
-                              st * (bm + bn) * 128 + 16 * st + 1024 <= max_smem &&
-                              wg_m / 64 * bn / 2 + 40 <= (consumers == 1 ? 255 : 232);
-                    count += ok ? 2 * 4 : 0;
-                }
+                for (int consumers = 1; consumers <= 2; consumers++)
+                    for (int pingpong = 0; pingpong <= 1; pingpong++) {
+                        int bm = block_m[a], bn = block_n[b], st = stages[c];
+                        int wg_m = pingpong ? bm : bm / consumers;
+                        bool n_ok = !int8 || bn <= 32 || bn % 16 == 0;
+                        bool ok = (!pingpong || consumers == 2) && (wg_m == 64 || wg_m == 128) &&
+                                  n_ok && st * (bm + bn) * 128 + 16 * st + 16 + 1024 <= max_smem &&
+                                  wg_m / 64 * bn / 2 + 40 <= (consumers == 1 ? 255 : 232);
+                        count += ok ? 2 * 4 : 0;
+                    }
     return count;
 }
 
@@ -552,18 +554,17 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     ck_assert(space_device_nominal(ctx, "sm_90a", &dev) == W8A8_OK);
     ck_assert_msg(space_load(ctx, "sm90_gemm", &s) == W8A8_OK, "%s", w8a8_errmsg(ctx));
     ck_assert_str_eq(space_arch(s), "sm_90a");
-    ck_assert_uint_eq(space_config_total(s), 7776); /* 3·18·9·2·2·4·1 */
+    ck_assert_uint_eq(space_config_total(s), 15552); /* 3·18·9·2·2·2·4·1 */
     for (int int8 = 0; int8 <= 1; int8++) {
         w8a8_problem_init(&p, 4096, 28672, 4096, int8 ? W8A8_INT8 : W8A8_E4M3, W8A8_BF16);
         ck_assert(space_applies(ctx, s, &p, &dev, &applies) == W8A8_OK && applies);
         ck_assert_msg(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
-        /* per (block_m, block_n, stages, consumers): 972 points, 388 valid (324 fail the
-         * warpgroup rows, 242 shared memory, 18 registers); every listed block_n is also a
-         * legal INT8 N, so INT8 keeps the same 388 · 8 = 3104 */
-        ck_assert_uint_eq(sm90_expected_valid(int8, dev.max_smem_optin), 3104);
-        ck_assert_uint_eq(e.total, 7776);
-        ck_assert_uint_eq(e.count, 3104);
-        ck_assert_uint_eq(e.invalid, 7776 - 3104);
+        /* per (block_m, block_n, stages, consumers, pingpong): 1944 points, 611 valid; every
+         * listed block_n is also a legal INT8 N, so INT8 keeps the same 611 · 8 = 4888 */
+        ck_assert_uint_eq(sm90_expected_valid(int8, dev.max_smem_optin), 4888);
+        ck_assert_uint_eq(e.total, 15552);
+        ck_assert_uint_eq(e.count, 4888);
+        ck_assert_uint_eq(e.invalid, 15552 - 4888);
         for (size_t i = 1; i < e.count; i++)
             ck_assert(e.candidates[i - 1].rank <= e.candidates[i].rank);
         ck_assert(space_default(ctx, s, &p, &dev, config, sizeof config) == W8A8_OK);
@@ -588,7 +589,7 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     ck_assert_uint_eq(plan.problems, 5);
     ck_assert_uint_eq(plan.not_applied, 0);
     ck_assert_uint_eq(plan.count, 5 * 8);
-    ck_assert_uint_eq(plan.capped, 5 * 3104 - 5 * 8);
+    ck_assert_uint_eq(plan.capped, 5 * 4888 - 5 * 8);
     w8a8_space_plan_free(&plan);
     ck_assert(w8a8_space_compile_plan(ctx, "sm90_gemm", "sm_90", 8, &plan) == W8A8_OK);
     ck_assert_int_eq(plan.targets_arch, 0); /* plain sm_90 has no wgmma */

@@ -409,7 +409,7 @@ static w8a8_status linear_call(w8a8_context *ctx, void *user, int set)
     bq_linear *l = user;
     w8a8_linear_tensors t = {.x = l->x[set], .w = l->w[set], .out = l->out[set],
                              .w_scale = l->w_scale, .x_scale = l->x_scale, .x_azp = l->x_azp,
-                             .w_col_sums = l->col_sums};
+                             .w_col_sums = l->qp.asymmetric ? l->col_sums : NULL};
     return w8a8_linear(ctx, &l->p, &t, l->work[set], l->work_bytes, NULL);
 }
 
@@ -432,7 +432,8 @@ static w8a8_status linear_gemm_call(w8a8_context *ctx, void *user, int set)
     bool is_static = l->qp.mode == W8A8_QUANT_STATIC_TENSOR;
     w8a8_tensors t = {.a = ws, .b = l->w[set], .out = l->out[set],
                       .a_scale = is_static ? l->x_scale : (float *)(ws + l->scale_offset),
-                      .b_scale = l->w_scale, .b_col_sums = l->col_sums,
+                      .b_scale = l->w_scale,
+                      .b_col_sums = l->qp.asymmetric ? l->col_sums : NULL,
                       .azp = !l->qp.asymmetric ? NULL
                              : is_static ? l->x_azp : (int32_t *)(ws + l->azp_offset)};
     return w8a8_scaled_mm(ctx, &l->mm, &t, NULL);
