@@ -431,9 +431,11 @@ w8a8_status jit_kernel_get(w8a8_context *ctx, const char *template_name, const c
     if (st != W8A8_OK)
         return st;
     const char *use_arch = arch ? arch : ctx->arch;
+    /* A hit allocates nothing: the key is built on the stack when it fits. */
     size_t len = strlen(template_name) + strlen(use_arch) + strlen(entry) +
                  (defines ? strlen(defines) : 0) + 4;
-    char *key = malloc(len);
+    char stack_key[1024];
+    char *key = len <= sizeof stack_key ? stack_key : malloc(len);
     if (!key)
         return errorf(ctx, W8A8_NO_MEMORY, "out of host memory");
     snprintf(key, len, "%s\n%s\n%s\n%s", template_name, use_arch, entry, defines ? defines : "");
@@ -443,11 +445,14 @@ w8a8_status jit_kernel_get(w8a8_context *ctx, const char *template_name, const c
     jit_entry *e = table_find(t, key, bucket);
     pthread_mutex_unlock(&t->lock);
     if (e) {
-        free(key);
+        if (key != stack_key)
+            free(key);
         atomic_fetch_add(&ctx->memory_hits, 1);
         *out = &e->kernel;
         return W8A8_OK;
     }
+    if (key == stack_key && !(key = strdup(stack_key)))
+        return errorf(ctx, W8A8_NO_MEMORY, "out of host memory");
     /* Compile and load outside the lock, so threads compiling different kernels overlap. */
     jit_cubin cubin;
     st = jit_cubin_get(ctx, template_name, defines, use_arch, &cubin);

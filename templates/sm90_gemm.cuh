@@ -127,8 +127,11 @@ static_assert(W8A8_CLUSTER == 1, "CLUSTER 2 (TMA multicast) is not implemented y
 static_assert(SM90_INT8 == (W8A8_B_TYPE == W8A8_T_INT8), "INT8 pairs only with INT8");
 static_assert(W8A8_A_TYPE == W8A8_T_E4M3 || W8A8_A_TYPE == W8A8_T_E5M2 || SM90_INT8, "A_TYPE");
 static_assert(W8A8_B_TYPE == W8A8_T_E4M3 || W8A8_B_TYPE == W8A8_T_E5M2 || SM90_INT8, "B_TYPE");
-static_assert(W8A8_A_SCALE != W8A8_S_BLOCK && W8A8_B_SCALE != W8A8_S_BLOCK,
-              "block scales are not implemented in sm90_gemm yet");
+/* Block scales: A 1×128, B 128×128 (the host checks the group shapes), FP8 only, promoted. */
+#define SM90_BLOCK (W8A8_A_SCALE == W8A8_S_BLOCK)
+static_assert(SM90_BLOCK == (W8A8_B_SCALE == W8A8_S_BLOCK), "block scales on both sides or none");
+static_assert(!SM90_BLOCK || !SM90_INT8, "block scales need FP8");
+static_assert(!SM90_BLOCK || W8A8_AZP == W8A8_Z_NONE, "no zero point with block scales");
 static_assert(W8A8_AZP == W8A8_Z_NONE || SM90_INT8, "a zero point needs INT8");
 static_assert(W8A8_OUT_TYPE == W8A8_T_BF16 || W8A8_OUT_TYPE == W8A8_T_FP16 ||
               W8A8_OUT_TYPE == W8A8_T_FP32, "OUT_TYPE");

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "gemm.h"
+#include "quant.h"
 #include "space.h"
 
 typedef struct job {
@@ -134,7 +135,8 @@ static void usage(FILE *f)
             "  TEMPLATE...        templates to compile with --define (e.g. reference_gemm)\n"
             "  --define DEFS      NAME=VALUE,... for the named templates\n"
             "  --space FILE|NAME  every valid config of a space's compile problems\n"
-            "  --all              every embedded space whose arch fits --arch\n"
+            "  --all              every embedded space whose arch fits --arch, and the\n"
+            "                     quantization kernels\n"
             "  --max-configs N    per problem, the N best-ranked configs (default: all for\n"
             "                     --space, 8 for --all)\n"
             "  --jobs N           parallel NVRTC compiles (default: CPU count)\n"
@@ -209,6 +211,15 @@ static w8a8_status collect_jobs(w8a8_context *ctx, const compile_args *a, job_li
     if (st == W8A8_OK && a->space && skipped)
         fprintf(stderr, "w8a8: compile: space %s does not target %s\n", a->space, a->arch);
     if (a->all) {
+        /* quant has no tuning space: its compile set lives beside its host code */
+        for (size_t i = 0; quant_compile_defines(i) && st == W8A8_OK; i++) {
+            job *j = job_add(l);
+            if (!j)
+                return W8A8_NO_MEMORY;
+            snprintf(j->template_name, sizeof j->template_name, "quant");
+            snprintf(j->defines, sizeof j->defines, "%s", quant_compile_defines(i));
+            snprintf(j->label, sizeof j->label, "%s", j->defines);
+        }
         const char *const *names = space_builtin_names();
         for (size_t i = 0; names[i] && st == W8A8_OK; i++)
             st = add_space(ctx, l, names[i], a->max_configs < 0 ? 8 : (size_t)a->max_configs,
