@@ -26,8 +26,12 @@ run_tests() {
 
 run_tune() {
   local model="${1:-llama3-8b}"
-  /usr/bin/time -v "$bin/w8a8" tune --model "$model" --budget "${W8A8_BUDGET:-240}" 2>&1 |
-    tee "$out/tune-$model.log" | grep -vE '^\s+(Page|Socket|Signals|Swaps|File|Average|Exit|Volun|Invol|Minor|Major|Percent|System|User)'
+  shift || true
+  local t0=$SECONDS
+  "$bin/w8a8" tune --model "$model" --budget "${W8A8_BUDGET:-240}" "$@" > "$out/tune-$model.log" 2>&1
+  local rc=$?
+  echo "tune $model $*: exit $rc, wall $((SECONDS - t0)) s (budget ${W8A8_BUDGET:-240} s)" | tee -a "$out/tune-wall.log"
+  tail -n 30 "$out/tune-$model.log"
 }
 
 run_bench() {

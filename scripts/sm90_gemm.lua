@@ -2,8 +2,9 @@
 -- sm_90a kernel (one TMA producer warpgroup, 1–2 wgmma consumer warpgroups, an mbarrier ring
 -- of `stages` 128-byte K blocks). Applies on compute capability 9.0 only (sm_90a cubins run
 -- nowhere else) to FP8 (e4m3/e5m2 mixes) and INT8 problems with per-tensor or per-row scales,
--- any out dtype and bias, and the INT8 zero points. Block scales go to other families until
--- the template grows promoted accumulation (see the template's header).
+-- any out dtype and bias, and the INT8 zero points; and to FP8 with block scales of exactly
+-- A 1×128 and B 128×128 groups (either layout), with promoted accumulation: a second set of
+-- accumulators per consumer, which valid() counts. Other block shapes go to other families.
 --
 -- Parameters:
 --   block_m    rows of a tile; block_m / consumers (rows per consumer warpgroup) is 64 or 128
@@ -22,6 +23,8 @@ local BARRIER_BYTES = 16        -- a full and an empty mbarrier per stage
 local TURN_BYTES = 16           -- the two ping-pong turn mbarriers
 local ALIGN_SLACK = 1024        -- the kernel aligns its dynamic shared memory to 1024
 local REG_OVERHEAD = 40         -- registers a consumer needs beside its accumulators
+local BLOCK_SCALE_REGS = 16     -- block scales: the sa/sb values of two K blocks
+local SCALE_GROUP = 128         -- block scales: A 1×128, B 128×128
 local CONSUMER_REGS = { 255, 232 } -- per consumer count: no setmaxnreg / setmaxnreg.inc 232
 
 local FP8 = { e4m3 = true, e5m2 = true }
@@ -29,6 +32,10 @@ local OUTS = { bf16 = true, fp16 = true, fp32 = true }
 
 local function is_int8(problem)
     return problem.a_type == "int8"
+end
+
+local function is_block(problem)
+    return problem.a_scale == "block" or problem.b_scale == "block"
 end
 
 local function int8_n_ok(n)
@@ -65,7 +72,12 @@ local function valid(c, problem, device)
         return false, "shared memory"
     end
     local acc = (wg_m // 64) * c.block_n // 2
-    if acc + REG_OVERHEAD > CONSUMER_REGS[c.consumers] then
+    local overhead = REG_OVERHEAD
+    if is_block(problem) then
+        acc = 2 * acc -- promoted accumulation: a temporary set beside the main one
+        overhead = overhead + BLOCK_SCALE_REGS
+    end
+    if acc + overhead > CONSUMER_REGS[c.consumers] then
         return false, "accumulator registers"
     end
     -- setmaxnreg: producer 40 + consumers at their cap must fit the register file
@@ -106,6 +118,13 @@ local function rank(c, problem, device)
         main_loop_factor = 1.0
     end
     local per_block = math.max(mma, load)
+    if is_block(problem) then
+        -- promotion: wait for the K block's wgmmas, then one FMA per accumulator; a second
+        -- consumer warpgroup issues its wgmmas meanwhile and hides most of it
+        local wg_m = c.pingpong == 1 and c.block_m or c.block_m // c.consumers
+        local promote = 200 + (wg_m // 64) * n
+        per_block = per_block + promote * (c.consumers == 2 and 0.3 or 1.0)
+    end
     if c.stages < 3 then
         per_block = per_block * 1.25
     end
@@ -135,9 +154,16 @@ local DEFAULT_SHAPES = {
     { 128, 224, 2, 0 }, { 128, 256, 2, 0 }, { 256, 128, 2, 0 },
 }
 
+-- Block scales double the accumulators: cooperative tiles up to 128×176 and one-consumer
+-- 64-row tiles (not measured yet).
+local BLOCK_DEFAULT_SHAPES = {
+    { 64, 32, 1, 0 }, { 64, 64, 1, 0 }, { 64, 128, 1, 0 },
+    { 128, 64, 2, 0 }, { 128, 128, 2, 0 }, { 128, 160, 2, 0 }, { 128, 176, 2, 0 },
+}
+
 local function default(problem, device)
     local best, best_cost
-    for _, s in ipairs(DEFAULT_SHAPES) do
+    for _, s in ipairs(is_block(problem) and BLOCK_DEFAULT_SHAPES or DEFAULT_SHAPES) do
         local c = { block_m = s[1], block_n = s[2], consumers = s[3], pingpong = s[4],
                     raster = 0, group = 8, cluster = 1, stages = 2 }
         -- the deepest ring that fits, at most 8
@@ -172,6 +198,12 @@ local function compile_problems(device)
           bias_type = "fp32", a_scale = "row", b_scale = "row", azp = "token" },
         { m = 2048, n = 10240, k = 8192, a_type = "int8", b_type = "int8", out_type = "bf16",
           bias_type = "bf16", a_scale = "row", b_scale = "tensor", azp = "tensor" },
+        { m = 4096, n = 7168, k = 16384, a_type = "e4m3", b_type = "e4m3", out_type = "bf16",
+          a_scale = "block", b_scale = "block", a_group_rows = 1, a_group_k = 128,
+          b_group_rows = 128, b_group_k = 128, a_k_major = true },
+        { m = 64, n = 2112, k = 7168, a_type = "e4m3", b_type = "e4m3", out_type = "fp32",
+          bias_type = "fp32", a_scale = "block", b_scale = "block", a_group_rows = 1,
+          a_group_k = 128, b_group_rows = 128, b_group_k = 128 },
     }
 end
 
@@ -189,8 +221,13 @@ return {
         if not (fp8 or int8) or not OUTS[problem.out_type] then
             return false
         end
-        if problem.a_scale == "block" or problem.b_scale == "block" then
-            return false
+        if is_block(problem) then
+            -- promoted accumulation: FP8, A 1×128 and B 128×128 groups only
+            if not fp8 or problem.a_scale ~= "block" or problem.b_scale ~= "block"
+                or problem.a_group_rows ~= 1 or problem.a_group_k ~= SCALE_GROUP
+                or problem.b_group_rows ~= SCALE_GROUP or problem.b_group_k ~= SCALE_GROUP then
+                return false
+            end
         end
         if problem.azp and problem.azp ~= "none" and not int8 then
             return false

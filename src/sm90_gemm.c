@@ -24,6 +24,11 @@
 #define SM90_ALIGN_SLACK 1024u
 #define SM90_WARPGROUP 128u
 #define SM90_REG_OVERHEAD 40
+/* Block scales: the consumers hold a second accumulator set (promoted accumulation) and the
+ * scales of two K blocks. */
+#define SM90_BLOCK_SCALE_REGS 16
+/* The one block-scale shape the template implements (DeepSeek-V3 / vLLM): A 1×128, B 128×128. */
+#define SM90_SCALE_GROUP 128
 #define SM90_REGS_ONE_CONSUMER 255
 #define SM90_REGS_TWO_CONSUMERS 232
 #define SM90_TMA_BOX_MAX 256
@@ -60,6 +65,20 @@ static int *sm90_field(sm90_config *c, size_t i) { return (int *)((char *)c + sm
 
 static bool sm90_fp8(w8a8_dtype t) { return t == W8A8_E4M3 || t == W8A8_E5M2; }
 
+static bool sm90_block_scaled(const w8a8_problem *problem)
+{
+    return problem->a_scale.kind == W8A8_SCALE_BLOCK || problem->b_scale.kind == W8A8_SCALE_BLOCK;
+}
+
+/* Both sides block-scaled with A 1×128 and B 128×128 groups (either layout, any ld). */
+static bool sm90_block_shapes_ok(const w8a8_problem *problem)
+{
+    const w8a8_scale_layout *a = &problem->a_scale, *b = &problem->b_scale;
+    return a->kind == W8A8_SCALE_BLOCK && b->kind == W8A8_SCALE_BLOCK && a->group_rows == 1 &&
+           a->group_k == SM90_SCALE_GROUP && b->group_rows == SM90_SCALE_GROUP &&
+           b->group_k == SM90_SCALE_GROUP;
+}
+
 static bool sm90_supports(const w8a8_context *ctx, const w8a8_problem *problem)
 {
     if (ctx->has_device && (ctx->cc_major != SM90_CC_MAJOR || ctx->cc_minor != SM90_CC_MINOR))
@@ -74,8 +93,8 @@ static bool sm90_supports(const w8a8_context *ctx, const w8a8_problem *problem)
     if (problem->bias_type != W8A8_DTYPE_NONE && problem->bias_type != W8A8_FP32 &&
         problem->bias_type != problem->out_type)
         return false;
-    if (problem->a_scale.kind == W8A8_SCALE_BLOCK || problem->b_scale.kind == W8A8_SCALE_BLOCK)
-        return false; /* promoted accumulation is not implemented yet */
+    if (sm90_block_scaled(problem) && (!fp8 || !sm90_block_shapes_ok(problem)))
+        return false; /* promoted accumulation: FP8, A 1×128 and B 128×128 only */
     if (problem->azp != W8A8_AZP_NONE && !int8)
         return false;
     return problem->m < SM90_DIM_MAX && problem->n < SM90_DIM_MAX && problem->k < SM90_DIM_MAX;
@@ -156,11 +175,16 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
         return errorf(ctx, W8A8_UNSUPPORTED, "sm90_gemm config: cluster %d (only 1 so far)",
                       c->cluster);
     int accumulators = (wg_m / 64) * c->block_n / 2;
+    int overhead = SM90_REG_OVERHEAD;
+    if (sm90_block_scaled(problem)) {
+        accumulators *= 2;
+        overhead += SM90_BLOCK_SCALE_REGS;
+    }
     int cap = c->consumers == 2 ? SM90_REGS_TWO_CONSUMERS : SM90_REGS_ONE_CONSUMER;
-    if (accumulators + SM90_REG_OVERHEAD > cap)
+    if (accumulators + overhead > cap)
         return errorf(ctx, W8A8_INVALID,
                       "sm90_gemm config: %d accumulator registers per thread exceed the cap %d",
-                      accumulators, cap - SM90_REG_OVERHEAD);
+                      accumulators, cap - overhead);
     unsigned smem = sm90_smem_bytes(c);
     if (ctx->has_device && smem > (unsigned)ctx->max_smem_optin)
         return errorf(ctx, W8A8_INVALID,
@@ -190,7 +214,8 @@ static w8a8_status sm90_plan(w8a8_context *ctx, const w8a8_problem *problem, con
     if (!sm90_supports(ctx, problem))
         return errorf(ctx, W8A8_UNSUPPORTED,
                       "sm90_gemm: this problem or device is not supported (needs cc 9.0, FP8 or "
-                      "INT8 operands, per-tensor or per-row scales)");
+                      "INT8 operands, per-tensor or per-row scales, or FP8 with 1×128 × 128×128 "
+                      "block scales)");
     sm90_config c;
     w8a8_status st = sm90_config_parse(ctx, config, &c);
     if (st == W8A8_OK)

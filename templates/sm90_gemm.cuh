@@ -36,15 +36,17 @@
  *   CLUSTER     1 (2 with TMA multicast is planned; see below)
  * Problem traits (common/gemm_args.h values): A_TYPE, B_TYPE (E4M3/E5M2 mixes, or INT8
  * with INT8), OUT_TYPE (BF16, FP16, FP32), BIAS_TYPE (NONE, OUT_TYPE or FP32), A_SCALE and
- * B_SCALE (TENSOR or ROW), AZP (INT8 only: NONE, TENSOR, TOKEN).
+ * B_SCALE (TENSOR, ROW, or BLOCK on both: see below), AZP (INT8 only: NONE, TENSOR, TOKEN).
+ *
+ * Block scales (A_SCALE = B_SCALE = BLOCK, FP8 only; the host admits only A 1×128 and
+ * B 128×128 groups, either scale matrix row-major or K-major with its ld): promoted
+ * accumulation. Each consumer keeps a second accumulator set; the 4 k32 wgmmas of one K
+ * block go into it, and after wait_group 0 the consumer adds tmp·sa[m,kb]·sb[n/128,kb] into
+ * the main set in fp32 (the scales read straight from global memory, the next K block's
+ * while the wgmmas run). The stage is released right after the wait. A partial last K
+ * block (TMA zero fill) uses its own scale. valid() counts the doubled accumulators.
  *
  * Extensions planned as parameters of this family (not implemented yet):
- *   - Block scales / promoted accumulation: each consumer keeps a second accumulator set;
- *     the 4 k32 wgmmas of one K block go into the temporary one, then after wait_group the
- *     consumer adds tmp·sa[m,kb]·sb[n/128,kb] into the main set (scales for the tile's K
- *     block loaded by the producer alongside the tile, or read by the consumer). A new
- *     macro ACCUM (0 fast, 1 promoted) and A_SCALE/B_SCALE = BLOCK select it; valid() must
- *     then count doubled accumulators.
  *   - Swap-AB for small M: the host swaps the two tensor maps (B's rows fill wgmma's M = 64,
  *     the tokens become wgmma N = 8…64), the macro SWAP_AB makes the epilogue write the
  *     transposed tile and swap the roles of sa/sb, azp, bias (bias then indexes rows).
@@ -328,7 +330,9 @@ __device__ __forceinline__ void sm90_epilogue(const sm90_acc_t (&acc)[SM90_SUB_M
         for (int h = 0; h < 2; ++h) {
             const long long row = row0 + 64 * s + 8 * h;
             const bool in = row < args.m;
-#if W8A8_A_SCALE == W8A8_S_ROW
+#if SM90_BLOCK
+            sa[s][h] = 1.0f; /* applied in the main loop */
+#elif W8A8_A_SCALE == W8A8_S_ROW
             sa[s][h] = in ? __ldg(args.a_scale + row) : 0.0f;
 #else
             sa[s][h] = __ldg(args.a_scale);
@@ -354,6 +358,8 @@ __device__ __forceinline__ void sm90_epilogue(const sm90_acc_t (&acc)[SM90_SUB_M
 #if W8A8_B_SCALE == W8A8_S_ROW
         const float sb0 = __ldg(args.b_scale + col);
         const float sb1 = pair ? __ldg(args.b_scale + col + 1) : 0.0f;
+#elif SM90_BLOCK
+        const float sb0 = 1.0f, sb1 = 1.0f;
 #else
         const float sb0 = sb_tensor, sb1 = sb_tensor;
 #endif
@@ -387,6 +393,93 @@ __device__ __forceinline__ void sm90_epilogue(const sm90_acc_t (&acc)[SM90_SUB_M
             }
     }
 }
+
+/* ---- block scales: promoted accumulation ------------------------------------------------
+ * A's scales are 1×128 (sa[m, kb]), B's 128×128 (sb[n/128, kb]), each row-major or K-major
+ * with its ld. Per K block a consumer runs its 4 k32 wgmmas into tmp, waits, and adds
+ * tmp·sa·sb into acc in fp32. A thread's rows are row0 + 64s + 8h; its columns within an
+ * 8-column group never cross a 128-column boundary (tile origins are multiples of 8), so
+ * each group j needs one sb: block (col_off + 8j) / 128 counted from the tile's first one.
+ * When 128 % BLOCK_N == 0 no tile straddles a boundary and one sb serves the whole tile. */
+#if SM90_BLOCK
+#define SM90_SB_ONE (128 % W8A8_BLOCK_N == 0)
+#define SM90_SB_COUNT (SM90_SB_ONE ? 1 : (W8A8_BLOCK_N + 127) / 128 + 1)
+
+struct sm90_block_scales {
+    float sa[SM90_SUB_M][2];
+    float sb[SM90_SB_COUNT];
+};
+
+/* The scales of K block kb for this thread's rows (from row0) and the tile's columns (from
+ * col_tile, its first column). Rows and 128-column blocks outside the problem get 0. */
+__device__ __forceinline__ void sm90_block_scales_load(sm90_block_scales &bs,
+                                                       const w8a8_gemm_args &args,
+                                                       long long row0, long long col_tile,
+                                                       long long kb)
+{
+#pragma unroll
+    for (int s = 0; s < SM90_SUB_M; ++s)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const long long row = row0 + 64 * s + 8 * h;
+            const long long at = args.a_scale_k_major ? kb * args.a_scale_ld + row
+                                                      : row * args.a_scale_ld + kb;
+            bs.sa[s][h] = row < args.m ? __ldg(args.a_scale + at) : 0.0f;
+        }
+    const long long nb0 = col_tile >> 7, nb_count = (args.n + 127) >> 7;
+#pragma unroll
+    for (int q = 0; q < SM90_SB_COUNT; ++q) {
+        const long long nb = nb0 + q;
+        const long long at = args.b_scale_k_major ? kb * args.b_scale_ld + nb
+                                                  : nb * args.b_scale_ld + kb;
+        bs.sb[q] = nb < nb_count ? __ldg(args.b_scale + at) : 0.0f;
+    }
+}
+
+/* acc[i], acc[i + 1] += sc · tmp[i], tmp[i + 1] */
+__device__ __forceinline__ void sm90_fma2(float (&acc)[SM90_ACC], const float (&tmp)[SM90_ACC],
+                                          int i, float sc)
+{
+    acc[i] = __fmaf_rn(tmp[i], sc, acc[i]);
+    acc[i + 1] = __fmaf_rn(tmp[i + 1], sc, acc[i + 1]);
+}
+
+/* acc += tmp · sa · sb; col_off is the tile's first column modulo 128. */
+__device__ __forceinline__ void sm90_promote(float (&acc)[SM90_SUB_M][SM90_ACC],
+                                             const float (&tmp)[SM90_SUB_M][SM90_ACC],
+                                             const sm90_block_scales &bs, int col_off)
+{
+#if SM90_SB_ONE
+    (void)col_off;
+#pragma unroll
+    for (int s = 0; s < SM90_SUB_M; ++s)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const float sc = bs.sa[s][h] * bs.sb[0];
+#pragma unroll
+            for (int j = 0; j < W8A8_BLOCK_N / 8; ++j) {
+                sm90_fma2(acc[s], tmp[s], 4 * j + 2 * h, sc);
+            }
+        }
+#else
+#pragma unroll
+    for (int j = 0; j < W8A8_BLOCK_N / 8; ++j) {
+        const int q = (col_off + 8 * j) >> 7;
+        float sb = bs.sb[0];
+#pragma unroll
+        for (int t = 1; t < SM90_SB_COUNT; ++t)
+            sb = q == t ? bs.sb[t] : sb;
+#pragma unroll
+        for (int s = 0; s < SM90_SUB_M; ++s)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const float sc = bs.sa[s][h] * sb;
+                sm90_fma2(acc[s], tmp[s], 4 * j + 2 * h, sc);
+            }
+    }
+#endif
+}
+#endif
 
 /* ---- the kernel -------------------------------------------------------------------------- */
 
@@ -465,6 +558,9 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
         const int first_row = W8A8_PINGPONG ? 0 : consumer * SM90_WG_M; /* in the tile */
         const sm90_u32 a_rows = first_row * SM90_BK;
         sm90_acc_t acc[SM90_SUB_M][SM90_ACC];
+#if SM90_BLOCK
+        float tmp[SM90_SUB_M][SM90_ACC]; /* one K block's partial sums before promotion */
+#endif
         int stage = 0;
         sm90_u32 phase = 0;
         sm90_u32 turn_phase = consumer == 0 ? 1u : 0u; /* consumer 0 goes first */
@@ -484,6 +580,55 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
             sm90_bar_wait(turn_bar + 8 * consumer, turn_phase);
             turn_phase ^= 1u;
 #endif
+            const long long row0 = (long long)mt * W8A8_BLOCK_M + first_row + 16 * warp + lane / 4;
+            const long long col0 = (long long)nt * W8A8_BLOCK_N + 2 * (lane % 4);
+#if SM90_BLOCK
+            (void)last_stage;
+            const long long col_tile = (long long)nt * W8A8_BLOCK_N;
+#pragma unroll
+            for (int s = 0; s < SM90_SUB_M; ++s)
+#pragma unroll
+                for (int i = 0; i < SM90_ACC; ++i)
+                    acc[s][i] = 0.0f;
+            sm90_block_scales scales, scales_next;
+            sm90_block_scales_load(scales, args, row0, col_tile, 0);
+            for (int kb = 0; kb < k_blocks; ++kb) {
+                sm90_bar_wait(full_bar + 8 * stage, phase);
+                const sm90_u64 desc_a =
+                    sm90_desc_k128(a_smem + stage * SM90_A_BYTES + a_rows);
+                const sm90_u64 desc_b = sm90_desc_k128(b_smem + stage * SM90_B_BYTES);
+                sm90_wgmma_fence();
+#pragma unroll
+                for (int k = 0; k < SM90_BK / 32; ++k)
+#pragma unroll
+                    for (int s = 0; s < SM90_SUB_M; ++s)
+                        sm90_wgmma(tmp[s], desc_a + 2 * k + (8192 >> 4) * s, desc_b + 2 * k,
+                                   k != 0);
+                sm90_wgmma_commit();
+                /* The next K block's scales load while the wgmmas run (the last block's
+                 * are loaded again, harmlessly). */
+                sm90_block_scales_load(scales_next, args, row0, col_tile,
+                                       kb + 1 < k_blocks ? kb + 1 : kb);
+                sm90_wgmma_wait<0>();
+#pragma unroll
+                for (int s = 0; s < SM90_SUB_M; ++s)
+#pragma unroll
+                    for (int i = 0; i < SM90_ACC; ++i)
+                        sm90_reg_fence(tmp[s][i]);
+                if (lane == 0)
+                    sm90_bar_arrive(empty_bar + 8 * stage);
+                sm90_promote(acc, tmp, scales, (int)(col_tile & 127));
+                scales = scales_next;
+                if (++stage == W8A8_STAGES) {
+                    stage = 0;
+                    phase ^= 1u;
+                }
+            }
+#if W8A8_PINGPONG
+            if (lane == 0)
+                sm90_bar_arrive(turn_bar + 8 * (consumer ^ 1)); /* the other one's turn */
+#endif
+#else
             for (int kb = 0; kb < k_blocks; ++kb) {
                 sm90_bar_wait(full_bar + 8 * stage, phase);
                 const sm90_u64 desc_a =
@@ -523,8 +668,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
                     sm90_reg_fence(acc[s][i]);
             if (lane == 0)
                 sm90_bar_arrive(empty_bar + 8 * last_stage);
-            const long long row0 = (long long)mt * W8A8_BLOCK_M + first_row + 16 * warp + lane / 4;
-            const long long col0 = (long long)nt * W8A8_BLOCK_N + 2 * (lane % 4);
+#endif
             sm90_epilogue(acc, args, row0, col0);
         }
     }

@@ -7,10 +7,14 @@
  *    schedules, both rasters;
  *  - every config on fixed odd shapes (M = 1, 7, 129, 333; N not a multiple of the tile;
  *    the smallest K) and a shape with more tiles than SMs (several tiles per CTA);
+ *  - block scales (A 1×128, B 128×128, promoted accumulation) on odd shapes (M = 1, 7, 129,
+ *    1000; N not a multiple of the tile nor of 128; K tails of 16·odd), row-major and
+ *    K-major scale matrices with padded ld, every out dtype, with and without bias, on
+ *    configs whose tiles do and do not straddle 128-column scale blocks;
  *  - configs that the template cannot build are refused with W8A8_INVALID before NVRTC.
  * FP8 wgmma accumulates with a reduced-precision adder (about 1e-3 relative for K in the
- * thousands), so FP8 problems get that much on top of the out dtype's bound; INT8
- * accumulation is exact. Needs compute capability 9.0: skipped (77) otherwise. CK_FORK=no. */
+ * thousands), so FP8 problems get that much on top of the out dtype's bound; promoted
+ * accumulation (block scales) gets a tighter 1e-3; INT8 accumulation is exact. Needs compute capability 9.0: skipped (77) otherwise. CK_FORK=no. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,6 +26,7 @@
 #define SEED 20250917u
 #define POISON 0xFF
 #define FP8_ACCUMULATION_BOUND 5e-3
+#define PROMOTED_ACCUMULATION_BOUND 1e-3
 #define MAX_FAILURES_SHOWN 10
 
 static w8a8_context *ctx;
@@ -103,7 +108,10 @@ static bool check_case(const pgen_case *c, const char *config)
     ck_assert_msg(st == W8A8_OK, "reference: %s", w8a8_errmsg(ctx));
     pgen_result r;
     pgen_compare(&c->problem, got, want, &r);
-    double bound = r.tolerance + (c->problem.a_type == W8A8_INT8 ? 0.0 : FP8_ACCUMULATION_BOUND);
+    bool promoted = c->problem.a_scale.kind == W8A8_SCALE_BLOCK;
+    double bound = r.tolerance + (c->problem.a_type == W8A8_INT8 ? 0.0
+                                  : promoted                     ? PROMOTED_ACCUMULATION_BOUND
+                                                                 : FP8_ACCUMULATION_BOUND);
     bool ok = r.bad_values == 0 && r.bad_padding == 0 && r.rel_error <= bound;
     if (!ok) {
         char text[320];
@@ -174,6 +182,63 @@ START_TEST(every_config_on_odd_shapes)
 }
 END_TEST
 
+/* Configs legal with block scales (doubled accumulators): one B scale per tile (128 % block_n
+ * == 0) and tiles straddling two or three 128-column scale blocks; cooperative, one consumer
+ * with 64 and 128 rows, and ping-pong. */
+static const char *const block_configs[] = {
+    "block_m=128,block_n=128,stages=4,consumers=2,raster=0,group=8,cluster=1",
+    "block_m=64,block_n=112,stages=6,consumers=1,raster=1,group=3,cluster=1",
+    "block_m=128,block_n=176,stages=3,consumers=2,raster=1,group=8,cluster=1",
+    "block_m=64,block_n=192,stages=4,consumers=1,raster=0,group=8,cluster=1",
+    "block_m=128,block_n=64,stages=5,consumers=2,pingpong=1,raster=0,group=8,cluster=1",
+    "block_m=64,block_n=32,stages=4,consumers=2,pingpong=1,raster=1,group=4,cluster=1",
+    "block_m=128,block_n=48,stages=5,consumers=1,raster=0,group=8,cluster=1",
+    "block_m=256,block_n=80,stages=3,consumers=2,raster=0,group=2,cluster=1",
+};
+#define BLOCK_CONFIG_COUNT ((int)(sizeof block_configs / sizeof block_configs[0]))
+
+/* A 1×128, B 128×128 block scales; k_major and a padded ld for each side. */
+static void block_scales(w8a8_problem *p, int a_k_major, int b_k_major, int pad)
+{
+    int64_t k_groups = (p->k + 127) / 128, n_groups = (p->n + 127) / 128;
+    p->a_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 1, 128, a_k_major,
+                                     (a_k_major ? p->m : k_groups) + pad};
+    p->b_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 128, 128, b_k_major,
+                                     (b_k_major ? n_groups : k_groups) + pad};
+}
+
+/* Block scales on every block config × odd shapes, cycling layouts, out dtypes and bias. */
+START_TEST(block_scales_on_odd_shapes)
+{
+    static const int64_t shapes[][3] = {{1, 200, 2064}, {7, 517, 400},  {129, 200, 2064},
+                                        {1000, 517, 400}, {129, 1032, 16}, {1000, 264, 1024},
+                                        {333, 136, 4112}};
+    static const w8a8_dtype outs[] = {W8A8_BF16, W8A8_FP16, W8A8_FP32};
+    pgen_rng rng;
+    pgen_rng_seed(&rng, SEED + 2);
+    int runs = 0, failures = 0;
+    for (int s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++)
+        for (int ci = 0; ci < BLOCK_CONFIG_COUNT; ci++) {
+            int v = s + ci; /* varies the traits across both loops */
+            w8a8_problem p;
+            w8a8_problem_init(&p, shapes[s][0], shapes[s][1], shapes[s][2],
+                              v % 5 == 4 ? W8A8_E5M2 : W8A8_E4M3, outs[v % 3]);
+            block_scales(&p, v % 2, (v / 2) % 2, v % 3 == 0 ? 0 : 1 + v % 7);
+            p.bias_type = v % 4 == 0 ? W8A8_DTYPE_NONE : v % 4 == 1 ? W8A8_FP32 : p.out_type;
+            p.ldc = (shapes[s][1] + 7) / 8 * 8 + 8; /* padding the check watches */
+            ck_assert(gemm_family_sm90.supports(ctx, &p));
+            pgen_case c;
+            ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
+            failures += !check_case(&c, block_configs[ci]);
+            runs++;
+            pgen_case_destroy(&c);
+        }
+    printf("sm90: %d block-scaled config × shape runs, %d failed\n", runs, failures);
+    ck_assert_msg(failures == 0, "%d of %d block-scaled runs differ from the reference",
+                  failures, runs);
+}
+END_TEST
+
 START_TEST(invalid_configs_are_refused)
 {
     static const struct {
@@ -198,11 +263,27 @@ START_TEST(invalid_configs_are_refused)
         w8a8_status st = gemm_family_sm90.plan(ctx, &p, bad[i].config, &plan);
         ck_assert_msg(st == W8A8_INVALID, "%s: %s", bad[i].config, w8a8_status_string(st));
     }
-    /* block scales are another family's */
+    /* block scales: only A 1×128 with B 128×128, FP8 */
     w8a8_problem p;
     w8a8_problem_init(&p, 256, 256, 256, W8A8_E4M3, W8A8_BF16);
     p.a_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 1, 128, 0, 0};
+    ck_assert(!gemm_family_sm90.supports(ctx, &p)); /* B per-tensor */
+    block_scales(&p, 1, 0, 0);
+    ck_assert(gemm_family_sm90.supports(ctx, &p));
+    p.b_scale.group_rows = 64;
     ck_assert(!gemm_family_sm90.supports(ctx, &p));
+    block_scales(&p, 0, 0, 0);
+    p.a_scale.group_k = p.b_scale.group_k = 64;
+    ck_assert(!gemm_family_sm90.supports(ctx, &p));
+    /* doubled accumulators: legal without block scales, too many registers with them */
+    block_scales(&p, 0, 0, 0);
+    gemm_plan plan;
+    w8a8_status st =
+        gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=128,consumers=2,pingpong=1", &plan);
+    ck_assert_msg(st == W8A8_INVALID, "pingpong 128×128 with block scales: %s",
+                  w8a8_status_string(st));
+    st = gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=256,consumers=2", &plan);
+    ck_assert_msg(st == W8A8_INVALID, "128×256 with block scales: %s", w8a8_status_string(st));
 }
 END_TEST
 
@@ -230,6 +311,7 @@ int main(void)
     TCase *tc = tcase_create("gpu_sm90");
     tcase_set_timeout(tc, 1200);
     tcase_add_test(tc, invalid_configs_are_refused);
+    tcase_add_test(tc, block_scales_on_odd_shapes);
     tcase_add_test(tc, every_supported_trait_combination);
     tcase_add_test(tc, every_config_on_odd_shapes);
     suite_add_tcase(s, tc);

@@ -516,10 +516,11 @@ END_TEST
  * pingpong needs 2 consumers; rows per consumer (block_m, or block_m / consumers without
  * pingpong) ∈ {64, 128}; INT8 wgmma N ∈ {8, 16, 24, 32} ∪ {48…256 step 16};
  * stages·(block_m + block_n)·128 + 16·stages + 16 + 1024 ≤ max_smem; (rows / 64) · block_n
- * / 2 + 40 ≤ 255 (one consumer) or 232 (two); the register-file check
+ * / 2 + 40 ≤ 255 (one consumer) or 232 (two), with block scales (promoted accumulation)
+ * 2 · (rows / 64) · block_n / 2 + 40 + 16 instead; the register-file check
  * (128·40 + 256·232 = 64512 ≤ 65536) and cluster = 1 always pass. raster × group (2 × 4)
  * do not enter valid(). */
-static size_t sm90_expected_valid(bool int8, int max_smem)
+static size_t sm90_expected_valid(bool int8, bool block, int max_smem)
 {
     static const int block_m[] = {64, 128, 256};
     static const int block_n[] = {8,   16,  24,  32,  48,  64,  80,  96,  112,
@@ -536,7 +537,8 @@ static size_t sm90_expected_valid(bool int8, int max_smem)
                         bool n_ok = !int8 || bn <= 32 || bn % 16 == 0;
                         bool ok = (!pingpong || consumers == 2) && (wg_m == 64 || wg_m == 128) &&
                                   n_ok && st * (bm + bn) * 128 + 16 * st + 16 + 1024 <= max_smem &&
-                                  wg_m / 64 * bn / 2 + 40 <= (consumers == 1 ? 255 : 232);
+                                  (block ? 2 : 1) * (wg_m / 64 * bn / 2) + 40 + (block ? 16 : 0) <=
+                                      (consumers == 1 ? 255 : 232);
                         count += ok ? 2 * 4 : 0;
                     }
     return count;
@@ -561,7 +563,7 @@ START_TEST(sm90_space_prunes_to_exact_counts)
         ck_assert_msg(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
         /* per (block_m, block_n, stages, consumers, pingpong): 1944 points, 611 valid; every
          * listed block_n is also a legal INT8 N, so INT8 keeps the same 611 · 8 = 4888 */
-        ck_assert_uint_eq(sm90_expected_valid(int8, dev.max_smem_optin), 4888);
+        ck_assert_uint_eq(sm90_expected_valid(int8, false, dev.max_smem_optin), 4888);
         ck_assert_uint_eq(e.total, 15552);
         ck_assert_uint_eq(e.count, 4888);
         ck_assert_uint_eq(e.invalid, 15552 - 4888);
@@ -574,7 +576,17 @@ START_TEST(sm90_space_prunes_to_exact_counts)
         ck_assert_msg(listed, "default %s is not a valid candidate", config);
         space_enumeration_free(&e);
     }
-    /* not on other parts, not with block scales */
+    /* FP8 block scales of A 1×128 and B 128×128: doubled accumulators prune more */
+    size_t block_valid = sm90_expected_valid(false, true, dev.max_smem_optin);
+    ck_assert_uint_eq(block_valid, 3664); /* 458 shapes × 8 */
+    w8a8_problem_init(&p, 4096, 7168, 16384, W8A8_E4M3, W8A8_BF16);
+    p.a_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 1, 128, 1, 0};
+    p.b_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 128, 128, 0, 0};
+    ck_assert(space_applies(ctx, s, &p, &dev, &applies) == W8A8_OK && applies);
+    ck_assert_msg(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
+    ck_assert_uint_eq(e.count, block_valid);
+    space_enumeration_free(&e);
+    /* not on other parts, not with other block shapes */
     w8a8_problem_init(&p, 4096, 28672, 4096, W8A8_E4M3, W8A8_BF16);
     p.a_scale.kind = p.b_scale.kind = W8A8_SCALE_BLOCK;
     ck_assert(space_applies(ctx, s, &p, &dev, &applies) == W8A8_OK && !applies);
@@ -586,10 +598,10 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     w8a8_space_plan plan;
     ck_assert(w8a8_space_compile_plan(ctx, "sm90_gemm", "sm_90a", 8, &plan) == W8A8_OK);
     ck_assert_int_eq(plan.targets_arch, 1);
-    ck_assert_uint_eq(plan.problems, 5);
+    ck_assert_uint_eq(plan.problems, 7); /* 5 + 2 block-scaled */
     ck_assert_uint_eq(plan.not_applied, 0);
-    ck_assert_uint_eq(plan.count, 5 * 8);
-    ck_assert_uint_eq(plan.capped, 5 * 4888 - 5 * 8);
+    ck_assert_uint_eq(plan.count, 7 * 8);
+    ck_assert_uint_eq(plan.capped, 5 * 4888 + 2 * block_valid - 7 * 8);
     w8a8_space_plan_free(&plan);
     ck_assert(w8a8_space_compile_plan(ctx, "sm90_gemm", "sm_90", 8, &plan) == W8A8_OK);
     ck_assert_int_eq(plan.targets_arch, 0); /* plain sm_90 has no wgmma */

@@ -188,6 +188,12 @@ static w8a8_status add_space(tune_run *run, const space *s, candidate_list *l)
     const gemm_family *f = gemm_family_find(space_template(s));
     if (!f || !f->supports(ctx, &run->problem))
         return W8A8_OK;
+    /* The reference kernel is the oracle and the dispatcher's last fallback, never a
+     * candidate: timing it on large shapes would eat the budget (a second a launch) and a
+     * problem no other family measured would record it as the winner. Only a space named
+     * explicitly (--space) tunes it. */
+    if (f == &gemm_family_reference && !(run->options.space && *run->options.space))
+        return W8A8_OK;
     space_enumeration e;
     memset(&e, 0, sizeof e);
     if ((st = space_enumerate(ctx, s, &run->problem, &run->space_dev, &e)) != W8A8_OK)
