@@ -1,0 +1,147 @@
+/* The w8a8 command as a user meets it: usage errors exit 2, hostile tuning spaces given to
+ * `w8a8 compile --space FILE` fail cleanly with file:line, and the commands that need a GPU
+ * say so and exit 0 on a machine without one. */
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#if __has_include(<lua.h>)
+#include <lauxlib.h>
+#include <lua.h>
+#else
+#include <lua5.4/lauxlib.h>
+#include <lua5.4/lua.h>
+#endif
+
+#include "testutil.h"
+
+#define SPACES W8A8_SOURCE_DIR "/tests/spaces/"
+
+/* Runs `w8a8 <args>` with stderr merged; output (truncated) into out; returns the exit code. */
+static int run_cli(const char *args, char *out, size_t size)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "'%s' %s 2>&1", W8A8_CLI, args);
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    size_t used = 0;
+    out[0] = '\0';
+    for (;;) {
+        size_t got = fread(out + used, 1, size - 1 - used, p);
+        used += got;
+        if (got == 0 || used == size - 1)
+            break;
+    }
+    out[used] = '\0';
+    char sink[4096];
+    while (fread(sink, 1, sizeof sink, p) > 0) {
+    }
+    int status = pclose(p);
+    ck_assert(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
+static void expect(const char *args, int code, const char *needle)
+{
+    char out[16384];
+    int got = run_cli(args, out, sizeof out);
+    ck_assert_msg(got == code, "w8a8 %s: exit %d, expected %d; output:\n%s", args, got, code, out);
+    ck_assert_msg(strstr(out, needle), "w8a8 %s: no '%s' in:\n%s", args, needle, out);
+}
+
+START_TEST(usage_errors_exit_2)
+{
+    expect("", 2, "usage: w8a8");
+    expect("frobnicate", 2, "unknown command 'frobnicate'");
+    expect("compile --all", 2, "--arch is required");
+    expect("compile --arch sm_90a --bogus", 2, "unknown option");
+    expect("info --bogus", 2, "unknown option");
+    expect("--help", 0, "compile");
+    expect("--version", 0, W8A8JIT_VERSION_STRING);
+}
+END_TEST
+
+START_TEST(hostile_spaces_fail_with_file_and_line)
+{
+    static const struct {
+        const char *file, *where, *what;
+    } cases[] = {
+        {"endless_chunk.lua", "endless_chunk.lua:3:", "instruction budget"},
+        {"endless_valid.lua", "endless_valid.lua:7:", "instruction budget"},
+        {"memory_string.lua", "memory_string.lua:4:", "memory cap"},
+        {"memory_table.lua", "memory_table.lua:9:", "memory cap"},
+        {"io_open.lua", "io_open.lua:2:", "global 'io'"},
+        {"os_execute.lua", "os_execute.lua:2:", "global 'os'"},
+        {"require.lua", "require.lua:2:", "global 'require'"},
+        {"string_dump.lua", "string_dump.lua:2:", "field 'dump'"},
+        {"valid_error.lua", "valid_error.lua:8:", "no_such_field"},
+        {"syntax_error.lua", "syntax_error.lua:3:", "'}' expected"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char args[1024];
+        snprintf(args, sizeof args, "compile --arch sm_90a --space '%s%s'", SPACES, cases[i].file);
+        expect(args, 1, cases[i].where);
+        expect(args, 1, cases[i].what);
+        expect(args, 1, "W8A8_SCRIPT_ERROR");
+    }
+}
+END_TEST
+
+static int dump_writer(lua_State *L, const void *p, size_t size, void *user)
+{
+    (void)L;
+    return fwrite(p, 1, size, user) == size ? 0 : 1;
+}
+
+START_TEST(bytecode_space_is_refused)
+{
+    char dir[512], path[600], args[800];
+    test_mkdtemp(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/compiled.lua", dir);
+    lua_State *L = luaL_newstate();
+    ck_assert_int_eq(luaL_loadstring(L, "return {template = 'reference_gemm', arch = 'sm_80'}"), LUA_OK);
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(lua_dump(L, dump_writer, f, 0), 0);
+    fclose(f);
+    lua_close(L);
+    snprintf(args, sizeof args, "compile --arch sm_80 --space '%s'", path);
+    expect(args, 1, "precompiled Lua bytecode is not accepted");
+    remove(path);
+    rmdir(dir);
+}
+END_TEST
+
+START_TEST(a_space_file_compiles)
+{
+    char args[512];
+    snprintf(args, sizeof args, "compile --arch sm_80 --space '%s' --max-configs 2 --json",
+             W8A8_SOURCE_DIR "/scripts/reference_gemm.lua");
+    expect(args, 0, "\"template\": \"reference_gemm\"");
+}
+END_TEST
+
+START_TEST(gpu_commands_without_a_device)
+{
+    char out[16384];
+    if (run_cli("info --json", out, sizeof out) == 0 && strstr(out, "\"has_device\": true"))
+        return; /* this machine has a GPU: the GPU suites cover these commands */
+    expect("info", 0, "no CUDA device");
+    expect("check --count 3", 0, "no CUDA device");
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("cli");
+    TCase *tc = tcase_create("cli");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, usage_errors_exit_2);
+    tcase_add_test(tc, hostile_spaces_fail_with_file_and_line);
+    tcase_add_test(tc, bytecode_space_is_refused);
+    tcase_add_test(tc, a_space_file_compiles);
+    tcase_add_test(tc, gpu_commands_without_a_device);
+    suite_add_tcase(s, tc);
+    return test_run_suite(s);
+}
