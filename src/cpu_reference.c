@@ -125,9 +125,7 @@ w8a8_status w8a8_scaled_mm_cpu(w8a8_context *ctx, const w8a8_problem *problem,
     if (!ctx)
         return errorf(NULL, W8A8_INVALID, "ctx is NULL");
     error_clear(ctx);
-    w8a8_status st = validate_problem(ctx, problem);
-    if (st == W8A8_OK)
-        st = validate_tensors(ctx, problem, tensors);
+    w8a8_status st = validate_call(ctx, problem, tensors);
     if (st != W8A8_OK)
         return st;
     w8a8_problem p;

@@ -559,9 +559,7 @@ w8a8_status w8a8_scaled_mm(w8a8_context *ctx, const w8a8_problem *problem,
         return errorf(NULL, W8A8_INVALID, "ctx is NULL");
     if (!problem || !tensors)
         return errorf(ctx, W8A8_INVALID, "%s is NULL", problem ? "tensors" : "problem");
-    w8a8_status st = validate_problem(ctx, problem);
-    if (st == W8A8_OK)
-        st = validate_tensors(ctx, problem, tensors);
+    w8a8_status st = validate_call(ctx, problem, tensors);
     if (st == W8A8_OK)
         st = context_make_current(ctx);
     const dispatch_entry *e = NULL;

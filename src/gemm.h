@@ -57,5 +57,8 @@ void gemm_problem_resolve(const w8a8_problem *in, w8a8_problem *out);
 w8a8_status validate_problem(w8a8_context *ctx, const w8a8_problem *problem);
 w8a8_status validate_tensors(w8a8_context *ctx, const w8a8_problem *problem,
                              const w8a8_tensors *tensors);
+/* Both: what every public matmul entry point checks before anything runs. */
+w8a8_status validate_call(w8a8_context *ctx, const w8a8_problem *problem,
+                          const w8a8_tensors *tensors);
 
 #endif

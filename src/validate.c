@@ -223,3 +223,10 @@ w8a8_status validate_tensors(w8a8_context *ctx, const w8a8_problem *problem,
                            "problem.azp is W8A8_AZP_NONE");
     return st;
 }
+
+w8a8_status validate_call(w8a8_context *ctx, const w8a8_problem *problem,
+                          const w8a8_tensors *tensors)
+{
+    w8a8_status st = validate_problem(ctx, problem);
+    return st == W8A8_OK ? validate_tensors(ctx, problem, tensors) : st;
+}

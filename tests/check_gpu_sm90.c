@@ -47,9 +47,29 @@ static const char *const configs[] = {
 };
 #define CONFIG_COUNT ((int)(sizeof configs / sizeof configs[0]))
 
-/* The config with block_n rounded up to an INT8 wgmma N when the problem is INT8. */
+/* Configs legal with block scales (doubled accumulators): one B scale per tile (128 % block_n
+ * == 0) and tiles straddling two or three 128-column scale blocks; cooperative, one consumer
+ * with 64 and 128 rows, and ping-pong. */
+static const char *const block_configs[] = {
+    "block_m=128,block_n=128,stages=4,consumers=2,raster=0,group=8,cluster=1",
+    "block_m=64,block_n=112,stages=6,consumers=1,raster=1,group=3,cluster=1",
+    "block_m=128,block_n=176,stages=3,consumers=2,raster=1,group=8,cluster=1",
+    "block_m=64,block_n=192,stages=4,consumers=1,raster=0,group=8,cluster=1",
+    "block_m=128,block_n=64,stages=5,consumers=2,pingpong=1,raster=0,group=8,cluster=1",
+    "block_m=64,block_n=32,stages=4,consumers=2,pingpong=1,raster=1,group=4,cluster=1",
+    "block_m=128,block_n=48,stages=5,consumers=1,raster=0,group=8,cluster=1",
+    "block_m=256,block_n=80,stages=3,consumers=2,raster=0,group=2,cluster=1",
+};
+#define BLOCK_CONFIG_COUNT ((int)(sizeof block_configs / sizeof block_configs[0]))
+
+/* The config with block_n rounded up to an INT8 wgmma N when the problem is INT8; block-scaled
+ * problems take the block configs. */
 static void config_for(int index, const w8a8_problem *p, char *out, size_t size)
 {
+    if (p->a_scale.kind == W8A8_SCALE_BLOCK) {
+        snprintf(out, size, "%s", block_configs[index % BLOCK_CONFIG_COUNT]);
+        return;
+    }
     snprintf(out, size, "%s", configs[index % CONFIG_COUNT]);
     if (p->a_type != W8A8_INT8)
         return;
@@ -182,20 +202,6 @@ START_TEST(every_config_on_odd_shapes)
 }
 END_TEST
 
-/* Configs legal with block scales (doubled accumulators): one B scale per tile (128 % block_n
- * == 0) and tiles straddling two or three 128-column scale blocks; cooperative, one consumer
- * with 64 and 128 rows, and ping-pong. */
-static const char *const block_configs[] = {
-    "block_m=128,block_n=128,stages=4,consumers=2,raster=0,group=8,cluster=1",
-    "block_m=64,block_n=112,stages=6,consumers=1,raster=1,group=3,cluster=1",
-    "block_m=128,block_n=176,stages=3,consumers=2,raster=1,group=8,cluster=1",
-    "block_m=64,block_n=192,stages=4,consumers=1,raster=0,group=8,cluster=1",
-    "block_m=128,block_n=64,stages=5,consumers=2,pingpong=1,raster=0,group=8,cluster=1",
-    "block_m=64,block_n=32,stages=4,consumers=2,pingpong=1,raster=1,group=4,cluster=1",
-    "block_m=128,block_n=48,stages=5,consumers=1,raster=0,group=8,cluster=1",
-    "block_m=256,block_n=80,stages=3,consumers=2,raster=0,group=2,cluster=1",
-};
-#define BLOCK_CONFIG_COUNT ((int)(sizeof block_configs / sizeof block_configs[0]))
 
 /* A 1×128, B 128×128 block scales; k_major and a padded ld for each side. */
 static void block_scales(w8a8_problem *p, int a_k_major, int b_k_major, int pad)
