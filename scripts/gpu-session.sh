@@ -4,6 +4,7 @@
 #   scripts/gpu-session.sh tests            the GPU suites + w8a8 check
 #   scripts/gpu-session.sh tune [model]     tune a model's shapes (default llama3-8b)
 #   scripts/gpu-session.sh bench [args]     w8a8 bench --json beside ../shared/bench/peers.py
+#   scripts/gpu-session.sh overhead         host time of a w8a8_scaled_mm call on a cached key
 # Several modes may be given, separated by '+': "tests+tune+bench".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +22,13 @@ run_tests() {
     CK_FORK=no timeout "${W8A8_TEST_TIMEOUT:-300}" "$t" 2>&1 | tail -n 40
     echo "=== $(basename "$t") exit ${PIPESTATUS[0]}"
   done 2>&1 | tee "$out/gpu-tests.log"
-  "$bin/w8a8" check 2>&1 | tee "$out/check.log"
+  # check_gpu_reference runs the same 477 problems; W8A8_SKIP_CHECK=1 saves the time
+  [ -n "${W8A8_SKIP_CHECK:-}" ] || "$bin/w8a8" check 2>&1 | tee "$out/check.log"
+}
+
+run_overhead() {
+  "$bin/w8a8" bench --host-overhead --no-cublaslt --calls 20000 \
+    --shape 16,4096,4096 --shape 4096,4096,4096 2>&1 | tee "$out/overhead.log"
 }
 
 run_tune() {
@@ -49,6 +56,7 @@ for mode in "${modes[@]}"; do
     tests) run_tests ;;
     tune) run_tune "$@" ;;
     bench) run_bench "$@" ;;
+    overhead) run_overhead ;;
     *) echo "gpu-session: unknown mode $mode" >&2; exit 2 ;;
   esac
 done

@@ -202,7 +202,6 @@ START_TEST(every_config_on_odd_shapes)
 }
 END_TEST
 
-
 /* A 1×128, B 128×128 block scales; k_major and a padded ld for each side. */
 static void block_scales(w8a8_problem *p, int a_k_major, int b_k_major, int pad)
 {
