@@ -172,9 +172,13 @@ static void explain_reason(const cache_device *device, const cache_winner *w, in
     if (w->device_match == CACHE_EXACT)
         snprintf(measured_on, sizeof measured_on, "this device (%s, %d SMs)", w->device_name,
                  w->sm_count);
-    else if (w->device_match == CACHE_PRODUCT)
+    else if (w->device_match == CACHE_PRODUCT && w->sm_count != device->sm_count)
         snprintf(measured_on, sizeof measured_on, "the same product with %d SMs instead of %d",
                  w->sm_count, device->sm_count);
+    else if (w->device_match == CACHE_PRODUCT) /* same SMs: the memory size differs */
+        snprintf(measured_on, sizeof measured_on,
+                 "the same product (%s, %d SMs) with another memory size", w->device_name,
+                 w->sm_count);
     else
         snprintf(measured_on, sizeof measured_on, "a foreign %s device (%s, %d SMs)",
                  device->arch, w->device_name, w->sm_count);

@@ -122,6 +122,25 @@ START_TEST(a_space_file_compiles)
 }
 END_TEST
 
+/* The tuned cache shipped in cache/ loads as a read-only layer and answers for an H200, and
+ * for another sm_90 part as a foreign device. */
+START_TEST(shipped_cache_answers)
+{
+    char args[1024];
+    snprintf(args, sizeof args,
+             "cache --db /nonexistent/dir/tuning.db explain 4096,4096,4096 "
+             "--on 'sm_90:NVIDIA H200:132:150109880320'");
+    setenv("W8A8_CACHE_PATH", W8A8_SOURCE_DIR "/cache", 1);
+    expect(args, 0, "exact");
+    expect(args, 0, "h200-sm90.sql");
+    snprintf(args, sizeof args,
+             "cache --db /nonexistent/dir/tuning.db explain 4096,4096,4096 "
+             "--on 'sm_90:NVIDIA H100 80GB HBM3:132:85520809984'");
+    expect(args, 0, "foreign sm_90 device");
+    unsetenv("W8A8_CACHE_PATH");
+}
+END_TEST
+
 START_TEST(gpu_commands_without_a_device)
 {
     char out[16384];
@@ -141,6 +160,7 @@ int main(void)
     tcase_add_test(tc, hostile_spaces_fail_with_file_and_line);
     tcase_add_test(tc, bytecode_space_is_refused);
     tcase_add_test(tc, a_space_file_compiles);
+    tcase_add_test(tc, shipped_cache_answers);
     tcase_add_test(tc, gpu_commands_without_a_device);
     suite_add_tcase(s, tc);
     return test_run_suite(s);
