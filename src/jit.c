@@ -63,9 +63,14 @@ void jit_table_destroy(w8a8_context *ctx)
 static bool is_name_char(int c) { return isalnum(c) || c == '_'; }
 static bool is_value_char(int c) { return isalnum(c) || c == '_' || c == '.' || c == '+' || c == '-'; }
 
+/* Bytes of output per input byte at most: an item NAME=VALUE of L ≥ 3 bytes becomes
+ * "#define W8A8_NAME VALUE\n", L + 14 bytes ≤ 6·L (4·L overflowed for short items such as
+ * "a=1,a=1,…", and the copy loop below writes without a bounds check). */
+#define JIT_PROLOGUE_EXPANSION 6
+
 w8a8_status jit_prologue(w8a8_context *ctx, const char *defines, char **prologue)
 {
-    size_t cap = 256 + (defines ? 4 * strlen(defines) : 0);
+    size_t cap = 256 + (defines ? JIT_PROLOGUE_EXPANSION * strlen(defines) : 0);
     char *out = malloc(cap);
     if (!out)
         return errorf(ctx, W8A8_NO_MEMORY, "out of host memory for the prologue");

@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""Compiles every sm90_gemm winner of a tuning database (or an exported .sql) for sm_90a
+with `w8a8 compile` (no GPU needed) and checks its SASS with cuobjdump: tensor-core
+instructions present (QGMMA for FP8, IGMMA for INT8), no HMMA fallback, no local memory
+(LDL/STL), no spills reported by ptxas.
+
+usage: sass_check.py DB [--w8a8 build/default/w8a8] [--cuobjdump PATH]
+(cuobjdump: the toolkit's, or the one Triton's wheel carries in triton/backends/nvidia/bin.)
+"""
+import argparse, glob, json, os, re, sqlite3, subprocess, sys, tempfile
+
+CODES = {"e4m3": 1, "e5m2": 2, "int8": 3, "bf16": 4, "fp16": 5, "fp32": 6, "none": 0}
+SCALES = {"tensor": 0, "row": 1, "block": 2}
+AZP = {"none": 0, "tensor": 1, "token": 2}
+
+
+def winners(path):
+    db = sqlite3.connect(path)
+    return db.execute("select distinct p.a_type, p.b_type, p.out_type, p.bias_type, p.a_scale, "
+                      "p.b_scale, p.azp, w.config from winners w join problems p on "
+                      "p.id = w.problem_id where w.family = 'sm90_gemm'").fetchall()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("db")
+    ap.add_argument("--w8a8", default="build/default/w8a8")
+    ap.add_argument("--cuobjdump", default="cuobjdump")
+    args = ap.parse_args()
+    store = tempfile.mkdtemp(prefix="w8a8-sass-")
+    env = dict(os.environ, W8A8_KERNEL_DIR=store)
+    failed = 0
+    rows = winners(args.db)
+    for a, b, out, bias, sa, sb, azp, config in rows:
+        defines = (f"{config},A_TYPE={CODES[a]},B_TYPE={CODES[b]},OUT_TYPE={CODES[out]},"
+                   f"BIAS_TYPE={CODES[bias]},A_SCALE={SCALES[sa]},B_SCALE={SCALES[sb]},AZP={AZP[azp]}")
+        r = subprocess.run([args.w8a8, "compile", "--arch", "sm_90a", "sm90_gemm", "--define", defines,
+                            "--json"], env=env, capture_output=True, text=True)
+        info = json.loads(r.stdout.splitlines()[0]) if r.stdout else {"status": "no output"}
+        if info["status"] != "ok" or info.get("spill_stores") or info.get("spill_loads"):
+            print("FAIL compile/spill:", defines, info.get("status"))
+            failed += 1
+    for cubin in sorted(glob.glob(os.path.join(store, "*.cubin"))):
+        sass = subprocess.run([args.cuobjdump, "-sass", cubin], capture_output=True, text=True).stdout
+        mma = len(re.findall(r"\b[QI]GMMA\b", sass))
+        bad = len(re.findall(r"\b(HMMA|LDL|STL)\b", sass))
+        if mma == 0 or bad:
+            print(f"FAIL sass: {cubin}: {mma} QGMMA/IGMMA, {bad} HMMA/LDL/STL")
+            failed += 1
+    print(f"{len(rows)} winners, {len(glob.glob(os.path.join(store, '*.cubin')))} cubins: {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
