@@ -216,8 +216,9 @@ w8a8_status w8a8_cache_explain_device(w8a8_context *ctx, const w8a8_problem *pro
     cache_device dev;
     memset(&dev, 0, sizeof dev);
     if (device) {
-        cache_copy(dev.arch, sizeof dev.arch, device->arch);
-        cache_copy(dev.name, sizeof dev.name, device->name);
+        /* The caller's arrays need not be NUL-terminated: read no further than they go. */
+        snprintf(dev.arch, sizeof dev.arch, "%.*s", (int)sizeof device->arch, device->arch);
+        snprintf(dev.name, sizeof dev.name, "%.*s", (int)sizeof device->name, device->name);
         dev.sm_count = device->sm_count;
         dev.memory_bytes = device->memory_bytes;
     } else {

@@ -233,7 +233,8 @@ typedef struct w8a8_context_options {
  * context of the device, and remembers the options. Succeeds without a driver or device
  * (then GPU calls return W8A8_NO_DEVICE); *ctx is set even on failure when it can carry
  * the message, so call w8a8_errmsg(*ctx) and then w8a8_context_close(*ctx).
- * Returns W8A8_OK, W8A8_INVALID (ctx NULL, bad ordinal), W8A8_NO_MEMORY.
+ * Returns W8A8_OK, W8A8_INVALID (ctx NULL, bad ordinal, a path of the options or of the
+ * environment longer than 1023 bytes, 4095 for cache_path), W8A8_NO_MEMORY.
  * Thread safety: a context may be used from several threads at once.
  */
 W8A8_API w8a8_status w8a8_context_open(w8a8_context **ctx /* OUT */,

@@ -186,29 +186,55 @@ int w8a8_error_nvrtc(const w8a8_context *ctx) { return t_error.ctx == ctx ? t_er
 
 /* ---- context ------------------------------------------------------------------------------- */
 
-/* dst = first non-empty of: option, $env, $XDG_CACHE_HOME/w8a8jit/<leaf>, ~/.cache/…, /tmp/… */
-static void default_path(char *dst, size_t size, const char *option, const char *env,
+/* dst = first non-empty of: option, $env, $XDG_CACHE_HOME/w8a8jit/<leaf>, ~/.cache/…, /tmp/…
+ * False when the path does not fit: a truncated path names another file, which the cache
+ * and the cubin store would then create or overwrite. */
+static bool default_path(char *dst, size_t size, const char *option, const char *env,
                          const char *leaf)
 {
     const char *value = option && *option ? option : getenv(env);
-    if (value && *value) {
-        snprintf(dst, size, "%s", value);
-        return;
-    }
+    if (value && *value)
+        return util_format(dst, size, "%s", value);
     const char *xdg = getenv("XDG_CACHE_HOME");
     const char *home = getenv("HOME");
     if (xdg && *xdg)
-        snprintf(dst, size, "%s/w8a8jit/%s", xdg, leaf);
-    else if (home && *home)
-        snprintf(dst, size, "%s/.cache/w8a8jit/%s", home, leaf);
-    else
-        snprintf(dst, size, "/tmp/w8a8jit-%ld/%s", (long)getuid(), leaf);
+        return util_format(dst, size, "%s/w8a8jit/%s", xdg, leaf);
+    if (home && *home)
+        return util_format(dst, size, "%s/.cache/w8a8jit/%s", home, leaf);
+    return util_format(dst, size, "/tmp/w8a8jit-%ld/%s", (long)getuid(), leaf);
 }
 
-static void copy_option(char *dst, size_t size, const char *option, const char *env)
+/* False when the value does not fit (see default_path). */
+static bool copy_option(char *dst, size_t size, const char *option, const char *env)
 {
     const char *value = option && *option ? option : getenv(env);
-    snprintf(dst, size, "%s", value ? value : "");
+    return util_format(dst, size, "%s", value ? value : "");
+}
+
+/* Resolves the paths of the options; W8A8_INVALID naming the first that is too long. */
+static w8a8_status resolve_paths(w8a8_context *ctx, const w8a8_context_options *o)
+{
+    const char *bad = NULL;
+    size_t limit = sizeof ctx->kernel_dir;
+    if (!default_path(ctx->kernel_dir, sizeof ctx->kernel_dir, o->kernel_dir, "W8A8_KERNEL_DIR",
+                      "kernels"))
+        bad = "kernel_dir (or $W8A8_KERNEL_DIR, $XDG_CACHE_HOME, $HOME)";
+    else if (!default_path(ctx->cache_db, sizeof ctx->cache_db, o->cache_db, "W8A8_CACHE_DB",
+                           "tuning.db"))
+        bad = "cache_db (or $W8A8_CACHE_DB, $XDG_CACHE_HOME, $HOME)";
+    else if (!copy_option(ctx->cache_path, sizeof ctx->cache_path, o->cache_path,
+                          "W8A8_CACHE_PATH"))
+        bad = "cache_path (or $W8A8_CACHE_PATH)", limit = sizeof ctx->cache_path;
+    else if (!copy_option(ctx->template_dir, sizeof ctx->template_dir, o->template_dir,
+                          "W8A8_TEMPLATE_DIR"))
+        bad = "template_dir (or $W8A8_TEMPLATE_DIR)";
+    if (!bad)
+        return W8A8_OK;
+    /* Leave no truncated path behind for a caller that ignores the status. */
+    ctx->kernel_dir[0] = ctx->cache_db[0] = ctx->cache_path[0] = ctx->template_dir[0] = '\0';
+    ctx->flags |= W8A8_CONTEXT_NO_DISK_CACHE;
+    return errorf(ctx, W8A8_INVALID, "options.%s: the path is too long (at most %zu bytes)", bad,
+                  limit - 1);
 }
 
 /* Opens the device if there is one; a missing driver or device is not an error. */
@@ -270,12 +296,10 @@ w8a8_status w8a8_context_open(w8a8_context **out, const w8a8_context_options *op
     pthread_mutex_init(&ctx->lock, NULL);
     ctx->device_ordinal = o->device_ordinal;
     ctx->flags = o->flags;
-    default_path(ctx->kernel_dir, sizeof ctx->kernel_dir, o->kernel_dir, "W8A8_KERNEL_DIR", "kernels");
-    default_path(ctx->cache_db, sizeof ctx->cache_db, o->cache_db, "W8A8_CACHE_DB", "tuning.db");
-    copy_option(ctx->cache_path, sizeof ctx->cache_path, o->cache_path, "W8A8_CACHE_PATH");
-    copy_option(ctx->template_dir, sizeof ctx->template_dir, o->template_dir, "W8A8_TEMPLATE_DIR");
     *out = ctx;
-    w8a8_status st = open_device(ctx);
+    w8a8_status st = resolve_paths(ctx, o);
+    if (st == W8A8_OK)
+        st = open_device(ctx);
     if (st == W8A8_OK)
         st = jit_table_create(ctx);
     if (st == W8A8_OK)

@@ -221,6 +221,11 @@ static w8a8_status linear_check(w8a8_context *ctx, const w8a8_linear_problem *lp
 {
     if (!lp)
         return errorf(ctx, W8A8_INVALID, "problem is NULL");
+    /* Before quant_problem_of, which rounds m up (and would overflow near INT64_MAX); the
+     * bound is the matmul's (w8a8_problem: 1 … 2^31 − 1). */
+    if (lp->m < 1 || lp->m > INT32_MAX)
+        return errorf(ctx, W8A8_INVALID, "m: %lld must be from 1 to %d", (long long)lp->m,
+                      INT32_MAX);
     if (lp->n < 1)
         return errorf(ctx, W8A8_INVALID, "n: %lld must be ≥ 1", (long long)lp->n);
     if (lp->w_type != W8A8_E4M3 && lp->w_type != W8A8_E5M2 && lp->w_type != W8A8_INT8)
@@ -303,6 +308,7 @@ w8a8_status w8a8_linear_problems(w8a8_context *ctx, const w8a8_linear_problem *p
     }
     if (mm)
         *mm = local;
+    error_clear(ctx); /* "" after success, as every call promises */
     return W8A8_OK;
 }
 
@@ -316,6 +322,7 @@ w8a8_status w8a8_linear_workspace_size(w8a8_context *ctx, const w8a8_linear_prob
     if (!bytes)
         return errorf(ctx, W8A8_INVALID, "bytes is NULL");
     *bytes = (size_t)layout_of(&plan).total;
+    error_clear(ctx);
     return W8A8_OK;
 }
 

@@ -40,6 +40,18 @@ static w8a8_status check_types(w8a8_context *ctx, const w8a8_quant_problem *p)
     return W8A8_OK;
 }
 
+/* Byte extents of the input, the codes and the scales must each stay below this, so that
+ * offsets into them, and w8a8_linear's workspace (the three parts plus alignment), fit int64. */
+#define QUANT_MAX_EXTENT (INT64_MAX / 8)
+
+/* rows × stride × element bytes within QUANT_MAX_EXTENT (checked without overflowing). */
+static bool extent_fits(int64_t rows, int64_t stride, int64_t element_bytes)
+{
+    int64_t bytes;
+    return !__builtin_mul_overflow(rows, stride, &bytes) &&
+           !__builtin_mul_overflow(bytes, element_bytes, &bytes) && bytes <= QUANT_MAX_EXTENT;
+}
+
 static w8a8_status check_sizes(w8a8_context *ctx, const w8a8_quant_problem *p, size_t in_size)
 {
     if (p->m < 1 || p->k < 1)
@@ -47,15 +59,28 @@ static w8a8_status check_sizes(w8a8_context *ctx, const w8a8_quant_problem *p, s
                       (long long)p->k);
     if (p->k % 16 != 0)
         return errorf(ctx, W8A8_INVALID, "k: %lld is not a multiple of 16", (long long)p->k);
-    if (p->ld_in != 0 && (p->ld_in < p->k || (p->ld_in * (int64_t)in_size) % QUANT_ALIGN != 0))
-        return errorf(ctx, W8A8_INVALID,
-                      "ld_in: %lld must be ≥ k (%lld) and keep rows 16-byte aligned",
-                      (long long)p->ld_in, (long long)p->k);
-    if (p->ld_out != 0 && (p->ld_out < p->k || p->ld_out % QUANT_ALIGN != 0))
-        return errorf(ctx, W8A8_INVALID, "ld_out: %lld must be ≥ k (%lld) and a multiple of 16",
+    if (p->ld_in != 0 && p->ld_in < p->k)
+        return errorf(ctx, W8A8_INVALID, "ld_in: %lld must be ≥ k (%lld)", (long long)p->ld_in,
+                      (long long)p->k);
+    if (p->ld_out != 0 && p->ld_out < p->k)
+        return errorf(ctx, W8A8_INVALID, "ld_out: %lld must be ≥ k (%lld)",
                       (long long)p->ld_out, (long long)p->k);
     if (p->m_pad < 0)
         return errorf(ctx, W8A8_INVALID, "m_pad: %d is negative", p->m_pad);
+    /* Strides are now ≥ k ≥ 16 and m ≥ 1: the extents bound m, so that m + m_pad (the rows
+     * of the output are fewer) and the alignment test below cannot overflow. */
+    int64_t ld_in = p->ld_in ? p->ld_in : p->k, ld_out = p->ld_out ? p->ld_out : p->k;
+    if (!extent_fits(p->m, ld_in, (int64_t)in_size) || !extent_fits(p->m, ld_out, 1) ||
+        !extent_fits(p->m + p->m_pad, ld_out, 1))
+        return errorf(ctx, W8A8_INVALID, "m, ld_in, ld_out, m_pad: %lld (+%d) rows of %lld / "
+                      "%lld elements overflow 64-bit offsets", (long long)p->m, p->m_pad,
+                      (long long)ld_in, (long long)ld_out);
+    if ((ld_in * (int64_t)in_size) % QUANT_ALIGN != 0)
+        return errorf(ctx, W8A8_INVALID, "ld_in: %lld elements do not keep rows 16-byte aligned",
+                      (long long)ld_in);
+    if (ld_out % QUANT_ALIGN != 0)
+        return errorf(ctx, W8A8_INVALID, "ld_out: %lld is not a multiple of 16",
+                      (long long)ld_out);
     if (p->min_amax != 0.0f && !(p->min_amax > 0.0f && isfinite(p->min_amax)))
         return errorf(ctx, W8A8_INVALID, "min_amax: %g must be 0 (default) or positive and finite",
                       (double)p->min_amax);
@@ -79,6 +104,10 @@ static w8a8_status plan_group(w8a8_context *ctx, quant_plan *plan)
                       (long long)p->scale_ld, p->scale_k_major ? "K-major (M_out)" : "row-major (G)",
                       (long long)dense);
     int64_t outer = p->scale_k_major ? plan->groups : plan->m_out;
+    /* scale_ld is the caller's: keep (outer − 1) · scale_ld + dense floats addressable. */
+    if (!extent_fits(outer, p->scale_ld, (int64_t)sizeof(float)))
+        return errorf(ctx, W8A8_INVALID, "scale_ld: %lld × %lld scale lines overflow 64-bit "
+                      "offsets", (long long)p->scale_ld, (long long)outer);
     plan->scale_count = (outer - 1) * p->scale_ld + dense;
     return W8A8_OK;
 }
@@ -128,7 +157,10 @@ w8a8_status quant_plan_make(w8a8_context *ctx, const w8a8_quant_problem *problem
 w8a8_status w8a8_quant_problem_validate(w8a8_context *ctx, const w8a8_quant_problem *problem)
 {
     quant_plan plan;
-    return quant_plan_make(ctx, problem, &plan);
+    w8a8_status st = quant_plan_make(ctx, problem, &plan);
+    if (st == W8A8_OK)
+        error_clear(ctx); /* "" after success, as every call promises */
+    return st;
 }
 
 int64_t w8a8_quant_rows_out(const w8a8_quant_problem *problem)
@@ -360,7 +392,9 @@ w8a8_status quant_check_shards(w8a8_context *ctx, const int64_t *shard_rows, int
         if (shard_rows[i] < 1)
             return errorf(ctx, W8A8_INVALID, "shard_rows[%d]: %lld must be ≥ 1", i,
                           (long long)shard_rows[i]);
-        *total_rows += shard_rows[i];
+        if (__builtin_add_overflow(*total_rows, shard_rows[i], total_rows))
+            return errorf(ctx, W8A8_INVALID, "shard_rows[%d]: %lld overflows the total row "
+                          "count", i, (long long)shard_rows[i]);
     }
     return W8A8_OK;
 }
@@ -382,7 +416,11 @@ w8a8_status quant_check_requant(w8a8_context *ctx, w8a8_dtype type, int64_t k,
                       !w_in ? "w_in" : !w_out ? "w_out" : !shard_scales ? "shard_scales" : "out_scale");
     if (misaligned(w_in) || misaligned(w_out))
         return errorf(ctx, W8A8_INVALID, "%s is not 16-byte aligned", misaligned(w_in) ? "w_in" : "w_out");
-    uintptr_t a = (uintptr_t)w_in, b = (uintptr_t)w_out, bytes = (uintptr_t)(*total_rows * k);
+    int64_t total_bytes;
+    if (__builtin_mul_overflow(*total_rows, k, &total_bytes) || total_bytes > QUANT_MAX_EXTENT)
+        return errorf(ctx, W8A8_INVALID, "shard_rows, k: %lld rows of %lld bytes overflow 64-bit "
+                      "offsets", (long long)*total_rows, (long long)k);
+    uintptr_t a = (uintptr_t)w_in, b = (uintptr_t)w_out, bytes = (uintptr_t)total_bytes;
     if (a != b && a < b + bytes && b < a + bytes)
         return errorf(ctx, W8A8_INVALID, "w_in and w_out overlap without being the same pointer");
     return W8A8_OK;
@@ -449,7 +487,7 @@ w8a8_status w8a8_weight_e4m3fn_to_fnuz_cpu(w8a8_context *ctx, void *weight, int6
     if (bytes < 0 || n_scales < 0)
         return errorf(ctx, W8A8_INVALID, "%s is negative", bytes < 0 ? "bytes" : "n_scales");
     if ((bytes > 0 && !weight) || (n_scales > 0 && !scales))
-        return errorf(ctx, W8A8_INVALID, "%s is NULL", !weight ? "weight" : "scales");
+        return errorf(ctx, W8A8_INVALID, "%s is NULL", bytes > 0 && !weight ? "weight" : "scales");
     uint8_t *w = weight;
     for (int64_t i = 0; i < bytes; i++)
         if (w[i] == 0x80u)

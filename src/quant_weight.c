@@ -104,7 +104,7 @@ w8a8_status w8a8_weight_e4m3fn_to_fnuz(w8a8_context *ctx, void *weight, int64_t 
     if (bytes < 0 || n_scales < 0)
         return errorf(ctx, W8A8_INVALID, "%s is negative", bytes < 0 ? "bytes" : "n_scales");
     if ((bytes > 0 && !weight) || (n_scales > 0 && !scales))
-        return errorf(ctx, W8A8_INVALID, "%s is NULL", !weight ? "weight" : "scales");
+        return errorf(ctx, W8A8_INVALID, "%s is NULL", bytes > 0 && !weight ? "weight" : "scales");
     if ((uintptr_t)weight % QUANT_ALIGN != 0)
         return errorf(ctx, W8A8_INVALID, "weight is not 16-byte aligned");
     if (bytes == 0 && n_scales == 0)

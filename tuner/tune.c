@@ -445,7 +445,11 @@ static w8a8_status quick_range(tune_run *run, timing_buffers *b, candidate_list 
         candidate *c = &l->items[i];
         if (!c->compiled)
             continue;
-        if (!quick_budget_left(run))
+        /* Until one candidate of this problem has a time (the space's default comes first),
+         * only the whole budget stops the quick pass: on a cold cubin store the first chunk's
+         * compiles can use up a problem's share, and the problem would end unmeasured. */
+        bool none_timed = res->timed == 0;
+        if (!quick_budget_left(run) && !(none_timed && !run->budget_spent))
             break;
         report(run, W8A8_TUNE_PHASE_QUICK, i, l->count, c->config, NULL, NULL);
         st = quick_one(run, b, c, &res->verify_failed);
