@@ -253,7 +253,8 @@ static void add_layer_folder(cache_store *store, const char *folder, bool quiet)
         count++;
     }
     closedir(dir);
-    qsort(names, count, sizeof *names, compare_names);
+    if (count > 1) /* names is NULL for a folder without databases: qsort's is nonnull */
+        qsort(names, count, sizeof *names, compare_names);
     for (size_t i = 0; i < count; i++) {
         char path[W8A8_PATH_BYTES];
         if (util_format(path, sizeof path, "%s/%s", folder, names[i]))

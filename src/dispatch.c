@@ -597,6 +597,7 @@ w8a8_status w8a8_dispatch_set_tune_mode(w8a8_context *ctx, w8a8_tune_mode mode)
     if (!t)
         return errorf(ctx, W8A8_NO_MEMORY, "out of host memory for the dispatch table");
     atomic_store(&t->tune_mode, (int)mode);
+    error_clear(ctx);
     return W8A8_OK;
 }
 
@@ -683,6 +684,7 @@ w8a8_status w8a8_dispatch_explain(w8a8_context *ctx, const w8a8_problem *problem
         return errorf(NULL, W8A8_INVALID, "ctx is NULL");
     if (!problem || !out)
         return errorf(ctx, W8A8_INVALID, "%s is NULL", problem ? "out" : "problem");
+    error_clear(ctx); /* "" after success, as every call promises */
     w8a8_status st = validate_problem(ctx, problem);
     dispatch_table *t = st == W8A8_OK ? table_get(ctx) : NULL;
     if (st == W8A8_OK && !t)

@@ -544,10 +544,10 @@ w8a8_status jit_kernel_launch(w8a8_context *ctx, const jit_kernel *kernel,
 w8a8_status w8a8_kernel_compile(w8a8_context *ctx, const char *template_name, const char *defines,
                                 const char *arch, w8a8_kernel_info *info, char **log)
 {
+    if (log) /* first: a caller may free *log after any failure, a NULL ctx's included */
+        *log = NULL;
     if (!ctx)
         return errorf(NULL, W8A8_INVALID, "ctx is NULL");
-    if (log)
-        *log = NULL;
     if (!template_name)
         return errorf(ctx, W8A8_INVALID, "template_name is NULL");
     jit_cubin cubin;

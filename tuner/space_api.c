@@ -129,9 +129,10 @@ w8a8_status w8a8_space_enumerate(w8a8_context *ctx, const char *space_name_or_pa
                                  const w8a8_problem *problem, const char *arch,
                                  w8a8_space_result *out)
 {
+    if (out) /* zero-filled on every failure, so that w8a8_space_result_free is safe */
+        memset(out, 0, sizeof *out);
     if (!ctx || !out || !space_name_or_path)
         return errorf(ctx, W8A8_INVALID, "w8a8_space_enumerate: ctx, space and out are required");
-    memset(out, 0, sizeof *out);
     error_clear(ctx);
     space_device dev;
     space *s = NULL;
@@ -174,9 +175,10 @@ w8a8_status w8a8_space_default(w8a8_context *ctx, const char *space_name_or_path
                                const w8a8_problem *problem, const char *arch, char *config,
                                size_t size)
 {
+    if (config && size > 0)
+        config[0] = '\0';
     if (!ctx || !space_name_or_path || !config || size == 0)
         return errorf(ctx, W8A8_INVALID, "w8a8_space_default: ctx, space and config are required");
-    config[0] = '\0';
     error_clear(ctx);
     space_device dev;
     space *s = NULL;
@@ -208,10 +210,11 @@ w8a8_status w8a8_space_compile_plan(w8a8_context *ctx, const char *space_name_or
                                     const char *arch, size_t max_per_problem,
                                     w8a8_space_plan *plan)
 {
+    if (plan) /* zero-filled on every failure, so that w8a8_space_plan_free is safe */
+        memset(plan, 0, sizeof *plan);
     if (!ctx || !space_name_or_path || !arch || !plan)
         return errorf(ctx, W8A8_INVALID,
                       "w8a8_space_compile_plan: ctx, space, arch and plan are required");
-    memset(plan, 0, sizeof *plan);
     error_clear(ctx);
     space_device dev;
     space *s = NULL;
