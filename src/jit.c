@@ -298,6 +298,8 @@ w8a8_status jit_cubin_get(w8a8_context *ctx, const char *template_name, const ch
                           const char *arch, jit_cubin *out)
 {
     memset(out, 0, sizeof *out);
+    if (!ctx->jit)
+        return errorf(ctx, W8A8_INVALID, "ctx: this context failed to open; close it");
     if (!template_name || !*template_name)
         return errorf(ctx, W8A8_INVALID, "template_name is empty");
     if (!arch || !arch_supported(arch))
@@ -432,6 +434,8 @@ static w8a8_status load_module(w8a8_context *ctx, const jit_cubin *cubin, const 
 w8a8_status jit_kernel_get(w8a8_context *ctx, const char *template_name, const char *defines,
                            const char *arch, const char *entry, const jit_kernel **out)
 {
+    if (!ctx->jit)
+        return errorf(ctx, W8A8_INVALID, "ctx: this context failed to open; close it");
     w8a8_status st = context_make_current(ctx);
     if (st != W8A8_OK)
         return st;

@@ -1,5 +1,8 @@
 /* Helpers shared by the Check suites. */
+#include <ftw.h>
 #include <math.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,11 +21,38 @@ w8a8_context *test_ctx_open(void)
     return ctx;
 }
 
+/* Folders made by test_mkdtemp, removed when the process that made them exits (a forked
+ * child that exits normally must not remove its parent's folders, hence the pid). */
+#define TEST_TMP_MAX 64
+static char test_tmp_dirs[TEST_TMP_MAX][512];
+static pid_t test_tmp_owner[TEST_TMP_MAX];
+static int test_tmp_count;
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    remove(path);
+    return 0;
+}
+
+static void test_tmp_cleanup(void)
+{
+    for (int i = 0; i < test_tmp_count; i++)
+        if (test_tmp_owner[i] == getpid())
+            nftw(test_tmp_dirs[i], remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 void test_mkdtemp(char *path, size_t size)
 {
     const char *base = getenv("TMPDIR");
     snprintf(path, size, "%s/w8a8test-XXXXXX", base && *base ? base : "/tmp");
     ck_assert_ptr_nonnull(mkdtemp(path));
+    if (test_tmp_count == 0)
+        atexit(test_tmp_cleanup);
+    if (test_tmp_count < TEST_TMP_MAX && strlen(path) < sizeof test_tmp_dirs[0]) {
+        snprintf(test_tmp_dirs[test_tmp_count], sizeof test_tmp_dirs[0], "%s", path);
+        test_tmp_owner[test_tmp_count++] = getpid();
+    }
 }
 
 w8a8_context *test_ctx_open_fresh(char *tmpdir, size_t size)
