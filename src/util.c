@@ -28,11 +28,30 @@ int util_mkdirs(const char *path)
     return 0;
 }
 
+/* Files the library reads (templates, spaces, cubins) are far smaller; a bigger one, or
+ * something that is not a regular file (/dev/zero, a FIFO), is refused instead of read
+ * without end. */
+#define UTIL_READ_MAX_BYTES (1u << 30)
+
 int util_read_file(const char *path, char **data, size_t *size)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
         return errno;
+    struct stat st;
+    int err = 0;
+    if (fstat(fileno(f), &st) != 0)
+        err = errno;
+    else if (S_ISDIR(st.st_mode))
+        err = EISDIR;
+    else if (!S_ISREG(st.st_mode))
+        err = EINVAL;
+    else if ((uint64_t)st.st_size > UTIL_READ_MAX_BYTES)
+        err = EFBIG;
+    if (err) {
+        fclose(f);
+        return err;
+    }
     char *buf = NULL;
     size_t len = 0, cap = 0;
     for (;;) {
@@ -51,7 +70,7 @@ int util_read_file(const char *path, char **data, size_t *size)
         if (got == 0)
             break;
     }
-    int err = ferror(f) ? EIO : 0;
+    err = ferror(f) ? EIO : 0;
     fclose(f);
     if (err) {
         free(buf);
