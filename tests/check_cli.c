@@ -85,6 +85,9 @@ START_TEST(hostile_spaces_fail_with_file_and_line)
         expect(args, 1, cases[i].what);
         expect(args, 1, "W8A8_SCRIPT_ERROR");
     }
+    /* not files: refused at once instead of read without end */
+    expect("compile --arch sm_80 --space /dev/zero", 1, "W8A8_IO_ERROR");
+    expect("compile --arch sm_80 --space /tmp/", 1, "Is a directory");
 }
 END_TEST
 
