@@ -567,7 +567,10 @@ w8a8_status w8a8_scaled_mm(w8a8_context *ctx, const w8a8_problem *problem,
         st = dispatch_entry_get(ctx, problem, (CUstream)stream, &e);
     if (st != W8A8_OK)
         return st;
-    return e->plan.family->run(ctx, &e->plan, problem, tensors, (CUstream)stream);
+    st = e->plan.family->run(ctx, &e->plan, problem, tensors, (CUstream)stream);
+    if (st == W8A8_OK)
+        error_clear(ctx); /* thread-local: costs nothing shared on the hot path */
+    return st;
 }
 
 w8a8_status w8a8_dispatch_warm(w8a8_context *ctx, const w8a8_problem *problem)

@@ -158,10 +158,16 @@ w8a8_status w8a8_quantize(w8a8_context *ctx, const w8a8_quant_problem *problem,
     void *params[] = {(void *)&t->in, (void *)&t->out, (void *)&t->scale, (void *)&t->azp,
                       (void *)&t->scale_ub, &m, &m_out, &k, &ld_in, &ld_out, &scale_ld, &min_amax};
     CUstream cs = (CUstream)stream;
-    if (p->mode == W8A8_QUANT_DYNAMIC_TENSOR)
-        return run_tensor(ctx, &plan, &s, kernels, t, cs, params);
-    int64_t per_block = s.threads / s.team;
-    return launch(ctx, kernels[0], (s.segments + per_block - 1) / per_block, s.threads, cs, params);
+    if (p->mode == W8A8_QUANT_DYNAMIC_TENSOR) {
+        st = run_tensor(ctx, &plan, &s, kernels, t, cs, params);
+    } else {
+        int64_t per_block = s.threads / s.team;
+        st = launch(ctx, kernels[0], (s.segments + per_block - 1) / per_block, s.threads, cs,
+                    params);
+    }
+    if (st == W8A8_OK)
+        error_clear(ctx); /* "" after success, as every call promises */
+    return st;
 }
 
 /* ---- compile sets -------------------------------------------------------------------------- */
