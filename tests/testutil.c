@@ -30,16 +30,20 @@ static int test_tmp_count;
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
-    (void)st, (void)flag, (void)ftw;
+    (void)st, (void)ftw;
+    if (flag != FTW_SL)
+        chmod(path, 0700); /* a file or folder a test made unreadable; never a link's target */
     remove(path);
     return 0;
 }
+
+void test_remove_tree(const char *path) { nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS); }
 
 static void test_tmp_cleanup(void)
 {
     for (int i = 0; i < test_tmp_count; i++)
         if (test_tmp_owner[i] == getpid())
-            nftw(test_tmp_dirs[i], remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+            test_remove_tree(test_tmp_dirs[i]);
 }
 
 void test_mkdtemp(char *path, size_t size)

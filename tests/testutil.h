@@ -45,5 +45,8 @@ void test_gpu_sync(w8a8_context *ctx);
 
 /* Makes a temporary folder under $TMPDIR (or /tmp); path OUT. */
 void test_mkdtemp(char *path, size_t size);
+/* Removes path and everything under it (unreadable entries included, links not followed);
+ * errors are ignored. */
+void test_remove_tree(const char *path);
 
 #endif
