@@ -252,37 +252,10 @@ static w8a8_status sm90_plan(w8a8_context *ctx, const w8a8_problem *problem, con
 
 /* A 2-D UINT8 map over a rows × k operand with row stride ld bytes: boxes of 128 bytes of K
  * by box_rows rows, 128-byte swizzle, zero fill out of bounds. */
-/* Tensor maps are pure functions of (base, k, rows, ld, box): the last few encoded on each
- * thread are kept, so a layer called again with the same weight (and often the same
- * activation buffer) skips cuTensorMapEncodeTiled on the hot path. Thread-local: no lock. */
-#define SM90_MAP_MEMO 8
-
-typedef struct sm90_map_memo {
-    CUtensorMap map;
-    const void *base;
-    int64_t k, rows, ld, box_rows;
-} sm90_map_memo;
-
-static _Thread_local sm90_map_memo sm90_memo[SM90_MAP_MEMO];
-
-static sm90_map_memo *sm90_memo_slot(const void *base, int64_t k, int64_t rows, int64_t ld,
-                                     int64_t box_rows)
-{
-    uint64_t h = (uint64_t)(uintptr_t)base ^ (uint64_t)rows * 0x9E3779B97F4A7C15ull ^
-                 (uint64_t)k * 0xC2B2AE3D27D4EB4Full ^ (uint64_t)box_rows;
-    return &sm90_memo[(h ^ (h >> 29)) % SM90_MAP_MEMO];
-}
-
 static w8a8_status sm90_tensor_map(w8a8_context *ctx, CUtensorMap *map, const void *base,
                                    int64_t k, int64_t rows, int64_t ld, int64_t box_rows,
                                    const char *what)
 {
-    sm90_map_memo *memo = sm90_memo_slot(base, k, rows, ld, box_rows);
-    if (memo->base == base && memo->k == k && memo->rows == rows && memo->ld == ld &&
-        memo->box_rows == box_rows) {
-        *map = memo->map;
-        return W8A8_OK;
-    }
     cuuint64_t dims[2] = {(cuuint64_t)k, (cuuint64_t)rows};
     cuuint64_t strides[1] = {(cuuint64_t)ld};
     cuuint32_t box[2] = {SM90_BLOCK_K_BYTES, (cuuint32_t)box_rows};
@@ -294,8 +267,6 @@ static w8a8_status sm90_tensor_map(w8a8_context *ctx, CUtensorMap *map, const vo
     if (rc != CUDA_SUCCESS)
         return error_cuda(ctx, rc, "sm90_gemm: cuTensorMapEncodeTiled(%s: %lld×%lld, ld %lld)",
                           what, (long long)rows, (long long)k, (long long)ld);
-    *memo = (sm90_map_memo){.map = *map, .base = base, .k = k, .rows = rows, .ld = ld,
-                            .box_rows = box_rows};
     return W8A8_OK;
 }
 
