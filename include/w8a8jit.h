@@ -730,15 +730,16 @@ typedef struct w8a8_space_plan {
     size_t not_applied;     /* of which applies() rejected this many */
     size_t total;           /* points enumerated over the problems that apply */
     size_t invalid;         /* of which valid() rejected this many */
-    size_t capped;          /* valid configurations left out by max_per_problem */
+    size_t capped;          /* valid configurations left out of the plan */
 } w8a8_space_plan;
 
 /*
  * Plans the compilation of `space` for NVRTC target `arch` (required; evaluated on the
  * nominal device of arch, so no GPU is needed): for each problem of the space's
  * compile_problems(device) (one per-tensor e4m3 → bf16 problem when it has none) that
- * applies(), the valid configurations in rank order, at most max_per_problem of them (0: all).
- * The caller compiles each item: w8a8_kernel_compile(ctx, plan.template_name, <the item's
+ * applies(), the valid configurations in rank order, at most max_per_problem of them (0: all),
+ * followed by the best-ranked valid configuration for each parameter value those leave out
+ * (so a cap never leaves a code path of the template uncompiled). The caller compiles each item: w8a8_kernel_compile(ctx, plan.template_name, <the item's
  * config plus the problem's traits>, plan.arch, …).
  *  plan  OUT; zero-filled on failure. Free with w8a8_space_plan_free.
  * Returns W8A8_OK, W8A8_INVALID, W8A8_NOT_FOUND, W8A8_IO_ERROR, W8A8_SCRIPT_ERROR,

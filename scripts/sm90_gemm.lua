@@ -16,7 +16,11 @@
 --              takes every other tile whole, its epilogue overlapping the other's main loop
 --   raster     0: tiles in groups of `group` tile-rows, M fastest; 1: the same along N
 --   group      tile-rows (raster 0) or tile-columns (raster 1) per raster group
---   cluster    1 (TMA multicast over a 2-CTA cluster is not implemented yet)
+--   cluster    1, or 2: CTA pairs take two tiles stacked along M and multicast halves of
+--              their shared B tile (block_n a multiple of 16); fewer L2 reads of B
+--   epilogue   0: the consumers store straight to global memory; 1: they stage the tile in
+--              shared memory (consumers · rows · block_n · out bytes more) and a TMA store
+--              writes it while the next tile's main loop runs
 
 local BK = 128                  -- K bytes per stage (one 128-byte swizzle row)
 local BARRIER_BYTES = 16        -- a full and an empty mbarrier per stage
@@ -46,16 +50,29 @@ local function ceil_div(a, b)
     return (a + b - 1) // b
 end
 
-local function smem_bytes(c)
-    return c.stages * (c.block_m + c.block_n) * BK + BARRIER_BYTES * c.stages + TURN_BYTES
-        + ALIGN_SLACK
+local function out_bytes(problem)
+    return problem.out_type == "fp32" and 4 or 2
+end
+
+local function rows_per_consumer(c)
+    return c.pingpong == 1 and c.block_m or c.block_m // c.consumers
+end
+
+-- the ring, the epilogue staging, the barriers, the alignment slack (SM90_SMEM_BYTES)
+local function smem_bytes(c, problem)
+    local staging = 0
+    if c.epilogue == 1 then
+        staging = c.consumers * rows_per_consumer(c) * c.block_n * out_bytes(problem)
+    end
+    return c.stages * (c.block_m + c.block_n) * BK + staging + BARRIER_BYTES * c.stages
+        + TURN_BYTES + ALIGN_SLACK
 end
 
 local function valid(c, problem, device)
     if c.pingpong == 1 and c.consumers ~= 2 then
         return false, "pingpong needs 2 consumers"
     end
-    local wg_m = c.pingpong == 1 and c.block_m or c.block_m // c.consumers
+    local wg_m = rows_per_consumer(c)
     if c.block_m % c.consumers ~= 0 or (wg_m ~= 64 and wg_m ~= 128) then
         return false, "rows per consumer must be 64 or 128"
     end
@@ -68,7 +85,7 @@ local function valid(c, problem, device)
     if c.block_m > 256 or c.block_n > 256 then
         return false, "TMA box rows <= 256"
     end
-    if smem_bytes(c) > device.max_smem then
+    if smem_bytes(c, problem) > device.max_smem then
         return false, "shared memory"
     end
     local acc = (wg_m // 64) * c.block_n // 2
@@ -84,8 +101,14 @@ local function valid(c, problem, device)
     if c.consumers == 2 and 128 * 40 + 256 * CONSUMER_REGS[2] > (device.regs_per_sm or 65536) then
         return false, "register file"
     end
-    if c.cluster ~= 1 then
-        return false, "cluster 2 is not implemented"
+    if c.cluster ~= 1 and c.cluster ~= 2 then
+        return false, "cluster is 1 or 2"
+    end
+    if c.cluster == 2 and c.block_n % 16 ~= 0 then
+        return false, "cluster 2: each CTA multicasts half of B, whole 8-row atoms"
+    end
+    if c.epilogue ~= 0 and c.epilogue ~= 1 then
+        return false, "epilogue is 0 or 1"
     end
     if c.stages < 2 then
         return false, "stages"
@@ -101,15 +124,19 @@ end
 -- measurements are what count.
 local function rank(c, problem, device)
     local tiles_m, tiles_n = ceil_div(problem.m, c.block_m), ceil_div(problem.n, c.block_n)
-    local tiles = tiles_m * tiles_n
+    -- cluster 2 works in units of two tile-rows; an odd count wastes half a unit
+    local tiles = ceil_div(tiles_m, c.cluster) * c.cluster * tiles_n
     local waves = ceil_div(tiles, device.sm_count)
     local k_blocks = ceil_div(problem.k, BK)
     local n = c.block_n
     local per_inst = math.max(n / 2, 16 + n / 4)          -- m64nNk32: math vs smem reads
     local mma = (c.block_m // 64) * (BK // 32) * per_inst
-    local load = (c.block_m + c.block_n) * BK / 64
-    local out_bytes = problem.out_type == "fp32" and 4 or 2
-    local epilogue = c.block_m * c.block_n * out_bytes / 32 + 600
+    -- operand bytes a CTA pulls from L2 per K block (cluster 2: half of B)
+    local load = (c.block_m + c.block_n / c.cluster) * BK / 64
+    local epilogue = c.block_m * c.block_n * out_bytes(problem) / 32 + 600
+    if c.epilogue == 1 then
+        epilogue = epilogue * 0.6                         -- the TMA store runs under the next tile
+    end
     -- two warpgroups sharing each tile: measured 5-10 % under ping-pong
     local main_loop_factor = c.consumers == 2 and 1.10 or 1.0
     if c.pingpong == 1 then
@@ -141,6 +168,7 @@ local function rank(c, problem, device)
     -- ranked configs of a problem differ in tile shape first.
     local tie = (c.raster == 0 and 0 or 1) + (c.group == 8 and 0 or 2)
         + math.abs(c.stages - math.min(8, math.max(3, k_blocks))) * 0.5
+        + (c.cluster == 1 and 0 or 1.5) + (c.epilogue == 0 and 0 or 1)
     return cost + tie
 end
 
@@ -165,11 +193,11 @@ local function default(problem, device)
     local best, best_cost
     for _, s in ipairs(is_block(problem) and BLOCK_DEFAULT_SHAPES or DEFAULT_SHAPES) do
         local c = { block_m = s[1], block_n = s[2], consumers = s[3], pingpong = s[4],
-                    raster = 0, group = 8, cluster = 1, stages = 2 }
+                    raster = 0, group = 8, cluster = 1, stages = 2, epilogue = 0 }
         -- the deepest ring that fits, at most 8
         for stages = 8, 2, -1 do
             c.stages = stages
-            if smem_bytes(c) <= device.max_smem then
+            if smem_bytes(c, problem) <= device.max_smem then
                 break
             end
         end
@@ -243,10 +271,11 @@ return {
         pingpong = { 0, 1 },
         raster = { 0, 1 },
         group = { 1, 4, 8, 16 },
-        cluster = { 1 },
+        cluster = { 1, 2 },
+        epilogue = { 0, 1 },
     },
     order = { "block_m", "block_n", "stages", "consumers", "pingpong", "raster", "group",
-        "cluster" },
+        "cluster", "epilogue" },
 
     valid = valid,
     rank = rank,

@@ -35,7 +35,8 @@
     X(cuStreamBeginCapture) X(cuStreamEndCapture) X(cuGraphInstantiateWithFlags) X(cuGraphLaunch)       \
     X(cuGraphDestroy) X(cuGraphExecDestroy) X(cuEventCreate) X(cuEventRecord)                  \
     X(cuEventSynchronize) X(cuEventElapsedTime) X(cuEventDestroy) X(cuTensorMapEncodeTiled)    \
-    X(cuGetErrorName) X(cuGetErrorString) X(cuPointerGetAttribute)
+    X(cuGetErrorName) X(cuGetErrorString) X(cuPointerGetAttribute)                             \
+    X(cuOccupancyMaxActiveClusters)
 
 #define W8A8_CU_FIELD(name) __typeof__(name) *name;
 typedef struct cu_api {

@@ -495,23 +495,54 @@ w8a8_status jit_kernel_get(w8a8_context *ctx, const char *template_name, const c
     return W8A8_OK;
 }
 
+/* Raises the kernel's dynamic shared-memory limit to what the launch needs (once). */
+static w8a8_status jit_kernel_smem_optin(w8a8_context *ctx, const jit_kernel *kernel,
+                                         unsigned shared_bytes)
+{
+    if (shared_bytes <= JIT_DEFAULT_SMEM_LIMIT ||
+        atomic_load_explicit(&kernel->dynamic_smem_set, memory_order_acquire) >= (int)shared_bytes)
+        return W8A8_OK;
+    CUresult rc = ctx->cu->cuFuncSetAttribute(
+        kernel->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)shared_bytes);
+    if (rc != CUDA_SUCCESS)
+        return error_cuda(ctx, rc, "cuFuncSetAttribute(max dynamic shared = %u)", shared_bytes);
+    atomic_store_explicit(&((jit_kernel *)kernel)->dynamic_smem_set, (int)shared_bytes,
+                          memory_order_release);
+    return W8A8_OK;
+}
+
+w8a8_status jit_kernel_max_clusters(w8a8_context *ctx, const jit_kernel *kernel,
+                                    const jit_launch *launch, int *clusters)
+{
+    *clusters = 0;
+    w8a8_status st = jit_kernel_smem_optin(ctx, kernel, launch->shared_bytes);
+    if (st != W8A8_OK)
+        return st;
+    CUlaunchAttribute attr = {.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION};
+    attr.value.clusterDim.x = launch->cluster[0] ? launch->cluster[0] : 1;
+    attr.value.clusterDim.y = launch->cluster[1] ? launch->cluster[1] : 1;
+    attr.value.clusterDim.z = launch->cluster[2] ? launch->cluster[2] : 1;
+    CUlaunchConfig config = {
+        .gridDimX = attr.value.clusterDim.x, .gridDimY = attr.value.clusterDim.y,
+        .gridDimZ = attr.value.clusterDim.z, .blockDimX = launch->block[0],
+        .blockDimY = launch->block[1] ? launch->block[1] : 1,
+        .blockDimZ = launch->block[2] ? launch->block[2] : 1,
+        .sharedMemBytes = launch->shared_bytes, .attrs = &attr, .numAttrs = 1};
+    CUresult rc = ctx->cu->cuOccupancyMaxActiveClusters(clusters, kernel->function, &config);
+    if (rc != CUDA_SUCCESS)
+        return error_cuda(ctx, rc, "cuOccupancyMaxActiveClusters (cluster %u, block %u, smem %u)",
+                          attr.value.clusterDim.x, config.blockDimX, launch->shared_bytes);
+    return W8A8_OK;
+}
+
 w8a8_status jit_kernel_launch(w8a8_context *ctx, const jit_kernel *kernel,
                               const jit_launch *launch, void **params)
 {
     const cu_api *cu = ctx->cu;
     CUresult rc;
-    if (launch->shared_bytes > JIT_DEFAULT_SMEM_LIMIT &&
-        atomic_load_explicit(&kernel->dynamic_smem_set, memory_order_acquire) <
-            (int)launch->shared_bytes) {
-        rc = cu->cuFuncSetAttribute(kernel->function,
-                                    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                    (int)launch->shared_bytes);
-        if (rc != CUDA_SUCCESS)
-            return error_cuda(ctx, rc, "cuFuncSetAttribute(max dynamic shared = %u)",
-                              launch->shared_bytes);
-        atomic_store_explicit(&((jit_kernel *)kernel)->dynamic_smem_set,
-                              (int)launch->shared_bytes, memory_order_release);
-    }
+    w8a8_status st = jit_kernel_smem_optin(ctx, kernel, launch->shared_bytes);
+    if (st != W8A8_OK)
+        return st;
     CUlaunchAttribute attrs[2];
     unsigned nattrs = 0;
     if (launch->cluster[0] * (launch->cluster[1] ? launch->cluster[1] : 1) *

@@ -55,6 +55,11 @@ w8a8_status jit_kernel_get(w8a8_context *ctx, const char *template_name, const c
 w8a8_status jit_kernel_launch(w8a8_context *ctx, const jit_kernel *kernel,
                               const jit_launch *launch, void **params);
 
+/* How many clusters of launch->cluster (block, shared memory as in launch) the device runs at
+ * once: the grid of a persistent clustered kernel. */
+w8a8_status jit_kernel_max_clusters(w8a8_context *ctx, const jit_kernel *kernel,
+                                    const jit_launch *launch, int *clusters);
+
 /* Parses ptxas -v output in log into info (registers, smem, spills, stack) and marks the
  * kernel rejected on spills or the notes C7508, C7510, C7511, C7515. */
 void jit_parse_ptxas(const char *log, w8a8_kernel_info *info);

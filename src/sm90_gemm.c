@@ -1,9 +1,12 @@
 /* The Hopper GEMM family: host side of templates/sm90_gemm.cuh (tuning space
  * scripts/sm90_gemm.lua). Parses a config ("block_m=128,block_n=256,stages=4,…"), compiles
- * the sm_90a kernel for the problem's traits, and per call encodes the two TMA tensor maps
- * (host-only work), fills the argument block and launches a persistent grid of
- * min(tiles, SM count) CTAs. Runs on compute capability 9.0 only. */
+ * the sm_90a kernel for the problem's traits, and per call encodes the TMA tensor maps of A,
+ * B and (epilogue=1, when the output allows it) the output (host-only work), fills the
+ * argument block and launches a persistent grid: min(tiles, SM count) CTAs, or with cluster=2
+ * two CTAs per cluster, as many clusters as the device runs at once. Runs on compute
+ * capability 9.0 only. */
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,11 +40,17 @@
 /* The kernel counts tiles and TMA coordinates in int32. */
 #define SM90_DIM_MAX ((int64_t)1 << 31)
 
+/* TMA stores need a 16-byte aligned output address and row pitch. */
+#define SM90_TMA_ALIGN 16
+
 /* plan->ints slots */
-enum { SM90_I_BLOCK_M, SM90_I_BLOCK_N, SM90_I_STAGES, SM90_I_CONSUMERS };
+enum {
+    SM90_I_BLOCK_M, SM90_I_BLOCK_N, SM90_I_CLUSTER, SM90_I_MAX_CLUSTERS, SM90_I_EPILOGUE,
+    SM90_I_WG_M
+};
 
 typedef struct sm90_config {
-    int block_m, block_n, stages, consumers, pingpong, raster, group, cluster;
+    int block_m, block_n, stages, consumers, pingpong, raster, group, cluster, epilogue;
 } sm90_config;
 
 /* In the space's parameter order; the canonical config string follows it. */
@@ -58,6 +67,7 @@ static const struct {
     {"raster", offsetof(sm90_config, raster), 0},
     {"group", offsetof(sm90_config, group), 8},
     {"cluster", offsetof(sm90_config, cluster), 1},
+    {"epilogue", offsetof(sm90_config, epilogue), 0},
 };
 #define SM90_PARAM_COUNT (sizeof sm90_params / sizeof sm90_params[0])
 
@@ -130,10 +140,35 @@ static w8a8_status sm90_config_parse(w8a8_context *ctx, const char *text, sm90_c
     return W8A8_OK;
 }
 
-static unsigned sm90_smem_bytes(const sm90_config *c)
+static unsigned sm90_out_bytes(const w8a8_problem *problem)
 {
+    return problem->out_type == W8A8_FP32 ? 4u : 2u;
+}
+
+/* Rows of a tile per consumer warpgroup: the whole tile in ping-pong, a share otherwise. */
+static int sm90_wg_m(const sm90_config *c)
+{
+    return c->pingpong ? c->block_m : c->block_m / (c->consumers ? c->consumers : 1);
+}
+
+/* The ring, the epilogue staging (epilogue=1: each consumer's rows of the tile in the out
+ * dtype), the barriers and the alignment slack; as SM90_SMEM_BYTES in the template. */
+static unsigned sm90_smem_bytes(const sm90_config *c, const w8a8_problem *problem)
+{
+    unsigned staging = c->epilogue ? (unsigned)c->consumers * (unsigned)sm90_wg_m(c) *
+                                         (unsigned)c->block_n * sm90_out_bytes(problem)
+                                   : 0u;
     return (unsigned)c->stages * ((unsigned)c->block_m + (unsigned)c->block_n) * SM90_BLOCK_K_BYTES +
-           SM90_BARRIER_BYTES * (unsigned)c->stages + SM90_TURN_BARRIER_BYTES + SM90_ALIGN_SLACK;
+           staging + SM90_BARRIER_BYTES * (unsigned)c->stages + SM90_TURN_BARRIER_BYTES +
+           SM90_ALIGN_SLACK;
+}
+
+/* The output box of epilogue=1: the widest of 128/64/32/16 bytes dividing a tile row, and
+ * the swizzle that matches it (the template's SM90_C_BOX_BYTES, SM90_C_SWIZZLE_BITS). */
+static unsigned sm90_c_box_bytes(int block_n, const w8a8_problem *problem)
+{
+    unsigned row = (unsigned)block_n * sm90_out_bytes(problem);
+    return row % 128 == 0 ? 128u : row % 64 == 0 ? 64u : row % 32 == 0 ? 32u : 16u;
 }
 
 static bool sm90_int8_n_ok(int n)
@@ -153,7 +188,7 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
     if (c->pingpong && c->consumers != 2)
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: pingpong needs 2 consumers");
     /* rows per consumer warpgroup: the whole tile in ping-pong, a share otherwise */
-    int wg_m = c->pingpong ? c->block_m : c->block_m / c->consumers;
+    int wg_m = sm90_wg_m(c);
     if ((c->block_m != 64 && c->block_m != 128 && c->block_m != 256) ||
         (wg_m != 64 && wg_m != 128))
         return errorf(ctx, W8A8_INVALID,
@@ -171,9 +206,14 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: raster must be 0 or 1");
     if (c->group < 1 || c->group > SM90_MAX_GROUP)
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: group %d (1..64)", c->group);
-    if (c->cluster != 1)
-        return errorf(ctx, W8A8_UNSUPPORTED, "sm90_gemm config: cluster %d (only 1 so far)",
-                      c->cluster);
+    if (c->cluster != 1 && c->cluster != 2)
+        return errorf(ctx, W8A8_INVALID, "sm90_gemm config: cluster %d (1 or 2)", c->cluster);
+    if (c->cluster == 2 && c->block_n % 16 != 0)
+        return errorf(ctx, W8A8_INVALID,
+                      "sm90_gemm config: cluster 2 needs block_n a multiple of 16 (each CTA "
+                      "multicasts half the B tile), not %d", c->block_n);
+    if (c->epilogue != 0 && c->epilogue != 1)
+        return errorf(ctx, W8A8_INVALID, "sm90_gemm config: epilogue must be 0 or 1");
     int accumulators = (wg_m / 64) * c->block_n / 2;
     int overhead = SM90_REG_OVERHEAD;
     if (sm90_block_scaled(problem)) {
@@ -185,7 +225,7 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
         return errorf(ctx, W8A8_INVALID,
                       "sm90_gemm config: %d accumulator registers per thread exceed the cap %d",
                       accumulators, cap - overhead);
-    unsigned smem = sm90_smem_bytes(c);
+    unsigned smem = sm90_smem_bytes(c, problem);
     if (ctx->has_device && smem > (unsigned)ctx->max_smem_optin)
         return errorf(ctx, W8A8_INVALID,
                       "sm90_gemm config: %u bytes of shared memory exceed the device's %d", smem,
@@ -193,15 +233,17 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
     return W8A8_OK;
 }
 
-/* The persistent grid for the problem's actual M and N. */
-static void sm90_grid(const w8a8_context *ctx, const gemm_plan *plan, const w8a8_problem *problem,
-                      jit_launch *launch)
+/* The persistent grid for the problem's actual M and N: one CTA per SM, or with cluster=2
+ * as many CTA pairs as run at once, never more than there are units of work (a unit is
+ * `cluster` tiles stacked along M). */
+static void sm90_grid(const gemm_plan *plan, const w8a8_problem *problem, jit_launch *launch)
 {
+    int64_t cluster = plan->ints[SM90_I_CLUSTER];
     int64_t tiles_m = (problem->m + plan->ints[SM90_I_BLOCK_M] - 1) / plan->ints[SM90_I_BLOCK_M];
     int64_t tiles_n = (problem->n + plan->ints[SM90_I_BLOCK_N] - 1) / plan->ints[SM90_I_BLOCK_N];
-    int64_t tiles = tiles_m * tiles_n;
-    int64_t ctas = ctx->sm_count > 0 ? ctx->sm_count : 1;
-    launch->grid[0] = (unsigned)(tiles < ctas ? tiles : ctas);
+    int64_t units = (tiles_m + cluster - 1) / cluster * tiles_n;
+    int64_t clusters = plan->ints[SM90_I_MAX_CLUSTERS];
+    launch->grid[0] = (unsigned)((units < clusters ? units : clusters) * cluster);
     launch->grid[1] = 1;
     launch->grid[2] = 1;
 }
@@ -240,13 +282,30 @@ static w8a8_status sm90_plan(w8a8_context *ctx, const w8a8_problem *problem, con
         return st;
     plan->ints[SM90_I_BLOCK_M] = c.block_m;
     plan->ints[SM90_I_BLOCK_N] = c.block_n;
-    plan->ints[SM90_I_STAGES] = c.stages;
-    plan->ints[SM90_I_CONSUMERS] = c.consumers;
+    plan->ints[SM90_I_CLUSTER] = c.cluster;
+    plan->ints[SM90_I_EPILOGUE] = c.epilogue;
+    plan->ints[SM90_I_WG_M] = sm90_wg_m(&c);
     plan->launch.block[0] = SM90_WARPGROUP * (unsigned)(c.consumers + 1);
     plan->launch.block[1] = 1;
     plan->launch.block[2] = 1;
-    plan->launch.shared_bytes = sm90_smem_bytes(&c);
-    sm90_grid(ctx, plan, problem, &plan->launch);
+    plan->launch.shared_bytes = sm90_smem_bytes(&c, problem);
+    plan->launch.cluster[0] = (unsigned)c.cluster;
+    plan->launch.cluster[1] = plan->launch.cluster[2] = 1;
+    int64_t clusters = ctx->sm_count > 0 ? ctx->sm_count / c.cluster : 1;
+    if (c.cluster > 1 && ctx->has_device) {
+        /* Not every SM pairs up (GPC sizes): ask the driver how many clusters fit at once. */
+        int fit = 0;
+        st = jit_kernel_max_clusters(ctx, plan->kernels[0], &plan->launch, &fit);
+        if (st != W8A8_OK)
+            return st;
+        if (fit < 1)
+            return errorf(ctx, W8A8_UNSUPPORTED,
+                          "sm90_gemm: no cluster of %d CTAs with %u bytes of shared memory fits "
+                          "this device", c.cluster, plan->launch.shared_bytes);
+        clusters = fit < clusters ? fit : clusters;
+    }
+    plan->ints[SM90_I_MAX_CLUSTERS] = clusters > 0 ? clusters : 1;
+    sm90_grid(plan, problem, &plan->launch);
     return W8A8_OK;
 }
 
@@ -270,23 +329,56 @@ static w8a8_status sm90_tensor_map(w8a8_context *ctx, CUtensorMap *map, const vo
     return W8A8_OK;
 }
 
+/* The output map of epilogue=1: dims {N, M} in the out dtype, row pitch ldc, boxes of one
+ * consumer's rows by the staging box width, the matching swizzle. Returns false (and the
+ * kernel stores directly) when the address or the pitch is not 16-byte aligned. */
+static bool sm90_out_map(w8a8_context *ctx, CUtensorMap *map, const gemm_plan *plan,
+                         const w8a8_problem *problem, const w8a8_gemm_args *args)
+{
+    unsigned ob = sm90_out_bytes(problem);
+    if ((uintptr_t)args->out % SM90_TMA_ALIGN != 0 || ((uint64_t)args->ldc * ob) % SM90_TMA_ALIGN != 0)
+        return false;
+    unsigned box_bytes = sm90_c_box_bytes((int)plan->ints[SM90_I_BLOCK_N], problem);
+    cuuint64_t dims[2] = {(cuuint64_t)args->n, (cuuint64_t)args->m};
+    cuuint64_t strides[1] = {(cuuint64_t)args->ldc * ob};
+    cuuint32_t box[2] = {box_bytes / ob, (cuuint32_t)plan->ints[SM90_I_WG_M]};
+    cuuint32_t element_strides[2] = {1, 1};
+    CUtensorMapDataType type = problem->out_type == W8A8_FP32   ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+                               : problem->out_type == W8A8_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                                                : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+    CUtensorMapSwizzle swizzle = box_bytes == 128  ? CU_TENSOR_MAP_SWIZZLE_128B
+                                 : box_bytes == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
+                                 : box_bytes == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
+                                                   : CU_TENSOR_MAP_SWIZZLE_NONE;
+    CUresult rc = ctx->cu->cuTensorMapEncodeTiled(
+        map, type, 2, args->out, dims, strides, box, element_strides,
+        CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    return rc == CUDA_SUCCESS; /* anything the map refuses goes the direct way */
+}
+
 static w8a8_status sm90_run(w8a8_context *ctx, const gemm_plan *plan, const w8a8_problem *problem,
                             const w8a8_tensors *tensors, CUstream stream)
 {
     w8a8_gemm_args args;
     gemm_args_fill(&args, problem, tensors);
-    CUtensorMap map_a, map_b; /* 64-byte aligned by its type */
+    CUtensorMap map_a, map_b, map_c; /* 64-byte aligned by its type */
     w8a8_status st = sm90_tensor_map(ctx, &map_a, args.a, args.k, args.m, args.lda,
                                      plan->ints[SM90_I_BLOCK_M], "A");
     if (st == W8A8_OK)
         st = sm90_tensor_map(ctx, &map_b, args.b, args.k, args.n, args.ldb,
-                             plan->ints[SM90_I_BLOCK_N], "B");
+                             plan->ints[SM90_I_BLOCK_N] / plan->ints[SM90_I_CLUSTER], "B");
     if (st != W8A8_OK)
         return st;
+    int tma_store = 0;
+    if (plan->ints[SM90_I_EPILOGUE])
+        tma_store = sm90_out_map(ctx, &map_c, plan, problem, &args);
+    if (!tma_store)
+        memset(&map_c, 0, sizeof map_c);
     jit_launch launch = plan->launch;
-    sm90_grid(ctx, plan, problem, &launch);
+    sm90_grid(plan, problem, &launch);
     launch.stream = stream;
-    void *params[] = {&map_a, &map_b, &args};
+    void *params[] = {&map_a, &map_b, &map_c, &args, &tma_store};
     return jit_kernel_launch(ctx, plan->kernels[0], &launch, params);
 }
 

@@ -9,16 +9,25 @@
  * (f32 for FP8, exact s32 for INT8). The grid is persistent: CTA i takes tiles i,
  * i + gridDim.x, … in a grouped raster order; the producer runs ahead into the next tile
  * while the consumers run the epilogue. TMA zero-fills out-of-bounds boxes, so M, N and K
- * tails cost nothing in the main loop; the epilogue predicates rows and columns and writes
- * straight to global memory (two adjacent columns per store).
+ * tails cost nothing in the main loop. The epilogue either writes straight to global memory
+ * (two adjacent columns per store, rows and columns predicated; EPILOGUE 0) or (EPILOGUE 1)
+ * stages the consumer's rows in shared memory, swizzled like the TMA box, and one thread
+ * issues TMA stores that run while the consumer starts the next tile's main loop; the map
+ * clips the M and N tails. The host falls back to direct stores at run time (tma_store 0)
+ * when the output cannot be a TMA map (address or row pitch not 16-byte aligned).
  *
- * Kernel parameters (the host encodes both maps with cuTensorMapEncodeTiled: UINT8, dims
- * {K, rows}, strides {ld bytes}, box {128, BLOCK_M or BLOCK_N}, SWIZZLE_128B, zero fill):
- *   tma_a, tma_b   const __grid_constant__ sm90_tensor_map
- *   args           w8a8_gemm_args (common/gemm_args.h)
+ * Kernel parameters (the host encodes the maps with cuTensorMapEncodeTiled: A and B UINT8,
+ * dims {K, rows}, strides {ld bytes}, box {128, BLOCK_M or BLOCK_N / CLUSTER}, SWIZZLE_128B,
+ * zero fill; C the out dtype, dims {N, M}, strides {ldc bytes}, box {SM90_C_BOX_BYTES /
+ * out bytes, rows per consumer}, the swizzle of SM90_C_SWIZZLE_BITS):
+ *   tma_a, tma_b, tma_c   const __grid_constant__ sm90_tensor_map (tma_c unused unless
+ *                         tma_store)
+ *   args                  w8a8_gemm_args (common/gemm_args.h)
+ *   tma_store             1: EPILOGUE 1 stores through tma_c; 0: direct stores
  * Launch: block 128·(CONSUMERS+1) threads, dynamic shared memory SM90_SMEM_BYTES (below:
- * STAGES·(BLOCK_M+BLOCK_N)·128 + 16·STAGES + 16 + 1024 alignment slack), grid ≤ the tile
- * count.
+ * STAGES·(BLOCK_M+BLOCK_N)·128 + the epilogue staging + 16·STAGES + 16 + 1024 alignment
+ * slack), a multiple of CLUSTER CTAs with the cluster launch attribute {CLUSTER, 1, 1}, at
+ * most the number of tile units (CLUSTER tiles each).
  *
  * Config macros (W8A8_<NAME>, from the generated prologue) and their legal values:
  *   BLOCK_M     64, 128, 256; rows per consumer (BLOCK_M / CONSUMERS, or BLOCK_M with
@@ -33,7 +42,12 @@
  *   RASTER      0: groups of GROUP tile-rows, M index fastest inside a group;
  *               1: groups of GROUP tile-columns, N index fastest
  *   GROUP       1…64
- *   CLUSTER     1 (2 with TMA multicast is planned; see below)
+ *   CLUSTER     1, or 2 (BLOCK_N a multiple of 16): the two CTAs of a cluster take tiles
+ *               (2u, n) and (2u + 1, n) of the same B tile; each loads its own A tile and
+ *               half of the B tile's rows, multicast into both CTAs, so B crosses L2 once
+ *               per pair. A consumer releases a stage to both producers (the empty barrier
+ *               counts the consumer warps of both CTAs). Units are rastered like tiles.
+ *   EPILOGUE    0: direct global stores; 1: shared-memory staging and TMA stores
  * Problem traits (common/gemm_args.h values): A_TYPE, B_TYPE (E4M3/E5M2 mixes, or INT8
  * with INT8), OUT_TYPE (BF16, FP16, FP32), BIAS_TYPE (NONE, OUT_TYPE or FP32), A_SCALE and
  * B_SCALE (TENSOR, ROW, or BLOCK on both: see below), AZP (INT8 only: NONE, TENSOR, TOKEN).
@@ -53,9 +67,7 @@
  *   - Split-K: the tile index gains a K-slice coordinate (SPLIT_K slices); partial sums go
  *     to an fp32 workspace with red.global.add (or the last slice reduces), the scales and
  *     bias applied by the finishing CTA.
- *   - CLUSTER 2: the pair of CTAs shares the B tile (raster 0) or the A tile (raster 1);
- *     each loads half of the shared box and multicasts it (.multicast::cluster), and the
- *     empty barrier counts the consumers of both CTAs.
+ *   - CLUSTER 2 sharing A instead of B (pairs along N), for shapes with few tile-rows.
  */
 #include "common/gemm_args.h"
 #include "common/sm90.cuh"
@@ -99,6 +111,9 @@
 #ifndef W8A8_PINGPONG
 #define W8A8_PINGPONG 0
 #endif
+#ifndef W8A8_EPILOGUE
+#define W8A8_EPILOGUE 0
+#endif
 
 #define SM90_THREADS (128 * (W8A8_CONSUMERS + 1))
 #if W8A8_PINGPONG
@@ -113,8 +128,22 @@
 #define SM90_BK 128                               /* K bytes per stage: one swizzle row */
 #define SM90_A_BYTES (W8A8_BLOCK_M * SM90_BK)
 #define SM90_B_BYTES (W8A8_BLOCK_N * SM90_BK)
-#define SM90_SMEM_BYTES (W8A8_STAGES * (SM90_A_BYTES + SM90_B_BYTES) + 16 * W8A8_STAGES + 16 + 1024)
 #define SM90_INT8 (W8A8_A_TYPE == W8A8_T_INT8)
+/* Epilogue staging (EPILOGUE 1): per consumer warpgroup SM90_WG_M rows of the tile, as
+ * SM90_C_BOXES TMA boxes of SM90_C_BOX_BYTES-wide rows (the widest of 128/64/32/16 bytes that
+ * divides a tile row), each box SM90_WG_M·SM90_C_BOX_BYTES bytes (a multiple of 1024) and
+ * swizzled as the map says: bits 4… of an offset XOR bits 7… (SM90_C_SWIZZLE_BITS of them). */
+#define SM90_OUT_BYTES (W8A8_OUT_TYPE == W8A8_T_FP32 ? 4 : 2)
+#define SM90_C_ROW_BYTES (W8A8_BLOCK_N * SM90_OUT_BYTES)
+#define SM90_C_BOX_BYTES                                                                          \
+    (SM90_C_ROW_BYTES % 128 == 0 ? 128 : SM90_C_ROW_BYTES % 64 == 0 ? 64 : SM90_C_ROW_BYTES % 32 == 0 ? 32 : 16)
+#define SM90_C_SWIZZLE_BITS                                                                       \
+    (SM90_C_BOX_BYTES == 128 ? 3 : SM90_C_BOX_BYTES == 64 ? 2 : SM90_C_BOX_BYTES == 32 ? 1 : 0)
+#define SM90_C_BOXES (SM90_C_ROW_BYTES / SM90_C_BOX_BYTES)
+#define SM90_C_WG_BYTES (SM90_WG_M * SM90_C_ROW_BYTES)
+#define SM90_C_BYTES (W8A8_EPILOGUE ? W8A8_CONSUMERS * SM90_C_WG_BYTES : 0)
+#define SM90_SMEM_BYTES                                                                           \
+    (W8A8_STAGES * (SM90_A_BYTES + SM90_B_BYTES) + SM90_C_BYTES + 16 * W8A8_STAGES + 16 + 1024)
 
 static_assert(W8A8_BLOCK_M == 64 || W8A8_BLOCK_M == 128 || W8A8_BLOCK_M == 256, "BLOCK_M");
 static_assert(W8A8_CONSUMERS == 1 || W8A8_CONSUMERS == 2, "CONSUMERS is 1 or 2");
@@ -125,7 +154,10 @@ static_assert(!SM90_INT8 || W8A8_BLOCK_N <= 32 || W8A8_BLOCK_N % 16 == 0,
               "INT8 wgmma N: 8, 16, 24, 32, 48..256 step 16");
 static_assert(W8A8_STAGES >= 2 && W8A8_STAGES <= 16, "STAGES");
 static_assert(W8A8_GROUP >= 1, "GROUP");
-static_assert(W8A8_CLUSTER == 1, "CLUSTER 2 (TMA multicast) is not implemented yet");
+static_assert(W8A8_CLUSTER == 1 || (W8A8_CLUSTER == 2 && W8A8_BLOCK_N % 16 == 0),
+              "CLUSTER 1, or 2 with BLOCK_N a multiple of 16 (half a B tile is whole 1024-byte atoms)");
+static_assert(W8A8_EPILOGUE == 0 || W8A8_EPILOGUE == 1, "EPILOGUE is 0 or 1");
+static_assert(SM90_C_ROW_BYTES % 16 == 0, "a staged row is whole 16-byte chunks");
 static_assert(SM90_INT8 == (W8A8_B_TYPE == W8A8_T_INT8), "INT8 pairs only with INT8");
 static_assert(W8A8_A_TYPE == W8A8_T_E4M3 || W8A8_A_TYPE == W8A8_T_E5M2 || SM90_INT8, "A_TYPE");
 static_assert(W8A8_B_TYPE == W8A8_T_E4M3 || W8A8_B_TYPE == W8A8_T_E5M2 || SM90_INT8, "B_TYPE");
@@ -313,13 +345,36 @@ __device__ __forceinline__ void sm90_store2(void *row_ptr, long long col, float 
 #endif
 }
 
-/* Scales, corrects, converts and writes this thread's accumulators. Thread (warp w, lane l)
- * holds rows row0 + 64·s + {0, 8} (row0 = 16w + l/4 from the warpgroup's first row) and,
- * per 8-column group j, columns col0 + 8j + {0, 1} (col0 = 2·(l%4)). */
+/* Writes (v0, v1) at row r, columns c, c+1 of the consumer's staging (tile-relative, r <
+ * SM90_WG_M) in the TMA box layout and swizzle. */
+__device__ __forceinline__ void sm90_stage2(sm90_u32 staging, int r, int c, float v0, float v1)
+{
+    const int byte = c * SM90_OUT_BYTES;
+    sm90_u32 off = (sm90_u32)((byte / SM90_C_BOX_BYTES) * (SM90_WG_M * SM90_C_BOX_BYTES) +
+                              r * SM90_C_BOX_BYTES + byte % SM90_C_BOX_BYTES);
+    off ^= ((off >> 7) & ((1u << SM90_C_SWIZZLE_BITS) - 1u)) << 4;
+#if W8A8_OUT_TYPE == W8A8_T_FP32
+    sm90_st_shared_f32x2(staging + off, v0, v1);
+#elif W8A8_OUT_TYPE == W8A8_T_BF16
+    sm90_st_shared_u32(staging + off, sm90_pack_bf16x2(v0, v1));
+#else
+    sm90_st_shared_u32(staging + off, sm90_pack_f16x2(v0, v1));
+#endif
+}
+
+/* Scales, corrects and converts this thread's accumulators, then writes them to global memory
+ * (staging 0: rows and columns predicated) or to the consumer's staging buffer (every row and
+ * column: the TMA store clips the tails, and loads past M or N read 0). Thread (warp w,
+ * lane l) holds rows row0 + 64·s + {0, 8} (row0 = 16w + l/4 from the warpgroup's first row,
+ * r0 in the tile) and, per 8-column group j, columns col0 + 8j + {0, 1} (col0 = 2·(l%4), c0
+ * in the tile). */
 __device__ __forceinline__ void sm90_epilogue(const sm90_acc_t (&acc)[SM90_SUB_M][SM90_ACC],
                                               const w8a8_gemm_args &args, long long row0,
-                                              long long col0)
+                                              long long col0, sm90_u32 staging, int r0, int c0)
 {
+    (void)staging;
+    (void)r0;
+    (void)c0;
     float sa[SM90_SUB_M][2];
 #if W8A8_AZP != W8A8_Z_NONE
     int zp[SM90_SUB_M][2];
@@ -348,15 +403,17 @@ __device__ __forceinline__ void sm90_epilogue(const sm90_acc_t (&acc)[SM90_SUB_M
     const float sb_tensor = __ldg(args.b_scale);
 #endif
     char *const out = (char *)args.out;
-    const long long row_bytes = args.ldc * (W8A8_OUT_TYPE == W8A8_T_FP32 ? 4 : 2);
+    const long long row_bytes = args.ldc * SM90_OUT_BYTES;
 #pragma unroll
     for (int j = 0; j < W8A8_BLOCK_N / 8; ++j) {
         const long long col = col0 + 8 * j;
-        if (col >= args.n)
-            continue;
-        const bool pair = col + 1 < args.n;
+        const bool in = col < args.n, pair = col + 1 < args.n;
+        if (!W8A8_EPILOGUE || !staging) {
+            if (!in)
+                continue;
+        }
 #if W8A8_B_SCALE == W8A8_S_ROW
-        const float sb0 = __ldg(args.b_scale + col);
+        const float sb0 = in ? __ldg(args.b_scale + col) : 0.0f;
         const float sb1 = pair ? __ldg(args.b_scale + col + 1) : 0.0f;
 #elif SM90_BLOCK
         const float sb0 = 1.0f, sb1 = 1.0f;
@@ -364,22 +421,19 @@ __device__ __forceinline__ void sm90_epilogue(const sm90_acc_t (&acc)[SM90_SUB_M
         const float sb0 = sb_tensor, sb1 = sb_tensor;
 #endif
 #if W8A8_BIAS_TYPE != W8A8_T_NONE
-        const float bias0 = sm90_load_bias(args.bias, col);
+        const float bias0 = in ? sm90_load_bias(args.bias, col) : 0.0f;
         const float bias1 = pair ? sm90_load_bias(args.bias, col + 1) : 0.0f;
 #else
         const float bias0 = 0.0f, bias1 = 0.0f;
 #endif
 #if W8A8_AZP != W8A8_Z_NONE
-        const int cs0 = __ldg(args.b_col_sums + col);
+        const int cs0 = in ? __ldg(args.b_col_sums + col) : 0;
         const int cs1 = pair ? __ldg(args.b_col_sums + col + 1) : 0;
 #endif
 #pragma unroll
         for (int s = 0; s < SM90_SUB_M; ++s)
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
-                const long long row = row0 + 64 * s + 8 * h;
-                if (row >= args.m)
-                    continue;
 #if W8A8_AZP != W8A8_Z_NONE
                 const float a0 = (float)(acc[s][4 * j + 2 * h] - zp[s][h] * cs0);
                 const float a1 = (float)(acc[s][4 * j + 2 * h + 1] - zp[s][h] * cs1);
@@ -389,7 +443,15 @@ __device__ __forceinline__ void sm90_epilogue(const sm90_acc_t (&acc)[SM90_SUB_M
 #endif
                 const float v0 = a0 * sa[s][h] * sb0 + bias0;
                 const float v1 = a1 * sa[s][h] * sb1 + bias1;
-                sm90_store2(out + row * row_bytes, col, v0, v1, pair);
+#if W8A8_EPILOGUE
+                if (staging) {
+                    sm90_stage2(staging, r0 + 64 * s + 8 * h, c0 + 8 * j, v0, v1);
+                    continue;
+                }
+#endif
+                const long long row = row0 + 64 * s + 8 * h;
+                if (row < args.m)
+                    sm90_store2(out + row * row_bytes, col, v0, v1, pair);
             }
     }
 }
@@ -483,34 +545,91 @@ __device__ __forceinline__ void sm90_promote(float (&acc)[SM90_SUB_M][SM90_ACC],
 
 /* ---- the kernel -------------------------------------------------------------------------- */
 
+/* Hands a ring stage back to its producer(s): one arrival per consumer warp, on this CTA's
+ * empty barrier, and with CLUSTER 2 on the peer's too (its producer multicasts into ours). */
+__device__ __forceinline__ void sm90_release(sm90_u32 empty, int lane)
+{
+    if (lane != 0)
+        return;
+#if W8A8_CLUSTER == 2
+    sm90_bar_arrive_cluster(empty, 0);
+    sm90_bar_arrive_cluster(empty, 1);
+#else
+    sm90_bar_arrive(empty);
+#endif
+}
+
+/* The work split: a unit is CLUSTER tiles stacked along M that share one B tile; the
+ * clusters (CTAs without clusters) take units u, u + their count, … in raster order. */
+struct sm90_units {
+    int m_units, n_tiles, count, first, step, rank;
+};
+
+__device__ __forceinline__ sm90_units sm90_units_make(int m_tiles, int n_tiles)
+{
+    sm90_units u;
+#if W8A8_CLUSTER == 2
+    u.rank = (int)sm90_cluster_rank();
+    u.first = (int)sm90_cluster_id();
+    u.step = (int)sm90_cluster_count();
+#else
+    u.rank = 0;
+    u.first = blockIdx.x;
+    u.step = gridDim.x;
+#endif
+    u.m_units = (m_tiles + W8A8_CLUSTER - 1) / W8A8_CLUSTER;
+    u.n_tiles = n_tiles;
+    u.count = u.m_units * n_tiles;
+    return u;
+}
+
+/* This CTA's tile of unit `unit`; with CLUSTER 2 and an odd tile-row count the last unit's
+ * second tile lies past M (zero-filled loads, nothing stored). */
+__device__ __forceinline__ void sm90_unit_tile(const sm90_units &u, int unit, int &mt, int &nt)
+{
+    int mu;
+    sm90_tile_coords(unit, u.m_units, u.n_tiles, mu, nt);
+    mt = mu * W8A8_CLUSTER + u.rank;
+}
+
 extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
     w8a8_sm90_gemm(const __grid_constant__ sm90_tensor_map tma_a,
-                   const __grid_constant__ sm90_tensor_map tma_b, const w8a8_gemm_args args)
+                   const __grid_constant__ sm90_tensor_map tma_b,
+                   const __grid_constant__ sm90_tensor_map tma_c, const w8a8_gemm_args args,
+                   const int tma_store)
 {
     extern __shared__ __align__(1024) unsigned char smem_raw[];
-    /* Buffers must be 1024-byte aligned for the 128-byte swizzle; the host adds slack. */
+    /* Buffers must be 1024-byte aligned for the 128-byte swizzle; the host adds slack. The
+     * layout is the same in every CTA (multicast writes at the same offsets). */
     const sm90_u32 smem = (sm90_smem_u32(smem_raw) + 1023u) & ~1023u;
     const sm90_u32 a_smem = smem;
     const sm90_u32 b_smem = a_smem + W8A8_STAGES * SM90_A_BYTES;
-    const sm90_u32 full_bar = b_smem + W8A8_STAGES * SM90_B_BYTES; /* STAGES × 8 bytes */
+    const sm90_u32 c_smem = b_smem + W8A8_STAGES * SM90_B_BYTES; /* SM90_C_BYTES */
+    const sm90_u32 full_bar = c_smem + SM90_C_BYTES; /* STAGES × 8 bytes */
     const sm90_u32 empty_bar = full_bar + 8 * W8A8_STAGES;
     /* PINGPONG: turn_bar + 8·c opens consumer c's next main loop once the other consumer has
      * finished waiting on its own tile's stages. This keeps each consumer within one phase
      * of every full barrier, which parity waits need. */
     const sm90_u32 turn_bar = empty_bar + 8 * W8A8_STAGES;
+    (void)c_smem;
+    (void)tma_c;
+    (void)tma_store;
 
     const int warpgroup = threadIdx.x / 128;
     const int m_tiles = (int)((args.m + W8A8_BLOCK_M - 1) / W8A8_BLOCK_M);
     const int n_tiles = (int)((args.n + W8A8_BLOCK_N - 1) / W8A8_BLOCK_N);
-    const int tiles = m_tiles * n_tiles;
     const int k_blocks = (int)((args.k + SM90_BK - 1) / SM90_BK);
+    const sm90_units units = sm90_units_make(m_tiles, n_tiles);
 
     if (threadIdx.x == 0) {
         sm90_tma_prefetch(&tma_a);
         sm90_tma_prefetch(&tma_b);
+        if (W8A8_EPILOGUE && tma_store)
+            sm90_tma_prefetch(&tma_c);
         for (int s = 0; s < W8A8_STAGES; ++s) {
-            sm90_bar_init(full_bar + 8 * s, 1);                       /* producer's expect_tx */
-            sm90_bar_init(empty_bar + 8 * s, 4 * SM90_TILE_OWNERS);   /* one per consumer warp */
+            sm90_bar_init(full_bar + 8 * s, 1); /* producer's expect_tx */
+            /* one per consumer warp, of every CTA whose producer writes this stage */
+            sm90_bar_init(empty_bar + 8 * s, 4 * SM90_TILE_OWNERS * W8A8_CLUSTER);
         }
 #if W8A8_PINGPONG
         sm90_bar_init(turn_bar, 4);
@@ -518,7 +637,11 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
 #endif
         sm90_bar_init_fence();
     }
+#if W8A8_CLUSTER == 2
+    sm90_cluster_sync(); /* the peer's barriers are initialized before anything reaches them */
+#else
     __syncthreads();
+#endif
     /* Programmatic dependent launch: wait for the previous kernel's writes (no-op without). */
     asm volatile("griddepcontrol.wait;" ::: "memory");
 
@@ -530,17 +653,25 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
         if (threadIdx.x == 0) {
             int stage = 0;
             sm90_u32 phase = 0;
-            for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+            for (int unit = units.first; unit < units.count; unit += units.step) {
                 int mt, nt;
-                sm90_tile_coords(tile, m_tiles, n_tiles, mt, nt);
+                sm90_unit_tile(units, unit, mt, nt);
                 for (int kb = 0; kb < k_blocks; ++kb) {
                     sm90_bar_wait(empty_bar + 8 * stage, phase ^ 1u);
                     const sm90_u32 full = full_bar + 8 * stage;
+                    /* our A tile, and the whole B tile: half from us, half from the peer */
                     sm90_bar_arrive_expect_tx(full, SM90_A_BYTES + SM90_B_BYTES);
                     sm90_tma_load_2d(a_smem + stage * SM90_A_BYTES, &tma_a, kb * SM90_BK,
                                      mt * W8A8_BLOCK_M, full);
+#if W8A8_CLUSTER == 2
+                    sm90_tma_load_2d_multicast(
+                        b_smem + stage * SM90_B_BYTES + units.rank * (SM90_B_BYTES / 2), &tma_b,
+                        kb * SM90_BK, nt * W8A8_BLOCK_N + units.rank * (W8A8_BLOCK_N / 2), full,
+                        (unsigned short)0x3);
+#else
                     sm90_tma_load_2d(b_smem + stage * SM90_B_BYTES, &tma_b, kb * SM90_BK,
                                      nt * W8A8_BLOCK_N, full);
+#endif
                     if (++stage == W8A8_STAGES) {
                         stage = 0;
                         phase ^= 1u;
@@ -557,6 +688,11 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
         const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
         const int first_row = W8A8_PINGPONG ? 0 : consumer * SM90_WG_M; /* in the tile */
         const sm90_u32 a_rows = first_row * SM90_BK;
+        /* EPILOGUE 1: this consumer's staging rows; its thread 0 issues the TMA stores. */
+        const sm90_u32 staging =
+            W8A8_EPILOGUE && tma_store ? c_smem + consumer * SM90_C_WG_BYTES : 0u;
+        const bool store_issuer = (threadIdx.x % 128) == 0;
+        (void)store_issuer;
         sm90_acc_t acc[SM90_SUB_M][SM90_ACC];
 #if SM90_BLOCK
         float tmp[SM90_SUB_M][SM90_ACC]; /* one K block's partial sums before promotion */
@@ -565,7 +701,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
         sm90_u32 phase = 0;
         sm90_u32 turn_phase = consumer == 0 ? 1u : 0u; /* consumer 0 goes first */
         (void)turn_phase;
-        for (int tile = blockIdx.x, nth = 0; tile < tiles; tile += gridDim.x, ++nth) {
+        for (int unit = units.first, nth = 0; unit < units.count; unit += units.step, ++nth) {
             if (W8A8_PINGPONG && (nth & 1) != consumer) {
                 /* The other consumer's tile: skip its K blocks in the ring. */
                 const int ahead = stage + k_blocks;
@@ -574,7 +710,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
                 continue;
             }
             int mt, nt;
-            sm90_tile_coords(tile, m_tiles, n_tiles, mt, nt);
+            sm90_unit_tile(units, unit, mt, nt);
             int last_stage = 0;
 #if W8A8_PINGPONG
             sm90_bar_wait(turn_bar + 8 * consumer, turn_phase);
@@ -615,8 +751,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
 #pragma unroll
                     for (int i = 0; i < SM90_ACC; ++i)
                         sm90_reg_fence(tmp[s][i]);
-                if (lane == 0)
-                    sm90_bar_arrive(empty_bar + 8 * stage);
+                sm90_release(empty_bar + 8 * stage, lane);
                 sm90_promote(acc, tmp, scales, (int)(col_tile & 127));
                 scales = scales_next;
                 if (++stage == W8A8_STAGES) {
@@ -647,8 +782,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
                 if (kb > 0) {
                     /* The previous K block's wgmmas are done: hand its buffer back. */
                     sm90_wgmma_wait<1>();
-                    if (lane == 0)
-                        sm90_bar_arrive(empty_bar + 8 * last_stage);
+                    sm90_release(empty_bar + 8 * last_stage, lane);
                 }
                 last_stage = stage;
                 if (++stage == W8A8_STAGES) {
@@ -666,10 +800,41 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
 #pragma unroll
                 for (int i = 0; i < SM90_ACC; ++i)
                     sm90_reg_fence(acc[s][i]);
-            if (lane == 0)
-                sm90_bar_arrive(empty_bar + 8 * last_stage);
+            sm90_release(empty_bar + 8 * last_stage, lane);
 #endif
-            sm90_epilogue(acc, args, row0, col0);
+#if W8A8_EPILOGUE
+            if (staging) {
+                /* The previous tile's stores must have read the staging buffer. */
+                if (store_issuer)
+                    sm90_bulk_wait_read();
+                sm90_named_sync(1 + consumer, 128);
+            }
+#endif
+            sm90_epilogue(acc, args, row0, col0, staging, 16 * warp + lane / 4, 2 * (lane % 4));
+#if W8A8_EPILOGUE
+            if (staging) {
+                sm90_fence_async_smem();
+                sm90_named_sync(1 + consumer, 128);
+                if (store_issuer) {
+                    const int row = mt * W8A8_BLOCK_M + first_row;
+#pragma unroll
+                    for (int b = 0; b < SM90_C_BOXES; ++b)
+                        sm90_tma_store_2d(&tma_c, staging + b * (SM90_WG_M * SM90_C_BOX_BYTES),
+                                          nt * W8A8_BLOCK_N + b * (SM90_C_BOX_BYTES / SM90_OUT_BYTES),
+                                          row);
+                    sm90_bulk_commit();
+                }
+            }
+#endif
         }
+#if W8A8_EPILOGUE
+        if (staging && store_issuer)
+            sm90_bulk_wait(); /* the stores finish before the CTA's shared memory goes */
+#endif
     }
+#if W8A8_CLUSTER == 2
+    /* Neither CTA leaves while its peer may still multicast into it or arrive on its
+     * barriers. */
+    sm90_cluster_sync();
+#endif
 }

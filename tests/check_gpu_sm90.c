@@ -6,7 +6,9 @@
  *    configs with non-power-of-two block_n, 1 and 2 consumers, cooperative and ping-pong
  *    schedules, both rasters;
  *  - every config on fixed odd shapes (M = 1, 7, 129, 333; N not a multiple of the tile;
- *    the smallest K) and a shape with more tiles than SMs (several tiles per CTA);
+ *    the smallest K) and shapes with more tiles than SMs (several tiles per CTA), with the
+ *    TMA-store epilogue (aligned ldc here; the random problems' odd ldc take the direct
+ *    fallback) and 2-CTA clusters with multicast B (odd tile-row counts included);
  *  - block scales (A 1×128, B 128×128, promoted accumulation) on odd shapes (M = 1, 7, 129,
  *    1000; N not a multiple of the tile nor of 128; K tails of 16·odd), row-major and
  *    K-major scale matrices with padded ld, every out dtype, with and without bias, on
@@ -32,18 +34,23 @@
 static w8a8_context *ctx;
 
 /* Configs every test cycles through (INT8 problems move block_n to a legal INT8 N). */
+/* Configs every test cycles through (INT8 problems move block_n to a legal INT8 N). Each
+ * fits every out dtype; the TMA-store epilogue (epilogue=1) stages rows of 16 (no swizzle),
+ * 32, 64 and 128 bytes, and cluster=2 runs with odd tile-row counts (a unit half past M). */
 static const char *const configs[] = {
     "block_m=128,block_n=128,stages=4,consumers=2,raster=0,group=8,cluster=1",
-    "block_m=128,block_n=144,stages=4,consumers=1,raster=1,group=3,cluster=1",
-    "block_m=64,block_n=112,stages=6,consumers=1,raster=0,group=8,cluster=1",
-    "block_m=256,block_n=176,stages=3,consumers=2,raster=0,group=4,cluster=1",
+    "block_m=128,block_n=144,stages=4,consumers=1,raster=1,group=3,cluster=2,epilogue=1",
+    "block_m=64,block_n=112,stages=6,consumers=1,raster=0,group=8,cluster=1,epilogue=1",
+    "block_m=256,block_n=176,stages=3,consumers=2,raster=0,group=4,cluster=2",
     "block_m=128,block_n=240,stages=3,consumers=2,raster=1,group=8,cluster=1",
-    "block_m=64,block_n=8,stages=4,consumers=1,raster=0,group=8,cluster=1",
-    "block_m=128,block_n=48,stages=5,consumers=2,raster=0,group=16,cluster=1",
-    "block_m=256,block_n=128,stages=4,consumers=2,raster=1,group=2,cluster=1",
+    "block_m=64,block_n=8,stages=4,consumers=1,raster=0,group=8,cluster=1,epilogue=1",
+    "block_m=128,block_n=48,stages=5,consumers=2,raster=0,group=16,cluster=2,epilogue=1",
+    "block_m=256,block_n=128,stages=2,consumers=2,raster=1,group=2,cluster=1,epilogue=1",
     "block_m=128,block_n=200,stages=4,consumers=2,raster=0,group=8,cluster=1",
     "block_m=128,block_n=160,stages=5,consumers=2,pingpong=1,raster=0,group=8,cluster=1",
-    "block_m=64,block_n=256,stages=5,consumers=2,pingpong=1,raster=1,group=4,cluster=1",
+    "block_m=64,block_n=256,stages=5,consumers=2,pingpong=1,raster=1,group=4,cluster=2",
+    "block_m=128,block_n=96,stages=4,consumers=2,pingpong=1,raster=0,group=8,cluster=2,epilogue=1",
+    "block_m=64,block_n=64,stages=4,consumers=2,pingpong=1,raster=1,group=4,cluster=1,epilogue=1",
 };
 #define CONFIG_COUNT ((int)(sizeof configs / sizeof configs[0]))
 
@@ -52,7 +59,9 @@ static const char *const configs[] = {
  * with 64 and 128 rows, and ping-pong. */
 static const char *const block_configs[] = {
     "block_m=128,block_n=128,stages=4,consumers=2,raster=0,group=8,cluster=1",
+    "block_m=128,block_n=128,stages=4,consumers=2,raster=0,group=8,cluster=2,epilogue=1",
     "block_m=64,block_n=112,stages=6,consumers=1,raster=1,group=3,cluster=1",
+    "block_m=64,block_n=112,stages=6,consumers=1,raster=1,group=3,cluster=2,epilogue=1",
     "block_m=128,block_n=176,stages=3,consumers=2,raster=1,group=8,cluster=1",
     "block_m=64,block_n=192,stages=4,consumers=1,raster=0,group=8,cluster=1",
     "block_m=128,block_n=64,stages=5,consumers=2,pingpong=1,raster=0,group=8,cluster=1",
@@ -172,8 +181,8 @@ END_TEST
 /* Fixed odd shapes, on every config, for an FP8 and an INT8 trait set. */
 START_TEST(every_config_on_odd_shapes)
 {
-    static const int64_t shapes[][3] = {{1, 8, 16}, {7, 129, 48}, {129, 200, 1040},
-                                        {333, 517, 2064}, {2000, 1000, 256}};
+    static const int64_t shapes[][3] = {{1, 8, 16},        {7, 129, 48},     {129, 200, 1040},
+                                        {333, 517, 2064}, {2000, 1000, 256}, {3000, 2000, 512}};
     pgen_rng rng;
     pgen_rng_seed(&rng, SEED + 1);
     int runs = 0, failures = 0;
@@ -260,6 +269,10 @@ START_TEST(invalid_configs_are_refused)
         {"block_m=128,block_n=128,wrong=1", W8A8_E4M3},                 /* unknown item */
         {"block_m=128,block_n=128,consumers=1,pingpong=1", W8A8_E4M3},  /* pingpong: 2 wgs */
         {"block_m=256,block_n=128,consumers=2,pingpong=1", W8A8_E4M3},  /* 256 rows / wg */
+        {"block_m=128,block_n=24,cluster=2", W8A8_E4M3},                /* half of B: 12 rows */
+        {"block_m=128,block_n=128,cluster=3", W8A8_E4M3},               /* cluster */
+        {"block_m=128,block_n=128,epilogue=2", W8A8_E4M3},              /* epilogue */
+        {"block_m=128,block_n=256,stages=4,consumers=2,epilogue=1", W8A8_E4M3}, /* staging */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         w8a8_problem p;

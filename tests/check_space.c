@@ -396,10 +396,42 @@ START_TEST(compile_plan_covers_every_applying_problem)
     ck_assert_int_eq(plan.items[0].problem.m, 1000);
     ck_assert_int_eq(plan.items[171].problem.m, 128);
     ck_assert_str_eq(plan.items[171].config, "block_m=64,block_n=64,stages=2,split_k=1");
-    w8a8_space_plan_free(&plan);
-    ck_assert(w8a8_space_compile_plan(ctx, SPACES "tiles.lua", "sm_90a", 5, &plan) == W8A8_OK);
-    ck_assert_uint_eq(plan.count, 10);
-    ck_assert_uint_eq(plan.capped, 171 + 57 - 10);
+    /* capped at 5: each problem's 5 best, then the best config for each parameter value those
+     * miss (the uncapped list in rank order says which that is) */
+    w8a8_space_plan capped;
+    ck_assert(w8a8_space_compile_plan(ctx, SPACES "tiles.lua", "sm_90a", 5, &capped) == W8A8_OK);
+    static const char *const names[] = {"block_m", "block_n", "stages", "split_k"};
+    size_t at = 0;
+    for (size_t first = 0, next; first < plan.count; first = next) {
+        next = first + 1;
+        while (next < plan.count && plan.items[next].problem.m == plan.items[first].problem.m)
+            next++;
+        size_t begin = at;
+        for (size_t i = first; i < first + 5; i++, at++)
+            ck_assert_str_eq(capped.items[at].config, plan.items[i].config);
+        for (size_t i = first + 5; i < next; i++) {
+            /* i is planned iff it is the first to carry a value no earlier planned one has */
+            bool wanted = false;
+            for (int p = 0; p < 4; p++) {
+                char item[64];
+                const char *v = strstr(plan.items[i].config, names[p]);
+                snprintf(item, sizeof item, "%.*s", (int)strcspn(v, ","), v);
+                bool covered = false;
+                for (size_t j = begin; j < at && !covered; j++)
+                    covered = strstr(capped.items[j].config, item) != NULL;
+                wanted |= !covered;
+            }
+            if (wanted) {
+                ck_assert_uint_lt(at, capped.count);
+                ck_assert_str_eq(capped.items[at].config, plan.items[i].config);
+                at++;
+            }
+        }
+    }
+    ck_assert_uint_eq(capped.count, at);
+    ck_assert_uint_gt(capped.count, 10);
+    ck_assert_uint_eq(capped.capped, 171 + 57 - capped.count);
+    w8a8_space_plan_free(&capped);
     w8a8_space_plan_free(&plan);
     ck_assert_int_eq(w8a8_space_compile_plan(ctx, SPACES "tiles.lua", "sm_70", 0, &plan),
                      W8A8_INVALID);
@@ -514,13 +546,14 @@ END_TEST
 
 /* scripts/sm90_gemm.lua's valid() recomputed from the rules its comments and code state:
  * pingpong needs 2 consumers; rows per consumer (block_m, or block_m / consumers without
- * pingpong) ∈ {64, 128}; INT8 wgmma N ∈ {8, 16, 24, 32} ∪ {48…256 step 16};
- * stages·(block_m + block_n)·128 + 16·stages + 16 + 1024 ≤ max_smem; (rows / 64) · block_n
- * / 2 + 40 ≤ 255 (one consumer) or 232 (two), with block scales (promoted accumulation)
- * 2 · (rows / 64) · block_n / 2 + 40 + 16 instead; the register-file check
- * (128·40 + 256·232 = 64512 ≤ 65536) and cluster = 1 always pass. raster × group (2 × 4)
- * do not enter valid(). */
-static size_t sm90_expected_valid(bool int8, bool block, int max_smem)
+ * pingpong) ∈ {64, 128}; INT8 wgmma N ∈ {8, 16, 24, 32} ∪ {48…256 step 16}; cluster 2 needs
+ * block_n % 16 == 0; stages·(block_m + block_n)·128 + staging + 16·stages + 16 + 1024 ≤
+ * max_smem, where epilogue 1 stages consumers · rows · block_n · out_bytes; (rows / 64) ·
+ * block_n / 2 + 40 ≤ 255 (one consumer) or 232 (two), with block scales (promoted
+ * accumulation) 2 · (rows / 64) · block_n / 2 + 40 + 16 instead; the register-file check
+ * (128·40 + 256·232 = 64512 ≤ 65536) always passes. raster × group (2 × 4) do not enter
+ * valid(). */
+static size_t sm90_expected_valid(bool int8, bool block, int out_bytes, int max_smem)
 {
     static const int block_m[] = {64, 128, 256};
     static const int block_n[] = {8,   16,  24,  32,  48,  64,  80,  96,  112,
@@ -531,16 +564,24 @@ static size_t sm90_expected_valid(bool int8, bool block, int max_smem)
         for (int b = 0; b < 18; b++)
             for (int c = 0; c < 9; c++)
                 for (int consumers = 1; consumers <= 2; consumers++)
-                    for (int pingpong = 0; pingpong <= 1; pingpong++) {
-                        int bm = block_m[a], bn = block_n[b], st = stages[c];
-                        int wg_m = pingpong ? bm : bm / consumers;
-                        bool n_ok = !int8 || bn <= 32 || bn % 16 == 0;
-                        bool ok = (!pingpong || consumers == 2) && (wg_m == 64 || wg_m == 128) &&
-                                  n_ok && st * (bm + bn) * 128 + 16 * st + 16 + 1024 <= max_smem &&
-                                  (block ? 2 : 1) * (wg_m / 64 * bn / 2) + 40 + (block ? 16 : 0) <=
-                                      (consumers == 1 ? 255 : 232);
-                        count += ok ? 2 * 4 : 0;
-                    }
+                    for (int pingpong = 0; pingpong <= 1; pingpong++)
+                        for (int cluster = 1; cluster <= 2; cluster++)
+                            for (int epilogue = 0; epilogue <= 1; epilogue++) {
+                                int bm = block_m[a], bn = block_n[b], st = stages[c];
+                                int wg_m = pingpong ? bm : bm / consumers;
+                                int staging = epilogue ? consumers * wg_m * bn * out_bytes : 0;
+                                bool n_ok = !int8 || bn <= 32 || bn % 16 == 0;
+                                bool ok =
+                                    (!pingpong || consumers == 2) &&
+                                    (wg_m == 64 || wg_m == 128) && n_ok &&
+                                    (cluster == 1 || bn % 16 == 0) &&
+                                    st * (bm + bn) * 128 + staging + 16 * st + 16 + 1024 <=
+                                        max_smem &&
+                                    (block ? 2 : 1) * (wg_m / 64 * bn / 2) + 40 +
+                                            (block ? 16 : 0) <=
+                                        (consumers == 1 ? 255 : 232);
+                                count += ok ? 2 * 4 : 0;
+                            }
     return count;
 }
 
@@ -556,17 +597,16 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     ck_assert(space_device_nominal(ctx, "sm_90a", &dev) == W8A8_OK);
     ck_assert_msg(space_load(ctx, "sm90_gemm", &s) == W8A8_OK, "%s", w8a8_errmsg(ctx));
     ck_assert_str_eq(space_arch(s), "sm_90a");
-    ck_assert_uint_eq(space_config_total(s), 15552); /* 3·18·9·2·2·2·4·1 */
+    ck_assert_uint_eq(space_config_total(s), 62208); /* 3·18·9·2·2·2·4·2·2 */
     for (int int8 = 0; int8 <= 1; int8++) {
         w8a8_problem_init(&p, 4096, 28672, 4096, int8 ? W8A8_INT8 : W8A8_E4M3, W8A8_BF16);
         ck_assert(space_applies(ctx, s, &p, &dev, &applies) == W8A8_OK && applies);
         ck_assert_msg(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
-        /* per (block_m, block_n, stages, consumers, pingpong): 1944 points, 611 valid; every
-         * listed block_n is also a legal INT8 N, so INT8 keeps the same 611 · 8 = 4888 */
-        ck_assert_uint_eq(sm90_expected_valid(int8, false, dev.max_smem_optin), 4888);
-        ck_assert_uint_eq(e.total, 15552);
-        ck_assert_uint_eq(e.count, 4888);
-        ck_assert_uint_eq(e.invalid, 15552 - 4888);
+        /* every listed block_n is also a legal INT8 N, so INT8 keeps the FP8 count; bf16 out */
+        ck_assert_uint_eq(sm90_expected_valid(int8, false, 2, dev.max_smem_optin), 16800);
+        ck_assert_uint_eq(e.total, 62208);
+        ck_assert_uint_eq(e.count, 16800);
+        ck_assert_uint_eq(e.invalid, 62208 - 16800);
         for (size_t i = 1; i < e.count; i++)
             ck_assert(e.candidates[i - 1].rank <= e.candidates[i].rank);
         ck_assert(space_default(ctx, s, &p, &dev, config, sizeof config) == W8A8_OK);
@@ -577,8 +617,9 @@ START_TEST(sm90_space_prunes_to_exact_counts)
         space_enumeration_free(&e);
     }
     /* FP8 block scales of A 1×128 and B 128×128: doubled accumulators prune more */
-    size_t block_valid = sm90_expected_valid(false, true, dev.max_smem_optin);
-    ck_assert_uint_eq(block_valid, 3664); /* 458 shapes × 8 */
+    const int smem_90a = dev.max_smem_optin;
+    size_t block_valid = sm90_expected_valid(false, true, 2, smem_90a);
+    ck_assert_uint_eq(block_valid, 12656);
     w8a8_problem_init(&p, 4096, 7168, 16384, W8A8_E4M3, W8A8_BF16);
     p.a_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 1, 128, 1, 0};
     p.b_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 128, 128, 0, 0};
@@ -600,8 +641,42 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     ck_assert_int_eq(plan.targets_arch, 1);
     ck_assert_uint_eq(plan.problems, 7); /* 5 + 2 block-scaled */
     ck_assert_uint_eq(plan.not_applied, 0);
-    ck_assert_uint_eq(plan.count, 7 * 8);
-    ck_assert_uint_eq(plan.capped, 5 * 4888 + 2 * block_valid - 7 * 8);
+    /* the 8 best of each problem, then the best config for every parameter value they miss:
+     * every value of every parameter is compiled for every problem where one is valid */
+    ck_assert_uint_gt(plan.count, 7 * 8);
+    ck_assert(space_load(ctx, "sm90_gemm", &s) == W8A8_OK);
+    for (size_t first = 0, next; first < plan.count; first = next) {
+        next = first + 1;
+        while (next < plan.count && memcmp(&plan.items[next].problem, &plan.items[first].problem,
+                                           sizeof plan.items[first].problem) == 0)
+            next++;
+        ck_assert_uint_ge(next - first, 8);
+        if (plan.items[first].problem.a_scale.kind == W8A8_SCALE_BLOCK)
+            continue; /* doubled accumulators: the widest block_n fit nowhere */
+        for (int pi = 0; pi < space_param_count(s); pi++) {
+            const space_param *param = space_param_at(s, pi);
+            for (int v = 0; v < param->count; v++) {
+                char item[64];
+                snprintf(item, sizeof item, "%s=%lld,", param->name, (long long)param->values[v]);
+                bool seen = false;
+                for (size_t i = first; i < next && !seen; i++) {
+                    char text[W8A8_SPACE_CONFIG_BYTES + 2];
+                    snprintf(text, sizeof text, ",%s,", plan.items[i].config);
+                    char needle[66];
+                    snprintf(needle, sizeof needle, ",%s", item);
+                    seen = strstr(text, needle) != NULL;
+                }
+                ck_assert_msg(seen, "no compiled config has %s", item);
+            }
+        }
+    }
+    space_free(s);
+    /* the compile problems: FP8 bf16, fp16, bf16 out; INT8 fp32, bf16 out; block-scaled
+     * bf16, fp32 out (the staging of epilogue 1 depends on the out dtype) */
+    size_t fp8_valid = sm90_expected_valid(false, false, 2, smem_90a);
+    ck_assert_uint_eq(plan.capped, 4 * fp8_valid + sm90_expected_valid(true, false, 4, smem_90a) +
+                                       block_valid + sm90_expected_valid(false, true, 4, smem_90a) -
+                                       plan.count);
     w8a8_space_plan_free(&plan);
     ck_assert(w8a8_space_compile_plan(ctx, "sm90_gemm", "sm_90", 8, &plan) == W8A8_OK);
     ck_assert_int_eq(plan.targets_arch, 0); /* plain sm_90 has no wgmma */

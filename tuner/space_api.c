@@ -1,5 +1,6 @@
 /* The public face of the tuning spaces (w8a8_space_* in w8a8jit.h) and the compile plan that
  * `w8a8 compile` follows: for each problem a space wants compiled, its valid configs. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,17 +11,23 @@ const char *const *w8a8_space_names(void) { return space_builtin_names(); }
 
 /* ---- compile plan ------------------------------------------------------------------------- */
 
-/* Appends at most `limit` (0: all) candidates of e for problem to plan. */
-static w8a8_status plan_append(w8a8_context *ctx, space_compile_plan *plan, size_t *capacity,
-                               const w8a8_problem *problem, const space_enumeration *e,
-                               size_t limit)
+/* Whether config ("a=1,b=2") sets parameter `name` to `value`. */
+static bool config_has(const char *config, const char *name, int64_t value)
 {
-    size_t take = limit && e->count > limit ? limit : e->count;
-    plan->capped += e->count - take;
-    if (plan->count + take > *capacity) {
-        size_t grown_capacity = *capacity ? *capacity : 64;
-        while (grown_capacity < plan->count + take)
-            grown_capacity *= 2;
+    char item[64];
+    snprintf(item, sizeof item, "%s=%lld", name, (long long)value);
+    size_t len = strlen(item);
+    for (const char *p = strstr(config, item); p; p = strstr(p + 1, item))
+        if ((p == config || p[-1] == ',') && (p[len] == ',' || p[len] == '\0'))
+            return true;
+    return false;
+}
+
+static w8a8_status plan_push(w8a8_context *ctx, space_compile_plan *plan, size_t *capacity,
+                             const w8a8_problem *problem, const space_candidate *c)
+{
+    if (plan->count == *capacity) {
+        size_t grown_capacity = *capacity ? 2 * *capacity : 64;
         space_compile_item *grown = realloc(plan->items, grown_capacity * sizeof *grown);
         if (!grown)
             return errorf(ctx, W8A8_NO_MEMORY, "no memory for a compile plan of %zu kernels",
@@ -28,13 +35,46 @@ static w8a8_status plan_append(w8a8_context *ctx, space_compile_plan *plan, size
         plan->items = grown;
         *capacity = grown_capacity;
     }
-    for (size_t i = 0; i < take; i++) {
-        space_compile_item *item = &plan->items[plan->count++];
-        item->problem = *problem;
-        snprintf(item->config, sizeof item->config, "%s", e->candidates[i].config);
-        item->rank = e->candidates[i].rank;
-    }
+    space_compile_item *item = &plan->items[plan->count++];
+    item->problem = *problem;
+    snprintf(item->config, sizeof item->config, "%s", c->config);
+    item->rank = c->rank;
     return W8A8_OK;
+}
+
+/* Marks the parameter values config carries in covered; returns whether one was new. */
+static bool cover(const space *s, const char *config, bool covered[][W8A8_SPACE_MAX_VALUES])
+{
+    bool fresh = false;
+    for (int p = 0; p < space_param_count(s); p++) {
+        const space_param *param = space_param_at(s, p);
+        for (int v = 0; v < param->count; v++)
+            if (config_has(config, param->name, param->values[v])) {
+                fresh |= !covered[p][v];
+                covered[p][v] = true;
+                break;
+            }
+    }
+    return fresh;
+}
+
+/* Appends at most `limit` (0: all) candidates of e for problem to plan, in rank order, and
+ * then, so that a limit never leaves a code path of the template uncompiled, every further
+ * candidate (in rank order) that carries a parameter value none planned before it has. */
+static w8a8_status plan_append(w8a8_context *ctx, space_compile_plan *plan, size_t *capacity,
+                               const w8a8_problem *problem, const space_enumeration *e,
+                               size_t limit, const space *s)
+{
+    bool covered[W8A8_SPACE_MAX_PARAMS][W8A8_SPACE_MAX_VALUES];
+    size_t take = limit && e->count > limit ? limit : e->count;
+    size_t first = plan->count;
+    memset(covered, 0, sizeof covered);
+    w8a8_status st = W8A8_OK;
+    for (size_t i = 0; i < e->count && st == W8A8_OK; i++)
+        if (cover(s, e->candidates[i].config, covered) || i < take)
+            st = plan_push(ctx, plan, capacity, problem, &e->candidates[i]);
+    plan->capped += e->count - (plan->count - first);
+    return st;
 }
 
 w8a8_status space_compile_plan_make(w8a8_context *ctx, const space *s, const space_device *dev,
@@ -60,7 +100,7 @@ w8a8_status space_compile_plan_make(w8a8_context *ctx, const space *s, const spa
             break;
         out->total += e.total;
         out->invalid += e.invalid;
-        st = plan_append(ctx, out, &capacity, &problems[i], &e, max_per_problem);
+        st = plan_append(ctx, out, &capacity, &problems[i], &e, max_per_problem, s);
         space_enumeration_free(&e);
     }
     free(problems);

@@ -80,6 +80,104 @@ __device__ __forceinline__ void sm90_tma_load_2d(sm90_u32 dst, const sm90_tensor
                  : "memory");
 }
 
+/* The same box, multicast: it lands at dst in every CTA of the cluster named in cta_mask and
+ * completes transaction bytes on the barrier at the same offset in each of them. */
+__device__ __forceinline__ void sm90_tma_load_2d_multicast(sm90_u32 dst, const sm90_tensor_map *map,
+                                                           int inner, int outer, sm90_u32 bar,
+                                                           unsigned short cta_mask)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                 ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;" ::"r"(dst),
+                 "l"(map), "r"(inner), "r"(outer), "r"(bar), "h"(cta_mask)
+                 : "memory");
+}
+
+/* Stores the shared-memory box at src to (inner, outer) of a 2-D map; the map clips what
+ * lies outside its dims. Completion is tracked by bulk groups (commit, wait below). */
+__device__ __forceinline__ void sm90_tma_store_2d(const sm90_tensor_map *map, sm90_u32 src,
+                                                  int inner, int outer)
+{
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];"
+                 ::"l"(map), "r"(inner), "r"(outer), "r"(src)
+                 : "memory");
+}
+__device__ __forceinline__ void sm90_bulk_commit()
+{
+    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+}
+/* Waits until the committed bulk stores have read their shared-memory source. */
+__device__ __forceinline__ void sm90_bulk_wait_read()
+{
+    asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+}
+/* Waits until the committed bulk stores are complete (written to global memory). */
+__device__ __forceinline__ void sm90_bulk_wait()
+{
+    asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+}
+
+/* Orders this thread's generic-proxy shared-memory writes before later async-proxy (TMA,
+ * wgmma) accesses. */
+__device__ __forceinline__ void sm90_fence_async_smem()
+{
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+
+/* Named barrier `id` (1…15) over `threads` threads (a multiple of 32). */
+__device__ __forceinline__ void sm90_named_sync(int id, int threads)
+{
+    asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
+
+/* ---- clusters -------------------------------------------------------------------------- */
+
+__device__ __forceinline__ sm90_u32 sm90_cluster_rank()
+{
+    sm90_u32 r;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+    return r;
+}
+__device__ __forceinline__ sm90_u32 sm90_cluster_id()
+{
+    sm90_u32 r;
+    asm volatile("mov.u32 %0, %%clusterid.x;" : "=r"(r));
+    return r;
+}
+__device__ __forceinline__ sm90_u32 sm90_cluster_count()
+{
+    sm90_u32 r;
+    asm volatile("mov.u32 %0, %%nclusterid.x;" : "=r"(r));
+    return r;
+}
+
+/* Every thread of the cluster arrives and waits: orders barrier initialization before any
+ * remote access, and keeps a CTA's shared memory alive until its peers are done with it. */
+__device__ __forceinline__ void sm90_cluster_sync()
+{
+    asm volatile("barrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;" ::: "memory");
+}
+
+/* Arrives on the barrier at the same shared-memory offset in CTA `cta` of the cluster. */
+__device__ __forceinline__ void sm90_bar_arrive_cluster(sm90_u32 bar, sm90_u32 cta)
+{
+    asm volatile("{ .reg .b32 remote;\n"
+                 "  mapa.shared::cluster.u32 remote, %0, %1;\n"
+                 "  mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}"
+                 ::"r"(bar), "r"(cta)
+                 : "memory");
+}
+
+/* ---- shared-memory stores -------------------------------------------------------------- */
+
+__device__ __forceinline__ void sm90_st_shared_u32(sm90_u32 addr, sm90_u32 v)
+{
+    asm volatile("st.shared.u32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
+}
+__device__ __forceinline__ void sm90_st_shared_f32x2(sm90_u32 addr, float v0, float v1)
+{
+    asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(addr), "f"(v0), "f"(v1) : "memory");
+}
+
 /* ---- wgmma ----------------------------------------------------------------------------- */
 
 __device__ __forceinline__ void sm90_wgmma_fence()
