@@ -40,7 +40,7 @@
 /* The kernel counts tiles and TMA coordinates in int32. */
 #define SM90_DIM_MAX ((int64_t)1 << 31)
 
-/* TMA stores need a 16-byte aligned output address and row pitch. */
+/* TMA stores need the output address, row pitch and row length in multiples of 16 bytes. */
 #define SM90_TMA_ALIGN 16
 
 /* plan->ints slots */
@@ -331,12 +331,16 @@ static w8a8_status sm90_tensor_map(w8a8_context *ctx, CUtensorMap *map, const vo
 
 /* The output map of epilogue=1: dims {N, M} in the out dtype, row pitch ldc, boxes of one
  * consumer's rows by the staging box width, the matching swizzle. Returns false (and the
- * kernel stores directly) when the address or the pitch is not 16-byte aligned. */
+ * kernel stores directly) when the address, the pitch or the row length N is not a multiple
+ * of 16 bytes: measured on an H200, a TMA store clips the inner dimension only to whole 16-byte
+ * chunks, so a row ending inside one wrote up to 14 bytes of the padding between N and ldc. */
 static bool sm90_out_map(w8a8_context *ctx, CUtensorMap *map, const gemm_plan *plan,
                          const w8a8_problem *problem, const w8a8_gemm_args *args)
 {
     unsigned ob = sm90_out_bytes(problem);
-    if ((uintptr_t)args->out % SM90_TMA_ALIGN != 0 || ((uint64_t)args->ldc * ob) % SM90_TMA_ALIGN != 0)
+    if ((uintptr_t)args->out % SM90_TMA_ALIGN != 0 ||
+        ((uint64_t)args->ldc * ob) % SM90_TMA_ALIGN != 0 ||
+        ((uint64_t)args->n * ob) % SM90_TMA_ALIGN != 0)
         return false;
     unsigned box_bytes = sm90_c_box_bytes((int)plan->ints[SM90_I_BLOCK_N], problem);
     cuuint64_t dims[2] = {(cuuint64_t)args->n, (cuuint64_t)args->m};

@@ -14,7 +14,8 @@
  * stages the consumer's rows in shared memory, swizzled like the TMA box, and one thread
  * issues TMA stores that run while the consumer starts the next tile's main loop; the map
  * clips the M and N tails. The host falls back to direct stores at run time (tma_store 0)
- * when the output cannot be a TMA map (address or row pitch not 16-byte aligned).
+ * when the output cannot be a TMA map (address or row pitch not 16-byte aligned) or N·out
+ * bytes is not a multiple of 16 (the store clips N only to whole 16-byte chunks).
  *
  * Kernel parameters (the host encodes the maps with cuTensorMapEncodeTiled: A and B UINT8,
  * dims {K, rows}, strides {ld bytes}, box {128, BLOCK_M or BLOCK_N / CLUSTER}, SWIZZLE_128B,

@@ -7,8 +7,9 @@
  *    schedules, both rasters;
  *  - every config on fixed odd shapes (M = 1, 7, 129, 333; N not a multiple of the tile;
  *    the smallest K) and shapes with more tiles than SMs (several tiles per CTA), with the
- *    TMA-store epilogue (aligned ldc here; the random problems' odd ldc take the direct
- *    fallback) and 2-CTA clusters with multicast B (odd tile-row counts included);
+ *    TMA-store epilogue (N = 8, 200, 1000, 2000 store through TMA; N = 129, 517 and the
+ *    random problems' odd ldc take the direct fallback) and 2-CTA clusters with multicast B
+ *    (odd tile-row counts included);
  *  - block scales (A 1×128, B 128×128, promoted accumulation) on odd shapes (M = 1, 7, 129,
  *    1000; N not a multiple of the tile nor of 128; K tails of 16·odd), row-major and
  *    K-major scale matrices with padded ld, every out dtype, with and without bias, on
