@@ -306,6 +306,42 @@ START_TEST(invalid_configs_are_refused)
 }
 END_TEST
 
+/* Persistent grids: one CTA per SM without clusters; with cluster=2 an even count of CTAs,
+ * as many pairs as the driver says run at once (printed), never more than the SMs; small
+ * problems get one CTA (pair) per tile (unit) and no more. */
+START_TEST(persistent_grids)
+{
+    w8a8_device_info info;
+    ck_assert_int_eq(w8a8_context_device_info(ctx, &info), W8A8_OK);
+    static const char *const cases[] = {
+        "block_m=128,block_n=128,stages=4,consumers=2,pingpong=1,cluster=1",
+        "block_m=128,block_n=128,stages=4,consumers=2,pingpong=1,cluster=2",
+        "block_m=128,block_n=176,stages=4,consumers=2,cluster=2,epilogue=1",
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        bool cluster = strstr(cases[i], "cluster=2") != NULL;
+        w8a8_problem p;
+        w8a8_problem_init(&p, 8192, 8192, 8192, W8A8_E4M3, W8A8_BF16);
+        gemm_plan plan;
+        ck_assert_msg(gemm_family_sm90.plan(ctx, &p, cases[i], &plan) == W8A8_OK, "%s: %s",
+                      cases[i], w8a8_errmsg(ctx));
+        unsigned grid = plan.launch.grid[0];
+        printf("sm90: %s on %d SMs: grid %u, cluster %u\n", cases[i], info.sm_count, grid,
+               plan.launch.cluster[0]);
+        ck_assert_uint_le(grid, (unsigned)info.sm_count);
+        ck_assert_uint_eq(plan.launch.cluster[0], cluster ? 2u : 1u);
+        if (cluster)
+            ck_assert_msg(grid % 2 == 0 && grid >= 2, "grid %u", grid);
+        else
+            ck_assert_uint_eq(grid, (unsigned)info.sm_count);
+        /* 3 tile-rows × 2 tile-columns: 6 tiles, or 2 × 2 units of two */
+        w8a8_problem_init(&p, 300, 200, 256, W8A8_E4M3, W8A8_BF16);
+        ck_assert(gemm_family_sm90.plan(ctx, &p, cases[i], &plan) == W8A8_OK);
+        ck_assert_uint_eq(plan.launch.grid[0], cluster ? 2u * 2u * 2u : 3u * 2u);
+    }
+}
+END_TEST
+
 int main(void)
 {
     setenv("CK_FORK", "no", 1); /* CUDA does not survive fork(), whoever runs this */
@@ -334,6 +370,9 @@ int main(void)
     tcase_add_test(tc, every_supported_trait_combination);
     tcase_add_test(tc, every_config_on_odd_shapes);
     suite_add_tcase(s, tc);
+    TCase *plans = tcase_create("plan"); /* CK_RUN_CASE=plan runs it alone, in a second */
+    tcase_add_test(plans, persistent_grids);
+    suite_add_tcase(s, plans);
     int status = test_run_suite(s);
     w8a8_context_close(ctx);
     return status;
