@@ -120,8 +120,12 @@ end
 -- K block costs the larger of its wgmma time (math at 8192 FP8 FLOP/clk/SM, or shared-memory
 -- reads of A and B per m64 instruction at 128 B/clk) and its operand load time (~64 B/clk per
 -- SM from L2/HBM), plus an epilogue (mostly hidden with ping-pong), with penalties for
--- shallow rings and a lone consumer. Calibrated on a handful of H200 timings; the tuner's
--- measurements are what count.
+-- shallow rings, a lone consumer and 64-row consumers. Calibrated on a handful of H200
+-- timings; the tuner's measurements are what count. Measured there for cluster and epilogue
+-- (128-row tiles, 512..8192 x 4096..57344 x 4096..8192, per-tensor FP8): cluster 2 within
+-- +-1 % of cluster 1 once the consumers release stages without a GPU-wide fence; epilogue 1
+-- 5-8 % faster at 512x4096x4096 and 4096^3, 1-3 % slower on the largest shapes (its staging
+-- costs ring stages).
 local function rank(c, problem, device)
     local tiles_m, tiles_n = ceil_div(problem.m, c.block_m), ceil_div(problem.n, c.block_n)
     -- cluster 2 works in units of two tile-rows; an odd count wastes half a unit
@@ -131,8 +135,9 @@ local function rank(c, problem, device)
     local n = c.block_n
     local per_inst = math.max(n / 2, 16 + n / 4)          -- m64nNk32: math vs smem reads
     local mma = (c.block_m // 64) * (BK // 32) * per_inst
-    -- operand bytes a CTA pulls from L2 per K block (cluster 2: half of B)
-    local load = (c.block_m + c.block_n / c.cluster) * BK / 64
+    -- operand bytes a CTA pulls from L2 per K block; cluster 2 halves B's L2 reads, but
+    -- measured no faster (see above), so the model leaves it out
+    local load = (c.block_m + c.block_n) * BK / 64
     local epilogue = c.block_m * c.block_n * out_bytes(problem) / 32 + 600
     if c.epilogue == 1 then
         epilogue = epilogue * 0.6                         -- the TMA store runs under the next tile
@@ -145,6 +150,11 @@ local function rank(c, problem, device)
         main_loop_factor = 1.0
     end
     local per_block = math.max(mma, load)
+    if rows_per_consumer(c) == 64 then
+        -- a warpgroup of m64 wgmmas waits on latency more: measured 10-20 % behind 128-row
+        -- consumers on the H200 at the same FLOP count (4096^3, 8192^3)
+        per_block = per_block * 1.15
+    end
     if is_block(problem) then
         -- promotion: wait for the K block's wgmmas, then one FMA per accumulator; a second
         -- consumer warpgroup issues its wgmmas meanwhile and hides most of it
@@ -164,12 +174,13 @@ local function rank(c, problem, device)
     if c.pingpong == 1 and tiles <= device.sm_count then
         cost = cost * 1.10   -- one tile per CTA: nothing to overlap, a warpgroup sits idle
     end
-    -- Ties (raster, group, deeper rings) are broken towards the usual choices, so the best
-    -- ranked configs of a problem differ in tile shape first.
-    local tie = (c.raster == 0 and 0 or 1) + (c.group == 8 and 0 or 2)
+    -- Variants the model cannot tell apart (raster, group, ring depth, cluster) cost 2 % per
+    -- step away from the usual choice, so the best-ranked configs of a problem differ in tile
+    -- shape first and the tuner's first candidates cover several shapes.
+    local steps = (c.raster == 0 and 0 or 1) + (c.group == 8 and 0 or 1)
         + math.abs(c.stages - math.min(8, math.max(3, k_blocks))) * 0.5
-        + (c.cluster == 1 and 0 or 1.5) + (c.epilogue == 0 and 0 or 1)
-    return cost + tie
+        + (c.cluster == 1 and 0 or 1)
+    return cost * (1 + 0.02 * steps)
 end
 
 -- Candidate tile shapes for the default {block_m, block_n, consumers, pingpong}: measured on
