@@ -374,15 +374,14 @@ static w8a8_status sm90_run(w8a8_context *ctx, const gemm_plan *plan, const w8a8
                              plan->ints[SM90_I_BLOCK_N] / plan->ints[SM90_I_CLUSTER], "B");
     if (st != W8A8_OK)
         return st;
+    static const CUtensorMap no_map; /* what the kernel gets (and ignores) without TMA stores */
     int tma_store = 0;
     if (plan->ints[SM90_I_EPILOGUE])
         tma_store = sm90_out_map(ctx, &map_c, plan, problem, &args);
-    if (!tma_store)
-        memset(&map_c, 0, sizeof map_c);
     jit_launch launch = plan->launch;
     sm90_grid(plan, problem, &launch);
     launch.stream = stream;
-    void *params[] = {&map_a, &map_b, &map_c, &args, &tma_store};
+    void *params[] = {&map_a, &map_b, tma_store ? &map_c : (void *)&no_map, &args, &tma_store};
     return jit_kernel_launch(ctx, plan->kernels[0], &launch, params);
 }
 

@@ -1,0 +1,284 @@
+-- The space of the Hopper GEMM (templates/sm90_gemm.cuh): a persistent, warp-specialized
+-- sm_90a kernel (one TMA producer warpgroup, 1–2 wgmma consumer warpgroups, an mbarrier ring
+-- of `stages` 128-byte K blocks). Applies on compute capability 9.0 only (sm_90a cubins run
+-- nowhere else) to FP8 (e4m3/e5m2 mixes) and INT8 problems with per-tensor or per-row scales,
+-- any out dtype and bias, and the INT8 zero points; and to FP8 with block scales of exactly
+-- A 1×128 and B 128×128 groups (either layout), with promoted accumulation: a second set of
+-- accumulators per consumer, which valid() counts. Other block shapes go to other families.
+--
+-- Parameters:
+--   block_m    rows of a tile; block_m / consumers (rows per consumer warpgroup) is 64 or 128
+--   block_n    columns of a tile = wgmma N (FP8: multiple of 8; INT8: 8, 16, 24, 32, 48…256
+--              step 16); the values between powers of two fight wave quantization
+--   stages     depth of the TMA ring (shared memory: stages · (block_m + block_n) · 128 B)
+--   consumers  consumer warpgroups (2: setmaxnreg 40/232 split; 1: no split)
+--   pingpong   0: the consumers split each tile's rows; 1 (2 consumers): each consumer
+--              takes every other tile whole, its epilogue overlapping the other's main loop
+--   raster     0: tiles in groups of `group` tile-rows, M fastest; 1: the same along N
+--   group      tile-rows (raster 0) or tile-columns (raster 1) per raster group
+--   cluster    1, or 2: CTA pairs take two tiles stacked along M and multicast halves of
+--              their shared B tile (block_n a multiple of 16); fewer L2 reads of B
+--   epilogue   0: the consumers store straight to global memory; 1: they stage the tile in
+--              shared memory (consumers · rows · block_n · out bytes more) and a TMA store
+--              writes it while the next tile's main loop runs
+
+local BK = 128                  -- K bytes per stage (one 128-byte swizzle row)
+local BARRIER_BYTES = 16        -- a full and an empty mbarrier per stage
+local TURN_BYTES = 16           -- the two ping-pong turn mbarriers
+local ALIGN_SLACK = 1024        -- the kernel aligns its dynamic shared memory to 1024
+local REG_OVERHEAD = 40         -- registers a consumer needs beside its accumulators
+local BLOCK_SCALE_REGS = 16     -- block scales: the sa/sb values of two K blocks
+local SCALE_GROUP = 128         -- block scales: A 1×128, B 128×128
+local CONSUMER_REGS = { 255, 232 } -- per consumer count: no setmaxnreg / setmaxnreg.inc 232
+
+local FP8 = { e4m3 = true, e5m2 = true }
+local OUTS = { bf16 = true, fp16 = true, fp32 = true }
+
+local function is_int8(problem)
+    return problem.a_type == "int8"
+end
+
+local function is_block(problem)
+    return problem.a_scale == "block" or problem.b_scale == "block"
+end
+
+local function int8_n_ok(n)
+    return n == 8 or n == 16 or n == 24 or n == 32 or (n >= 48 and n % 16 == 0)
+end
+
+local function ceil_div(a, b)
+    return (a + b - 1) // b
+end
+
+local function out_bytes(problem)
+    return problem.out_type == "fp32" and 4 or 2
+end
+
+local function rows_per_consumer(c)
+    return c.pingpong == 1 and c.block_m or c.block_m // c.consumers
+end
+
+-- the ring, the epilogue staging, the barriers, the alignment slack (SM90_SMEM_BYTES)
+local function smem_bytes(c, problem)
+    local staging = 0
+    if c.epilogue == 1 then
+        staging = c.consumers * rows_per_consumer(c) * c.block_n * out_bytes(problem)
+    end
+    return c.stages * (c.block_m + c.block_n) * BK + staging + BARRIER_BYTES * c.stages
+        + TURN_BYTES + ALIGN_SLACK
+end
+
+local function valid(c, problem, device)
+    if c.pingpong == 1 and c.consumers ~= 2 then
+        return false, "pingpong needs 2 consumers"
+    end
+    local wg_m = rows_per_consumer(c)
+    if c.block_m % c.consumers ~= 0 or (wg_m ~= 64 and wg_m ~= 128) then
+        return false, "rows per consumer must be 64 or 128"
+    end
+    if c.block_n % 8 ~= 0 or c.block_n < 8 or c.block_n > 256 then
+        return false, "block_n is wgmma N: 8..256 step 8"
+    end
+    if is_int8(problem) and not int8_n_ok(c.block_n) then
+        return false, "INT8 wgmma N: 8, 16, 24, 32, 48..256 step 16"
+    end
+    if c.block_m > 256 or c.block_n > 256 then
+        return false, "TMA box rows <= 256"
+    end
+    if smem_bytes(c, problem) > device.max_smem then
+        return false, "shared memory"
+    end
+    local acc = (wg_m // 64) * c.block_n // 2
+    local overhead = REG_OVERHEAD
+    if is_block(problem) then
+        acc = 2 * acc -- promoted accumulation: a temporary set beside the main one
+        overhead = overhead + BLOCK_SCALE_REGS
+    end
+    if acc + overhead > CONSUMER_REGS[c.consumers] then
+        return false, "accumulator registers"
+    end
+    -- setmaxnreg: producer 40 + consumers at their cap must fit the register file
+    if c.consumers == 2 and 128 * 40 + 256 * CONSUMER_REGS[2] > (device.regs_per_sm or 65536) then
+        return false, "register file"
+    end
+    if c.cluster ~= 1 and c.cluster ~= 2 then
+        return false, "cluster is 1 or 2"
+    end
+    if c.cluster == 2 and c.block_n % 16 ~= 0 then
+        return false, "cluster 2: each CTA multicasts half of B, whole 8-row atoms"
+    end
+    if c.epilogue ~= 0 and c.epilogue ~= 1 then
+        return false, "epilogue is 0 or 1"
+    end
+    if c.stages < 2 then
+        return false, "stages"
+    end
+    return true
+end
+
+-- A cost model in SM cycles (lower is better): persistent waves × per-tile time, where a
+-- K block costs the larger of its wgmma time (math at 8192 FP8 FLOP/clk/SM, or shared-memory
+-- reads of A and B per m64 instruction at 128 B/clk) and its operand load time (~64 B/clk per
+-- SM from L2/HBM), plus an epilogue (mostly hidden with ping-pong), with penalties for
+-- shallow rings and a lone consumer. Calibrated on a handful of H200 timings; the tuner's
+-- measurements are what count.
+local function rank(c, problem, device)
+    local tiles_m, tiles_n = ceil_div(problem.m, c.block_m), ceil_div(problem.n, c.block_n)
+    -- cluster 2 works in units of two tile-rows; an odd count wastes half a unit
+    local tiles = ceil_div(tiles_m, c.cluster) * c.cluster * tiles_n
+    local waves = ceil_div(tiles, device.sm_count)
+    local k_blocks = ceil_div(problem.k, BK)
+    local n = c.block_n
+    local per_inst = math.max(n / 2, 16 + n / 4)          -- m64nNk32: math vs smem reads
+    local mma = (c.block_m // 64) * (BK // 32) * per_inst
+    -- operand bytes a CTA pulls from L2 per K block (cluster 2: half of B)
+    local load = (c.block_m + c.block_n / c.cluster) * BK / 64
+    local epilogue = c.block_m * c.block_n * out_bytes(problem) / 32 + 600
+    if c.epilogue == 1 then
+        epilogue = epilogue * 0.6                         -- the TMA store runs under the next tile
+    end
+    -- two warpgroups sharing each tile: measured 5-10 % under ping-pong
+    local main_loop_factor = c.consumers == 2 and 1.10 or 1.0
+    if c.pingpong == 1 then
+        -- one warpgroup's epilogue hides under the other's main loop
+        epilogue = epilogue * 0.1
+        main_loop_factor = 1.0
+    end
+    local per_block = math.max(mma, load)
+    if is_block(problem) then
+        -- promotion: wait for the K block's wgmmas, then one FMA per accumulator; a second
+        -- consumer warpgroup issues its wgmmas meanwhile and hides most of it
+        local wg_m = c.pingpong == 1 and c.block_m or c.block_m // c.consumers
+        local promote = 200 + (wg_m // 64) * n
+        per_block = per_block + promote * (c.consumers == 2 and 0.3 or 1.0)
+    end
+    if c.stages < 3 then
+        per_block = per_block * 1.25
+    end
+    local fill = 2 * load                                 -- ring fill before the first wgmma
+    local tile_time = k_blocks * per_block * main_loop_factor + epilogue
+    if c.consumers == 1 then
+        tile_time = tile_time * 1.05                      -- no second warpgroup to hide waits
+    end
+    local cost = waves * tile_time + fill
+    if c.pingpong == 1 and tiles <= device.sm_count then
+        cost = cost * 1.10   -- one tile per CTA: nothing to overlap, a warpgroup sits idle
+    end
+    -- Ties (raster, group, deeper rings) are broken towards the usual choices, so the best
+    -- ranked configs of a problem differ in tile shape first.
+    local tie = (c.raster == 0 and 0 or 1) + (c.group == 8 and 0 or 2)
+        + math.abs(c.stages - math.min(8, math.max(3, k_blocks))) * 0.5
+        + (c.cluster == 1 and 0 or 1.5) + (c.epilogue == 0 and 0 or 1)
+    return cost + tie
+end
+
+-- Candidate tile shapes for the default {block_m, block_n, consumers, pingpong}: measured on
+-- an H200 (4096×{6144, 28672, 8192}×{4096, 8192}, FP8), ping-pong 128×{128…176} ran at
+-- 0.95–1.0× cuBLASLt and beat the cooperative tiles by 5–15 %; ping-pong 128×192 spills
+-- with INT8 + row scales + zero point, so the default stops at 176.
+local DEFAULT_SHAPES = {
+    { 64, 32, 1, 0 }, { 64, 64, 1, 0 }, { 64, 128, 1, 0 },
+    { 128, 64, 2, 0 }, { 128, 128, 2, 1 }, { 128, 160, 2, 1 }, { 128, 176, 2, 1 },
+    { 128, 224, 2, 0 }, { 128, 256, 2, 0 }, { 256, 128, 2, 0 },
+}
+
+-- Block scales double the accumulators: cooperative tiles up to 128×176 and one-consumer
+-- 64-row tiles (not measured yet).
+local BLOCK_DEFAULT_SHAPES = {
+    { 64, 32, 1, 0 }, { 64, 64, 1, 0 }, { 64, 128, 1, 0 },
+    { 128, 64, 2, 0 }, { 128, 128, 2, 0 }, { 128, 160, 2, 0 }, { 128, 176, 2, 0 },
+}
+
+local function default(problem, device)
+    local best, best_cost
+    for _, s in ipairs(is_block(problem) and BLOCK_DEFAULT_SHAPES or DEFAULT_SHAPES) do
+        local c = { block_m = s[1], block_n = s[2], consumers = s[3], pingpong = s[4],
+                    raster = 0, group = 8, cluster = 1, stages = 2, epilogue = 0 }
+        -- the deepest ring that fits, at most 8
+        for stages = 8, 2, -1 do
+            c.stages = stages
+            if smem_bytes(c, problem) <= device.max_smem then
+                break
+            end
+        end
+        if valid(c, problem, device) then
+            local cost = rank(c, problem, device)
+            if not best_cost or cost < best_cost then
+                best, best_cost = c, cost
+            end
+        end
+    end
+    return best
+end
+
+-- What CI's `w8a8 compile --arch sm_90a --all` builds (8 best-ranked configs each): decode,
+-- mid and prefill sizes across every operand family, out dtype, scale kind, bias kind and
+-- zero point, so every specialization path of the template is compiled.
+local function compile_problems(device)
+    return {
+        { m = 4096, n = 28672, k = 4096, a_type = "e4m3", b_type = "e4m3", out_type = "bf16",
+          a_scale = "tensor", b_scale = "tensor" },
+        { m = 16, n = 4096, k = 4096, a_type = "e4m3", b_type = "e4m3", out_type = "fp16",
+          bias_type = "fp16", a_scale = "row", b_scale = "row" },
+        { m = 128, n = 8192, k = 8192, a_type = "e5m2", b_type = "e4m3", out_type = "bf16",
+          bias_type = "fp32", a_scale = "tensor", b_scale = "row" },
+        { m = 512, n = 6144, k = 4096, a_type = "int8", b_type = "int8", out_type = "fp32",
+          bias_type = "fp32", a_scale = "row", b_scale = "row", azp = "token" },
+        { m = 2048, n = 10240, k = 8192, a_type = "int8", b_type = "int8", out_type = "bf16",
+          bias_type = "bf16", a_scale = "row", b_scale = "tensor", azp = "tensor" },
+        { m = 4096, n = 7168, k = 16384, a_type = "e4m3", b_type = "e4m3", out_type = "bf16",
+          a_scale = "block", b_scale = "block", a_group_rows = 1, a_group_k = 128,
+          b_group_rows = 128, b_group_k = 128, a_k_major = true },
+        { m = 64, n = 2112, k = 7168, a_type = "e4m3", b_type = "e4m3", out_type = "fp32",
+          bias_type = "fp32", a_scale = "block", b_scale = "block", a_group_rows = 1,
+          a_group_k = 128, b_group_rows = 128, b_group_k = 128 },
+    }
+end
+
+return {
+    name = "sm90_variants",
+    template = "sm90_gemm",
+    arch = "sm_90a",
+
+    applies = function(problem, device)
+        if device.cc_major ~= 9 or device.cc_minor ~= 0 then
+            return false
+        end
+        local fp8 = FP8[problem.a_type] and FP8[problem.b_type]
+        local int8 = problem.a_type == "int8" and problem.b_type == "int8"
+        if not (fp8 or int8) or not OUTS[problem.out_type] then
+            return false
+        end
+        if is_block(problem) then
+            -- promoted accumulation: FP8, A 1×128 and B 128×128 groups only
+            if not fp8 or problem.a_scale ~= "block" or problem.b_scale ~= "block"
+                or problem.a_group_rows ~= 1 or problem.a_group_k ~= SCALE_GROUP
+                or problem.b_group_rows ~= SCALE_GROUP or problem.b_group_k ~= SCALE_GROUP then
+                return false
+            end
+        end
+        if problem.azp and problem.azp ~= "none" and not int8 then
+            return false
+        end
+        return true
+    end,
+
+    params = {
+        block_m = { 128 },
+        block_n = { 128, 176, 256 },
+        stages = { 4, 6 },
+        consumers = { 2 },
+        pingpong = { 0, 1 },
+        raster = { 0 },
+        group = { 8 },
+        cluster = { 1, 2 },
+        epilogue = { 0, 1 },
+    },
+    order = { "block_m", "block_n", "stages", "consumers", "pingpong", "raster", "group",
+        "cluster", "epilogue" },
+
+    valid = valid,
+    rank = rank,
+    default = default,
+    compile_problems = compile_problems,
+}
