@@ -65,9 +65,14 @@
  *   - Swap-AB for small M: the host swaps the two tensor maps (B's rows fill wgmma's M = 64,
  *     the tokens become wgmma N = 8…64), the macro SWAP_AB makes the epilogue write the
  *     transposed tile and swap the roles of sa/sb, azp, bias (bias then indexes rows).
- *   - Split-K: the tile index gains a K-slice coordinate (SPLIT_K slices); partial sums go
- *     to an fp32 workspace with red.global.add (or the last slice reduces), the scales and
- *     bias applied by the finishing CTA.
+ *   - Split-K (decode: N = 8192 gives 64 tiles of 128 columns for 132 SMs): SPLIT_K CTAs of a
+ *     cluster take K slices of one tile; the non-zero ranks write their accumulators to their
+ *     own shared memory (index (group·128 + thread)·16, conflict-free v4 stores) and arrive
+ *     (.release.cluster) on a "ready" mbarrier of rank 0, which reads them with
+ *     ld.shared::cluster, adds, runs the epilogue and arrives on each rank's "free" mbarrier.
+ *     No global workspace, one tile per cluster; the final cluster barrier already keeps
+ *     every CTA alive while rank 0 reads it; producer and consumers loop over the slice
+ *     [kb_begin, kb_end) of the K blocks instead of all of them.
  *   - CLUSTER 2 sharing A instead of B (pairs along N), for shapes with few tile-rows.
  */
 #include "common/gemm_args.h"
