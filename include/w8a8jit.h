@@ -454,7 +454,7 @@ typedef struct w8a8_quant_problem {
  *  scale      static: 1 float, read. Dynamic: written (OUT): 1 float per tensor, M_out per
  *             token, per group as laid out by the problem.
  *  azp        asymmetric only: static: 1 int32, read; dynamic: written like the scale (1 or
- *             M_out values). NULL otherwise.
+ *             M_out values). NULL otherwise (a pointer that would be ignored is W8A8_INVALID).
  *  scale_ub   optional (NULL = none), dynamic symmetric modes: 1 float, the upper bound of
  *             the amax (vLLM's input_scale_ub clamps the amax before the scale is computed).
  */

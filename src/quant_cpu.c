@@ -187,6 +187,9 @@ w8a8_status quant_check_tensors(w8a8_context *ctx, const quant_plan *plan,
                       misaligned(t->in) ? "in" : "out");
     if (p->asymmetric && !t->azp)
         return errorf(ctx, W8A8_INVALID, "tensors->azp is NULL but the problem is asymmetric");
+    if (!p->asymmetric && t->azp)
+        return errorf(ctx, W8A8_INVALID,
+                      "tensors->azp is set but the problem is symmetric (it would be ignored)");
     if (t->scale_ub && (p->mode == W8A8_QUANT_STATIC_TENSOR || p->asymmetric))
         return errorf(ctx, W8A8_INVALID,
                       "tensors->scale_ub: an upper bound needs a dynamic symmetric mode");

@@ -341,6 +341,10 @@ START_TEST(invalid_arguments_are_named)
     t.scale_ub = &ub;
     expect_invalid(ctx, &p, &t, "scale_ub");
     t.scale_ub = NULL;
+    t.azp = azp; /* a zero point a symmetric problem would ignore */
+    expect_invalid(ctx, &p, &t, "azp is set but the problem is symmetric");
+    ck_assert_int_eq(w8a8_quantize(ctx, &p, &t, NULL), W8A8_INVALID); /* before any device */
+    t.azp = NULL;
     p.min_amax = -1.0f;
     expect_invalid(ctx, &p, &t, "min_amax");
     p = problem(1, 32, W8A8_BF16, W8A8_E4M3, W8A8_QUANT_DYNAMIC_GROUP);
@@ -363,7 +367,6 @@ START_TEST(invalid_arguments_are_named)
     ck_assert_int_eq(w8a8_quant_rows_out(&p), -1);
     ck_assert_str_eq(w8a8_quant_mode_name(W8A8_QUANT_DYNAMIC_GROUP), "group");
     ck_assert_ptr_null(w8a8_quant_mode_name((w8a8_quant_mode)9));
-    (void)azp;
     free(x);
     free(out);
     w8a8_context_close(ctx);
