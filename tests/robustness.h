@@ -1,6 +1,6 @@
-/* Helpers shared by the robustness suites (check_robustness.c, check_fuzz.c): the checks every
- * public call must pass, capture of what the library prints, hostile files and strings, and
- * CPU-only contexts in a folder of their own. */
+/* Helpers shared by the robustness suites (check_robustness.c, check_bad_input.c,
+ * check_fuzz.c): the checks every public call must pass, capture of what the library prints,
+ * hostile files and strings, and CPU-only contexts in a folder of their own. */
 #ifndef W8A8_ROBUSTNESS_H
 #define W8A8_ROBUSTNESS_H
 
