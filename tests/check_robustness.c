@@ -7,7 +7,6 @@
  * undefined behaviour prints (UBSan) or aborts (ASan) and so fails the test.
  * Bad matmul, quantization and weight problems are check_bad_input.c, random problems through
  * the same entry points check_fuzz.c; shared helpers robustness.h. */
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
