@@ -71,11 +71,8 @@ static bool bad_problem(int i, w8a8_problem *p)
 
 START_TEST(matmul_bad_problems)
 {
-    robust_quiet q;
-    robust_quiet_begin(&q);
-    char dir[512];
-    test_mkdtemp(dir, sizeof dir);
-    w8a8_context *ctx = robust_open_in(dir);
+    robust_env env;
+    w8a8_context *ctx = robust_env_begin(&env);
     static _Alignas(16) unsigned char host[4096];
     w8a8_tensors t = {host, host + 512, host + 1536, (float *)(host + 2048),
                       (float *)(host + 2064), NULL, NULL, NULL};
@@ -137,9 +134,7 @@ START_TEST(matmul_bad_problems)
     EXPECT(ctx, w8a8_dispatch_set_tune_mode(ctx, (w8a8_tune_mode)-1), W8A8_INVALID);
     EXPECT(ctx, w8a8_dispatch_set_tune_mode(ctx, W8A8_TUNE_ONLINE), W8A8_OK);
     EXPECT(ctx, w8a8_dispatch_warm(ctx, &p), W8A8_NO_DEVICE);
-    w8a8_context_close(ctx);
-    test_remove_tree(dir);
-    robust_quiet_end(&q);
+    robust_env_end(&env);
 }
 END_TEST
 
@@ -147,11 +142,8 @@ END_TEST
 
 START_TEST(quant_bad_problems)
 {
-    robust_quiet q;
-    robust_quiet_begin(&q);
-    char dir[512];
-    test_mkdtemp(dir, sizeof dir);
-    w8a8_context *ctx = robust_open_in(dir);
+    robust_env env;
+    w8a8_context *ctx = robust_env_begin(&env);
     static _Alignas(16) unsigned char host[4096];
     w8a8_quant_tensors t = {host, host + 1024, (float *)(host + 2048), (int32_t *)(host + 3072),
                             NULL};
@@ -245,19 +237,14 @@ START_TEST(quant_bad_problems)
     EXPECT_OK_CLEAN(ctx, w8a8_linear_workspace_size(ctx, &lgood, &bytes));
     ck_assert_uint_le(bytes, sizeof fake_device);
     EXPECT(ctx, w8a8_linear(ctx, &lgood, &lt, fake_device, bytes, NULL), W8A8_NO_DEVICE);
-    w8a8_context_close(ctx);
-    test_remove_tree(dir);
-    robust_quiet_end(&q);
+    robust_env_end(&env);
 }
 END_TEST
 
 START_TEST(weight_bad_input)
 {
-    robust_quiet q;
-    robust_quiet_begin(&q);
-    char dir[512];
-    test_mkdtemp(dir, sizeof dir);
-    w8a8_context *ctx = robust_open_in(dir);
+    robust_env env;
+    w8a8_context *ctx = robust_env_begin(&env);
     static _Alignas(16) unsigned char w_in[256], w_out[256];
     float scales[64] = {1}, scale = 0;
     for (int i = 0; i < 64; i++)
@@ -321,9 +308,7 @@ START_TEST(weight_bad_input)
     EXPECT(ctx, w8a8_weight_e4m3fn_to_fnuz(ctx, w_in, INT64_MAX, scales, INT64_MAX, NULL),
            W8A8_NO_DEVICE);
     EXPECT(ctx, w8a8_weight_expand_scales(ctx, rows, 64, scales, scales, NULL), W8A8_NO_DEVICE);
-    w8a8_context_close(ctx);
-    test_remove_tree(dir);
-    robust_quiet_end(&q);
+    robust_env_end(&env);
 }
 END_TEST
 

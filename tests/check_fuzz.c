@@ -181,11 +181,8 @@ static bool run_valid_problem(w8a8_context *ctx, test_rng *r, const w8a8_problem
 
 START_TEST(random_matmul_problems)
 {
-    robust_quiet q;
-    robust_quiet_begin(&q);
-    char dir[512];
-    test_mkdtemp(dir, sizeof dir);
-    w8a8_context *ctx = robust_open_in(dir);
+    robust_env env;
+    w8a8_context *ctx = robust_env_begin(&env);
     test_rng r;
     test_rng_seed(&r, 20250611u + (uint64_t)_i);
     static _Alignas(16) unsigned char host[64];
@@ -211,9 +208,7 @@ START_TEST(random_matmul_problems)
     }
     ck_assert_msg(valid > RANDOM_ITERATIONS / 20 && ran > RANDOM_ITERATIONS / 40,
                   "too few valid problems to mean anything: %d valid, %d ran", valid, ran);
-    w8a8_context_close(ctx);
-    test_remove_tree(dir);
-    robust_quiet_end(&q);
+    robust_env_end(&env);
 }
 END_TEST
 
@@ -318,11 +313,8 @@ static bool run_valid_quant(w8a8_context *ctx, test_rng *r, const w8a8_quant_pro
 
 START_TEST(random_quant_problems)
 {
-    robust_quiet q;
-    robust_quiet_begin(&q);
-    char dir[512];
-    test_mkdtemp(dir, sizeof dir);
-    w8a8_context *ctx = robust_open_in(dir);
+    robust_env env;
+    w8a8_context *ctx = robust_env_begin(&env);
     test_rng r;
     test_rng_seed(&r, 977u + (uint64_t)_i);
     static _Alignas(16) unsigned char host[64];
@@ -347,9 +339,7 @@ START_TEST(random_quant_problems)
     }
     ck_assert_msg(valid > RANDOM_ITERATIONS / 20 && ran > RANDOM_ITERATIONS / 40,
                   "too few valid problems to mean anything: %d valid, %d ran", valid, ran);
-    w8a8_context_close(ctx);
-    test_remove_tree(dir);
-    robust_quiet_end(&q);
+    robust_env_end(&env);
 }
 END_TEST
 
@@ -418,11 +408,8 @@ static void random_linear_problem(test_rng *r, w8a8_linear_problem *p)
 
 START_TEST(random_linear_problems)
 {
-    robust_quiet q;
-    robust_quiet_begin(&q);
-    char dir[512];
-    test_mkdtemp(dir, sizeof dir);
-    w8a8_context *ctx = robust_open_in(dir);
+    robust_env env;
+    w8a8_context *ctx = robust_env_begin(&env);
     test_rng r;
     test_rng_seed(&r, 4242u + (uint64_t)_i);
     int valid = 0, runnable = 0;
@@ -464,9 +451,7 @@ START_TEST(random_linear_problems)
     ck_assert_msg(valid > RANDOM_ITERATIONS / 20 && runnable > RANDOM_ITERATIONS / 100,
                   "too few valid problems to mean anything: %d valid, %d runnable", valid,
                   runnable);
-    w8a8_context_close(ctx);
-    test_remove_tree(dir);
-    robust_quiet_end(&q);
+    robust_env_end(&env);
 }
 END_TEST
 
@@ -474,11 +459,8 @@ END_TEST
  * buffers whenever the arguments are legal (as the header states them). */
 START_TEST(random_weight_calls)
 {
-    robust_quiet q;
-    robust_quiet_begin(&q);
-    char dir[512];
-    test_mkdtemp(dir, sizeof dir);
-    w8a8_context *ctx = robust_open_in(dir);
+    robust_env env;
+    w8a8_context *ctx = robust_env_begin(&env);
     test_rng r;
     test_rng_seed(&r, 31337u + (uint64_t)_i);
     int ran = 0;
@@ -529,9 +511,7 @@ START_TEST(random_weight_calls)
                legal_rows ? W8A8_NO_DEVICE : W8A8_INVALID);
     }
     ck_assert_int_gt(ran, RANDOM_ITERATIONS / 50);
-    w8a8_context_close(ctx);
-    test_remove_tree(dir);
-    robust_quiet_end(&q);
+    robust_env_end(&env);
 }
 END_TEST
 

@@ -153,11 +153,8 @@ END_TEST
 /* Every function that takes pointers, with a context and NULL for each pointer. */
 START_TEST(null_arguments)
 {
-    robust_quiet q;
-    robust_quiet_begin(&q);
-    char dir[512];
-    test_mkdtemp(dir, sizeof dir);
-    w8a8_context *ctx = robust_open_in(dir);
+    robust_env env;
+    w8a8_context *ctx = robust_env_begin(&env);
     w8a8_problem p = robust_good_problem();
     int64_t rows[2] = {1, 1};
     float scales[2] = {1, 1}, scale = 0;
@@ -267,9 +264,7 @@ START_TEST(null_arguments)
     EXPECT(ctx, w8a8_bench_time(ctx, &p, NULL, NULL, NULL, NULL), W8A8_INVALID);
     EXPECT(ctx, w8a8_bench_host_overhead(ctx, NULL, 10, &us, NULL), W8A8_INVALID);
     EXPECT(ctx, w8a8_bench_host_overhead(ctx, &p, 10, NULL, NULL), W8A8_INVALID);
-    w8a8_context_close(ctx);
-    test_remove_tree(dir);
-    robust_quiet_end(&q);
+    robust_env_end(&env);
 }
 END_TEST
 
@@ -426,11 +421,8 @@ END_TEST
 
 START_TEST(kernel_compile_bad_strings)
 {
-    robust_quiet q;
-    robust_quiet_begin(&q);
-    char dir[512];
-    test_mkdtemp(dir, sizeof dir);
-    w8a8_context *ctx = robust_open_in(dir);
+    robust_env env;
+    w8a8_context *ctx = robust_env_begin(&env);
     w8a8_kernel_info info;
     char *log = NULL;
     /* Template names and arches: nothing reaches NVRTC. */
@@ -475,9 +467,7 @@ START_TEST(kernel_compile_bad_strings)
     ck_assert_ptr_nonnull(names);
     for (size_t i = 0; names[i]; i++)
         ck_assert(names[i][0] != '\0');
-    w8a8_context_close(ctx);
-    test_remove_tree(dir);
-    robust_quiet_end(&q);
+    robust_env_end(&env);
 }
 END_TEST
 
@@ -485,12 +475,11 @@ END_TEST
 
 START_TEST(space_bad_strings_and_files)
 {
-    robust_quiet q;
-    robust_quiet_begin(&q);
-    char dir[512], path[1024];
-    test_mkdtemp(dir, sizeof dir);
+    robust_env env;
+    w8a8_context *ctx = robust_env_begin(&env);
+    const char *dir = env.dir;
+    char path[1024];
     robust_make_hostile_files(dir);
-    w8a8_context *ctx = robust_open_in(dir);
     w8a8_problem p = robust_good_problem();
     w8a8_space_result result;
     w8a8_space_plan plan;
@@ -545,9 +534,7 @@ START_TEST(space_bad_strings_and_files)
         CALL(ctx, w8a8_space_compile_plan(ctx, *name, "sm_90a", SIZE_MAX, &plan));
         w8a8_space_plan_free(&plan);
     }
-    w8a8_context_close(ctx);
-    test_remove_tree(dir);
-    robust_quiet_end(&q);
+    robust_env_end(&env);
 }
 END_TEST
 
@@ -562,12 +549,11 @@ static int count_rows(void *user, const w8a8_cache_entry *entry)
 
 START_TEST(cache_bad_input)
 {
-    robust_quiet q;
-    robust_quiet_begin(&q);
-    char dir[512], path[1024], dst[1024];
-    test_mkdtemp(dir, sizeof dir);
+    robust_env env;
+    w8a8_context *ctx = robust_env_begin(&env);
+    const char *dir = env.dir;
+    char path[1024], dst[1024];
     robust_make_hostile_files(dir);
-    w8a8_context *ctx = robust_open_in(dir);
     w8a8_problem p = robust_good_problem();
     w8a8_explain explain;
     int64_t count = 0;
@@ -640,9 +626,7 @@ START_TEST(cache_bad_input)
     prune.older_than = INT64_MAX;
     CALL(ctx, w8a8_cache_prune(ctx, &prune, &count));
     ck_assert_ptr_nonnull(w8a8_cache_warnings(ctx));
-    w8a8_context_close(ctx);
-    test_remove_tree(dir);
-    robust_quiet_end(&q);
+    robust_env_end(&env);
 }
 END_TEST
 

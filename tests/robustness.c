@@ -158,3 +158,19 @@ w8a8_problem robust_good_problem(void)
     w8a8_problem_init(&p, 4, 16, 32, W8A8_E4M3, W8A8_BF16);
     return p;
 }
+
+w8a8_context *robust_env_begin(robust_env *env)
+{
+    robust_quiet_begin(&env->quiet);
+    test_mkdtemp(env->dir, sizeof env->dir);
+    env->ctx = robust_open_in(env->dir);
+    return env->ctx;
+}
+
+void robust_env_end(robust_env *env)
+{
+    w8a8_context_close(env->ctx);
+    env->ctx = NULL;
+    test_remove_tree(env->dir);
+    robust_quiet_end(&env->quiet);
+}

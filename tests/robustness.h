@@ -67,6 +67,17 @@ void robust_make_hostile_files(const char *dir);
 /* A CPU-only context whose kernel store and tuning database live in dir. */
 w8a8_context *robust_open_in(const char *dir);
 
+/* What most robustness tests start with and end with: output captured, a fresh folder, a
+ * CPU-only context in it; at the end the context is closed (if still open), the folder
+ * removed and the capture checked empty. */
+typedef struct robust_env {
+    robust_quiet quiet;
+    char dir[512];
+    w8a8_context *ctx;
+} robust_env;
+w8a8_context *robust_env_begin(robust_env *env);
+void robust_env_end(robust_env *env);
+
 /* A '/' followed by ROBUST_LONG_TEXT_BYTES - 1 'a's, filled by robust_fill_long_text (call it
  * in main(), before the forks). */
 extern char robust_long_text[ROBUST_LONG_TEXT_BYTES + 1];
