@@ -1,52 +1,78 @@
 #!/usr/bin/env bash
 # One batch of GPU work on a lent GPU host, over a build made elsewhere with the static-deps
-# preset (that host lacks the SQLite, Lua and Check packages). Logs go to $OUT (or ./gpu-out).
-#   scripts/gpu-session.sh tests            the GPU suites + w8a8 check
-#   scripts/gpu-session.sh tune [model]     tune a model's shapes (default llama3-8b)
+# preset (that host lacks the SQLite, Lua and Check packages). Logs go to $OUT (or ./gpu-out);
+# with W8A8_PACK=1 they are written to a scratch folder and packed after every step into the
+# single file $OUT/gpu-session.tgz (a lent machine may hand back only a few files, and a
+# command cut off by its time limit still leaves what was packed).
+#   scripts/gpu-session.sh tests            every GPU suite (its own time limit each) + w8a8 check
+#   scripts/gpu-session.sh tune [args]      w8a8 tune --budget $W8A8_BUDGET [args] (default
+#                                           args: --model llama3-8b)
 #   scripts/gpu-session.sh bench [args]     w8a8 bench --json beside ../shared/bench/peers.py
+#   scripts/gpu-session.sh llama3           scripts/bench-llama3.sh: the grid, ours and peers
+#   scripts/gpu-session.sh sass             scripts/sass_check.py on the database's winners
 #   scripts/gpu-session.sh overhead         host time of a w8a8_scaled_mm call on a cached key
-# Several modes may be given, separated by '+': "tests+tune+bench".
+# Several modes may be given, separated by '+': "tests+tune+llama3". Every step appends
+# "<step> exit <code> <seconds> s" to summary.txt.
+# Environment: W8A8_BUDGET (tune, s, default 240), W8A8_TEST_TIMEOUT (per GPU suite, s,
+# default 300), W8A8_SKIP_CHECK=1 (skip `w8a8 check`: check_gpu_reference runs the same
+# problems), W8A8_CACHE_DB (default $OUT/tuning.db), W8A8_PEERS (default carry/peers.py).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:-gpu-out}"
 mkdir -p "$out"
+logs="$out"
+if [ -n "${W8A8_PACK:-}" ]; then
+  logs="$(mktemp -d)/gpu-session"
+  mkdir -p "$logs"
+fi
 bin=build/static
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 export W8A8_KERNEL_DIR="${W8A8_KERNEL_DIR:-/tmp/w8a8-kernels}"
 export W8A8_CACHE_DB="${W8A8_CACHE_DB:-$out/tuning.db}"
 peers="${W8A8_PEERS:-carry/peers.py}"
 
-run_tests() {
-  for t in "$bin"/tests/check_gpu_*; do
-    echo "=== $(basename "$t")"
-    CK_FORK=no timeout "${W8A8_TEST_TIMEOUT:-300}" "$t" 2>&1 | tail -n 40
-    echo "=== $(basename "$t") exit ${PIPESTATUS[0]}"
-  done 2>&1 | tee "$out/gpu-tests.log"
-  # check_gpu_reference runs the same 477 problems; W8A8_SKIP_CHECK=1 saves the time
-  [ -n "${W8A8_SKIP_CHECK:-}" ] || "$bin/w8a8" check 2>&1 | tee "$out/check.log"
+pack() {
+  [ -n "${W8A8_PACK:-}" ] || return 0
+  cp -f "$W8A8_CACHE_DB" "$logs/" 2>/dev/null
+  tar czf "$out/gpu-session.tgz" -C "$(dirname "$logs")" gpu-session
 }
 
-run_overhead() {
-  "$bin/w8a8" bench --host-overhead --no-cublaslt --calls 20000 \
-    --shape 16,4096,4096 --shape 4096,4096,4096 2>&1 | tee "$out/overhead.log"
+# step NAME COMMAND...: runs it, records exit code and wall time, packs.
+step() {
+  local name=$1 t0=$SECONDS
+  shift
+  "$@"
+  local rc=$?
+  echo "$name exit $rc $((SECONDS - t0)) s" | tee -a "$logs/summary.txt"
+  pack
+}
+
+run_suite() {
+  CK_FORK=no timeout "${W8A8_TEST_TIMEOUT:-300}" "$1" > "$logs/$(basename "$1").log" 2>&1
+}
+
+run_tests() {
+  for t in "$bin"/tests/check_gpu_*; do
+    step "$(basename "$t")" run_suite "$t"
+  done
+  [ -n "${W8A8_SKIP_CHECK:-}" ] || step check sh -c "'$bin/w8a8' check > '$logs/check.log' 2>&1"
 }
 
 run_tune() {
-  local model="${1:-llama3-8b}"
-  shift || true
-  local t0=$SECONDS
-  "$bin/w8a8" tune --model "$model" --budget "${W8A8_BUDGET:-240}" "$@" > "$out/tune-$model.log" 2>&1
-  local rc=$?
-  echo "tune $model $*: exit $rc, wall $((SECONDS - t0)) s (budget ${W8A8_BUDGET:-240} s)" | tee -a "$out/tune-wall.log"
-  tail -n 30 "$out/tune-$model.log"
+  [ $# -gt 0 ] || set -- --model llama3-8b
+  "$bin/w8a8" tune --budget "${W8A8_BUDGET:-240}" "$@" >> "$logs/tune.log" 2>&1
 }
 
 run_bench() {
-  "$bin/w8a8" bench --json "$@" | tee "$out/bench.jsonl"
-  if [ -f "$peers" ]; then
-    python3 "$peers" --providers torch.tensor,torch.row,torch.int8 "$@" --out "$out/peers.jsonl" &&
-      echo "peers: $(wc -l < "$out/peers.jsonl") rows in $out/peers.jsonl"
-  fi
+  "$bin/w8a8" bench --json "$@" > "$logs/bench.jsonl" || return
+  [ -f "$peers" ] || return 0
+  python3 "$peers" --providers torch.tensor,torch.row,torch.int8 "$@" --out "$logs/peers.jsonl"
+}
+
+run_sass() {
+  local dump
+  dump="$(command -v cuobjdump || python3 -c 'import os, triton; print(os.path.join(os.path.dirname(triton.__file__), "backends/nvidia/bin/cuobjdump"))' 2>/dev/null)"
+  python3 scripts/sass_check.py "$W8A8_CACHE_DB" --w8a8 "$bin/w8a8" --cuobjdump "$dump" > "$logs/sass.log" 2>&1
 }
 
 IFS='+' read -ra modes <<< "${1:-tests}"
@@ -54,9 +80,13 @@ shift || true
 for mode in "${modes[@]}"; do
   case "$mode" in
     tests) run_tests ;;
-    tune) run_tune "$@" ;;
-    bench) run_bench "$@" ;;
-    overhead) run_overhead ;;
+    tune) step tune run_tune "$@" ;;
+    bench) step bench run_bench "$@" ;;
+    llama3) step llama3 env OUT="$logs" scripts/bench-llama3.sh ;;
+    sass) step sass run_sass ;;
+    overhead)
+      step overhead sh -c "'$bin/w8a8' bench --host-overhead --no-cublaslt --calls 20000 \
+        --shape 16,4096,4096 --shape 4096,4096,4096 > '$logs/overhead.log' 2>&1" ;;
     *) echo "gpu-session: unknown mode $mode" >&2; exit 2 ;;
   esac
 done

@@ -15,7 +15,8 @@ AZP = {"none": 0, "tensor": 1, "token": 2}
 
 
 def winners(path):
-    db = sqlite3.connect(path)
+    # read-only: a missing or foreign file is an error, never created or changed
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     return db.execute("select distinct p.a_type, p.b_type, p.out_type, p.bias_type, p.a_scale, "
                       "p.b_scale, p.azp, w.config from winners w join problems p on "
                       "p.id = w.problem_id where w.family = 'sm90_gemm'").fetchall()
@@ -30,7 +31,11 @@ def main():
     store = tempfile.mkdtemp(prefix="w8a8-sass-")
     env = dict(os.environ, W8A8_KERNEL_DIR=store)
     failed = 0
-    rows = winners(args.db)
+    try:
+        rows = winners(args.db)
+    except sqlite3.Error as e:
+        print(f"sass_check: {args.db}: {e}", file=sys.stderr)
+        return 2
     for a, b, out, bias, sa, sb, azp, config in rows:
         defines = (f"{config},A_TYPE={CODES[a]},B_TYPE={CODES[b]},OUT_TYPE={CODES[out]},"
                    f"BIAS_TYPE={CODES[bias]},A_SCALE={SCALES[sa]},B_SCALE={SCALES[sb]},AZP={AZP[azp]}")
