@@ -11,18 +11,6 @@ const char *const *w8a8_space_names(void) { return space_builtin_names(); }
 
 /* ---- compile plan ------------------------------------------------------------------------- */
 
-/* Whether config ("a=1,b=2") sets parameter `name` to `value`. */
-static bool config_has(const char *config, const char *name, int64_t value)
-{
-    char item[64];
-    snprintf(item, sizeof item, "%s=%lld", name, (long long)value);
-    size_t len = strlen(item);
-    for (const char *p = strstr(config, item); p; p = strstr(p + 1, item))
-        if ((p == config || p[-1] == ',') && (p[len] == ',' || p[len] == '\0'))
-            return true;
-    return false;
-}
-
 static w8a8_status plan_push(w8a8_context *ctx, space_compile_plan *plan, size_t *capacity,
                              const w8a8_problem *problem, const space_candidate *c)
 {
@@ -42,18 +30,27 @@ static w8a8_status plan_push(w8a8_context *ctx, space_compile_plan *plan, size_t
     return W8A8_OK;
 }
 
-/* Marks the parameter values config carries in covered; returns whether one was new. */
+/* Marks the parameter values a config carries in covered; returns whether one was new. The
+ * config is canonical (enumeration order: one "name=value" item per parameter, in the
+ * space's parameter order), so item p holds parameter p. */
 static bool cover(const space *s, const char *config, bool covered[][W8A8_SPACE_MAX_VALUES])
 {
     bool fresh = false;
-    for (int p = 0; p < space_param_count(s); p++) {
+    const char *item = config;
+    for (int p = 0; p < space_param_count(s) && item; p++) {
+        const char *eq = strchr(item, '=');
+        if (!eq)
+            break;
+        int64_t value = strtoll(eq + 1, NULL, 10);
         const space_param *param = space_param_at(s, p);
         for (int v = 0; v < param->count; v++)
-            if (config_has(config, param->name, param->values[v])) {
+            if (param->values[v] == value) {
                 fresh |= !covered[p][v];
                 covered[p][v] = true;
                 break;
             }
+        item = strchr(eq, ',');
+        item = item ? item + 1 : NULL;
     }
     return fresh;
 }
