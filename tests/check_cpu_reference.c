@@ -15,14 +15,7 @@
 #define E5M2_FOUR 0x44
 #define POISON 0xFF
 
-static w8a8_context *ctx_cpu(void)
-{
-    w8a8_context_options o = {0};
-    o.flags = W8A8_CONTEXT_CPU_ONLY;
-    w8a8_context *ctx = NULL;
-    ck_assert_int_eq(w8a8_context_open(&ctx, &o), W8A8_OK);
-    return ctx;
-}
+static w8a8_context *ctx_cpu(void) { return test_ctx_open_with(NULL, NULL, W8A8_CONTEXT_CPU_ONLY); }
 
 static void run_ok(w8a8_context *ctx, const w8a8_problem *p, const w8a8_tensors *t)
 {

@@ -9,14 +9,7 @@
 static w8a8_context *ctx;
 static char tmpdir[512];
 
-static void setup(void)
-{
-    test_mkdtemp(tmpdir, sizeof tmpdir);
-    char db[600];
-    snprintf(db, sizeof db, "%s/tuning.db", tmpdir);
-    w8a8_context_options o = {.cache_db = db};
-    ck_assert_int_eq(w8a8_context_open(&ctx, &o), W8A8_OK);
-}
+static void setup(void) { ctx = test_ctx_open_empty_cache(tmpdir, sizeof tmpdir); }
 
 static void teardown(void)
 {

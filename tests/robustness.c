@@ -116,14 +116,7 @@ w8a8_context *robust_open_in(const char *dir)
     char kernels[1024], db[1024];
     snprintf(kernels, sizeof kernels, "%s/kernels", dir);
     snprintf(db, sizeof db, "%s/tuning.db", dir);
-    w8a8_context_options o = {0};
-    o.kernel_dir = kernels;
-    o.cache_db = db;
-    o.flags = W8A8_CONTEXT_CPU_ONLY;
-    w8a8_context *ctx = NULL;
-    w8a8_status st = w8a8_context_open(&ctx, &o);
-    ck_assert_msg(st == W8A8_OK, "w8a8_context_open: %s", w8a8_errmsg(ctx));
-    return ctx;
+    return test_ctx_open_with(kernels, db, W8A8_CONTEXT_CPU_ONLY);
 }
 
 char robust_long_text[ROBUST_LONG_TEXT_BYTES + 1];

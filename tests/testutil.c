@@ -59,19 +59,30 @@ void test_mkdtemp(char *path, size_t size)
     }
 }
 
+w8a8_context *test_ctx_open_with(const char *kernel_dir, const char *cache_db, uint32_t flags)
+{
+    w8a8_context_options o = {.kernel_dir = kernel_dir, .cache_db = cache_db, .flags = flags};
+    w8a8_context *ctx = NULL;
+    w8a8_status st = w8a8_context_open(&ctx, &o);
+    ck_assert_msg(st == W8A8_OK, "w8a8_context_open: %s", w8a8_errmsg(ctx));
+    return ctx;
+}
+
 w8a8_context *test_ctx_open_fresh(char *tmpdir, size_t size)
 {
     char local[512];
     char *dir = tmpdir ? tmpdir : local;
     size_t dsize = tmpdir ? size : sizeof local;
     test_mkdtemp(dir, dsize);
-    w8a8_context_options o = {0};
-    o.kernel_dir = dir;
-    o.flags = W8A8_CONTEXT_CPU_ONLY;
-    w8a8_context *ctx = NULL;
-    w8a8_status st = w8a8_context_open(&ctx, &o);
-    ck_assert_msg(st == W8A8_OK, "w8a8_context_open: %s", w8a8_errmsg(ctx));
-    return ctx;
+    return test_ctx_open_with(dir, NULL, W8A8_CONTEXT_CPU_ONLY);
+}
+
+w8a8_context *test_ctx_open_empty_cache(char *dir, size_t size)
+{
+    test_mkdtemp(dir, size);
+    char db[1024];
+    snprintf(db, sizeof db, "%s/tuning.db", dir);
+    return test_ctx_open_with(NULL, db, 0);
 }
 
 void test_require_gpu_or_skip(const char *suite)

@@ -18,6 +18,12 @@ w8a8_context *test_ctx_open(void);
 /* A CPU-only context whose kernel store is a fresh temporary folder (tmpdir OUT, may be
  * NULL); for tests that must not see earlier cubins. */
 w8a8_context *test_ctx_open_fresh(char *tmpdir, size_t size);
+/* A context whose kernel store and tuning database are the given paths (NULL: the defaults)
+ * and flags; fails the test on error. */
+w8a8_context *test_ctx_open_with(const char *kernel_dir, const char *cache_db, uint32_t flags);
+/* A context on the device (if any) with a fresh tuning database in dir/tuning.db (dir OUT,
+ * a new temporary folder); for GPU suites that must start from an empty cache. */
+w8a8_context *test_ctx_open_empty_cache(char *dir, size_t size);
 
 /* For GPU suites: call first in main(). Prints "skipped: <why>" and exits TEST_SKIP_CODE
  * when the machine has no usable CUDA device. */
