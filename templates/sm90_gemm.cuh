@@ -445,6 +445,39 @@ __device__ __forceinline__ void sm90_promote(float (&acc)[SM90_SUB_M][SM90_ACC],
 
 /* ---- the kernel -------------------------------------------------------------------------- */
 
+/* The ring position after this one: stages wrap, and the barrier parity flips each lap. */
+__device__ __forceinline__ void sm90_ring_next(int &stage, sm90_u32 &phase)
+{
+    if (++stage == W8A8_STAGES) {
+        stage = 0;
+        phase ^= 1u;
+    }
+}
+
+/* Issues (and commits as one group) the wgmmas of one 128-byte K block for a consumer's rows
+ * (descriptors of A at its first row, and of B): 4 k32 steps × SUB_M m64 blocks. The first
+ * step overwrites acc when kb is 0 (pass 0 to always overwrite). */
+__device__ __forceinline__ void sm90_issue_k_block(sm90_acc_t (&acc)[SM90_SUB_M][SM90_ACC],
+                                                   sm90_u64 desc_a, sm90_u64 desc_b, int kb)
+{
+    sm90_wgmma_fence();
+#pragma unroll
+    for (int k = 0; k < SM90_BK / 32; ++k)
+#pragma unroll
+        for (int s = 0; s < SM90_SUB_M; ++s)
+            /* +32 bytes per k32 step (2 in the >>4 address field); +8192 bytes (64 rows of
+             * 128 bytes) per m64 block. */
+            sm90_wgmma(acc[s], desc_a + 2 * k + (8192 >> 4) * s, desc_b + 2 * k, (kb | k) != 0);
+    sm90_wgmma_commit();
+}
+
+/* PINGPONG: opens the other consumer's next main loop (one arrival per warp). */
+__device__ __forceinline__ void sm90_pass_turn(sm90_u32 turn_bar, int consumer, int lane)
+{
+    if (lane == 0)
+        sm90_bar_arrive(turn_bar + 8 * (consumer ^ 1));
+}
+
 /* Hands a ring stage back to its producer(s): one arrival per consumer warp, on this CTA's
  * empty barrier, and with CLUSTER 2 on the peer's too (its producer multicasts into ours). */
 __device__ __forceinline__ void sm90_release(sm90_u32 empty, int lane)
@@ -572,10 +605,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
                     sm90_tma_load_2d(b_smem + stage * SM90_B_BYTES, &tma_b, kb * SM90_BK,
                                      nt * W8A8_BLOCK_N, full);
 #endif
-                    if (++stage == W8A8_STAGES) {
-                        stage = 0;
-                        phase ^= 1u;
-                    }
+                    sm90_ring_next(stage, phase);
                 }
             }
         }
@@ -630,17 +660,8 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
             sm90_block_scales_load(scales, args, row0, col_tile, 0);
             for (int kb = 0; kb < k_blocks; ++kb) {
                 sm90_bar_wait(full_bar + 8 * stage, phase);
-                const sm90_u64 desc_a =
-                    sm90_desc_k128(a_smem + stage * SM90_A_BYTES + a_rows);
-                const sm90_u64 desc_b = sm90_desc_k128(b_smem + stage * SM90_B_BYTES);
-                sm90_wgmma_fence();
-#pragma unroll
-                for (int k = 0; k < SM90_BK / 32; ++k)
-#pragma unroll
-                    for (int s = 0; s < SM90_SUB_M; ++s)
-                        sm90_wgmma(tmp[s], desc_a + 2 * k + (8192 >> 4) * s, desc_b + 2 * k,
-                                   k != 0);
-                sm90_wgmma_commit();
+                sm90_issue_k_block(tmp, sm90_desc_k128(a_smem + stage * SM90_A_BYTES + a_rows),
+                                   sm90_desc_k128(b_smem + stage * SM90_B_BYTES), 0);
                 /* The next K block's scales load while the wgmmas run (the last block's
                  * are loaded again, harmlessly). */
                 sm90_block_scales_load(scales_next, args, row0, col_tile,
@@ -654,45 +675,26 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
                 sm90_release(empty_bar + 8 * stage, lane);
                 sm90_promote(acc, tmp, scales, (int)(col_tile & 127));
                 scales = scales_next;
-                if (++stage == W8A8_STAGES) {
-                    stage = 0;
-                    phase ^= 1u;
-                }
+                sm90_ring_next(stage, phase);
             }
 #if W8A8_PINGPONG
-            if (lane == 0)
-                sm90_bar_arrive(turn_bar + 8 * (consumer ^ 1)); /* the other one's turn */
+            sm90_pass_turn(turn_bar, consumer, lane);
 #endif
 #else
             for (int kb = 0; kb < k_blocks; ++kb) {
                 sm90_bar_wait(full_bar + 8 * stage, phase);
-                const sm90_u64 desc_a =
-                    sm90_desc_k128(a_smem + stage * SM90_A_BYTES + a_rows);
-                const sm90_u64 desc_b = sm90_desc_k128(b_smem + stage * SM90_B_BYTES);
-                sm90_wgmma_fence();
-#pragma unroll
-                for (int k = 0; k < SM90_BK / 32; ++k)
-#pragma unroll
-                    for (int s = 0; s < SM90_SUB_M; ++s)
-                        /* +32 bytes per k32 step (2 in the >>4 address field); +8192 bytes
-                         * (64 rows of 128 bytes) per m64 block. */
-                        sm90_wgmma(acc[s], desc_a + 2 * k + (8192 >> 4) * s, desc_b + 2 * k,
-                                   (kb | k) != 0);
-                sm90_wgmma_commit();
+                sm90_issue_k_block(acc, sm90_desc_k128(a_smem + stage * SM90_A_BYTES + a_rows),
+                                   sm90_desc_k128(b_smem + stage * SM90_B_BYTES), kb);
                 if (kb > 0) {
                     /* The previous K block's wgmmas are done: hand its buffer back. */
                     sm90_wgmma_wait<1>();
                     sm90_release(empty_bar + 8 * last_stage, lane);
                 }
                 last_stage = stage;
-                if (++stage == W8A8_STAGES) {
-                    stage = 0;
-                    phase ^= 1u;
-                }
+                sm90_ring_next(stage, phase);
             }
 #if W8A8_PINGPONG
-            if (lane == 0)
-                sm90_bar_arrive(turn_bar + 8 * (consumer ^ 1)); /* the other one's turn */
+            sm90_pass_turn(turn_bar, consumer, lane);
 #endif
             sm90_wgmma_wait<0>();
 #pragma unroll
