@@ -435,18 +435,18 @@ static void on_progress(const w8a8_tune_progress *p, void *user)
         t->progress_width = 0;
         if (t->json)
             print_result_json(p->result);
-        else if (!t->tty)
+        else if (!t->tty) {
+            w8a8_status st = p->result->status;
+            const char *why = st == W8A8_OK              ? ""
+                              : st == W8A8_BUDGET_SPENT ? "its share of the budget ran out"
+                                                        : w8a8_status_string(st);
             fprintf(stderr, "[%zu/%zu] %lldx%lldx%lld: %s %s %.2f us (%zu of %zu candidates timed%s%s)\n",
                     p->problem_index + 1, p->problem_count, (long long)p->problem->m,
                     (long long)p->problem->n, (long long)p->problem->k,
                     p->result->family[0] ? p->result->family : "-", p->result->config,
-                    p->result->best_us, p->result->timed, p->result->candidates,
-                    p->result->status == W8A8_BUDGET_SPENT ? "; its share of the budget ran out"
-                    : p->result->status != W8A8_OK         ? "; "
-                                                           : "",
-                    p->result->status == W8A8_OK || p->result->status == W8A8_BUDGET_SPENT
-                        ? ""
-                        : w8a8_status_string(p->result->status));
+                    p->result->best_us, p->result->timed, p->result->candidates, *why ? "; " : "",
+                    why);
+        }
         return;
     }
     if (t->tty)
