@@ -20,9 +20,10 @@ _Static_assert(W8A8_Z_NONE == W8A8_AZP_NONE && W8A8_Z_TENSOR == W8A8_AZP_TENSOR 
                    W8A8_Z_TOKEN == W8A8_AZP_TOKEN,
                "gemm_args.h zero-point values differ from w8a8_azp_kind");
 
-/* Most specialized first: the dispatcher walks it in order and the reference closes it.
- * The Hopper engineer adds &gemm_family_sm90 before the reference. */
+/* Most specialized first: the dispatcher walks it in order (the first default that plans
+ * runs on a cache miss) and the reference closes it. A new family is one line here. */
 const gemm_family *const gemm_families[] = {
+    &gemm_family_sm80_decode,
     &gemm_family_sm90,
     &gemm_family_reference,
     NULL,

@@ -1,6 +1,6 @@
 /* GEMM kernel families. A family is one template plus the host code that turns a problem and
  * a config into a launch: the reference family (reference_gemm.c) and the Hopper family
- * (sm90_gemm.c) implement it; the dispatcher and the tuner only see this interface. */
+ * (sm90_gemm.c) and the decode family (sm80_decode.c) implement it; the dispatcher and the tuner only see this interface. */
 #ifndef W8A8_GEMM_H
 #define W8A8_GEMM_H
 
@@ -36,11 +36,29 @@ typedef struct gemm_family {
 
 extern const gemm_family gemm_family_reference;
 extern const gemm_family gemm_family_sm90;
+extern const gemm_family gemm_family_sm80_decode;
 
 /* NULL-terminated list of every family, most specialized first. */
 extern const gemm_family *const gemm_families[];
 /* The family whose name is `name`, or NULL. */
 const gemm_family *gemm_family_find(const char *name);
+
+/* A tunable family's parameter: its name in config strings and spaces, the offset of its int
+ * in the family's config struct, and the value a config that leaves it out gets. */
+typedef struct gemm_param {
+    const char *name;
+    size_t offset;
+    int fallback;
+} gemm_param;
+
+/* Parses "name=value" items separated by ',' or whitespace into config (a struct of ints laid
+ * out by params); every parameter not named gets its fallback. Unknown names and non-integer
+ * values are W8A8_INVALID, with `family` in the message. */
+w8a8_status gemm_config_parse(w8a8_context *ctx, const char *family, const gemm_param *params,
+                              size_t count, const char *text, void *config);
+/* The canonical string of config: every parameter, in params' order. */
+w8a8_status gemm_config_format(w8a8_context *ctx, const char *family, const gemm_param *params,
+                               size_t count, const void *config, char *out, size_t size);
 
 /* The problem-trait defines every GEMM template receives (W8A8_A_TYPE=…, W8A8_A_SCALE=…,
  * W8A8_AZP=…), appended to config: writes "config,A_TYPE=1,…" into out. */

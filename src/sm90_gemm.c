@@ -54,11 +54,7 @@ typedef struct sm90_config {
 } sm90_config;
 
 /* In the space's parameter order; the canonical config string follows it. */
-static const struct {
-    const char *name;
-    size_t offset;
-    int fallback; /* used when the config string leaves the parameter out */
-} sm90_params[] = {
+static const gemm_param sm90_params[] = {
     {"block_m", offsetof(sm90_config, block_m), 128},
     {"block_n", offsetof(sm90_config, block_n), 128},
     {"stages", offsetof(sm90_config, stages), 6},
@@ -70,8 +66,6 @@ static const struct {
     {"epilogue", offsetof(sm90_config, epilogue), 0},
 };
 #define SM90_PARAM_COUNT (sizeof sm90_params / sizeof sm90_params[0])
-
-static int *sm90_field(sm90_config *c, size_t i) { return (int *)((char *)c + sm90_params[i].offset); }
 
 static bool sm90_fp8(w8a8_dtype t) { return t == W8A8_E4M3 || t == W8A8_E5M2; }
 
@@ -108,36 +102,6 @@ static bool sm90_supports(const w8a8_context *ctx, const w8a8_problem *problem)
     if (problem->azp != W8A8_AZP_NONE && !int8)
         return false;
     return problem->m < SM90_DIM_MAX && problem->n < SM90_DIM_MAX && problem->k < SM90_DIM_MAX;
-}
-
-/* Parses "name=value" items separated by ',' or whitespace; unknown names are an error. */
-static w8a8_status sm90_config_parse(w8a8_context *ctx, const char *text, sm90_config *c)
-{
-    for (size_t i = 0; i < SM90_PARAM_COUNT; i++)
-        *sm90_field(c, i) = sm90_params[i].fallback;
-    const char *p = text ? text : "";
-    while (*p) {
-        while (*p == ',' || *p == ' ' || *p == '\t' || *p == '\n')
-            p++;
-        if (!*p)
-            break;
-        const char *eq = strchr(p, '=');
-        size_t len = eq ? (size_t)(eq - p) : 0;
-        size_t i = 0;
-        while (i < SM90_PARAM_COUNT &&
-               !(len == strlen(sm90_params[i].name) && strncmp(p, sm90_params[i].name, len) == 0))
-            i++;
-        if (!eq || i == SM90_PARAM_COUNT)
-            return errorf(ctx, W8A8_INVALID, "sm90_gemm config: unknown item at '%.40s'", p);
-        char *end;
-        long value = strtol(eq + 1, &end, 10);
-        if (end == eq + 1 || (*end && *end != ',' && *end != ' ' && *end != '\t' && *end != '\n'))
-            return errorf(ctx, W8A8_INVALID, "sm90_gemm config: '%s' needs an integer",
-                          sm90_params[i].name);
-        *sm90_field(c, i) = (int)value;
-        p = end;
-    }
-    return W8A8_OK;
 }
 
 static unsigned sm90_out_bytes(const w8a8_problem *problem)
@@ -259,20 +223,14 @@ static w8a8_status sm90_plan(w8a8_context *ctx, const w8a8_problem *problem, con
                       "INT8 operands, per-tensor or per-row scales, or FP8 with 1×128 × 128×128 "
                       "block scales)");
     sm90_config c;
-    w8a8_status st = sm90_config_parse(ctx, config, &c);
+    w8a8_status st = gemm_config_parse(ctx, SM90_TEMPLATE, sm90_params, SM90_PARAM_COUNT, config, &c);
     if (st == W8A8_OK)
         st = sm90_config_check(ctx, problem, &c);
+    if (st == W8A8_OK)
+        st = gemm_config_format(ctx, SM90_TEMPLATE, sm90_params, SM90_PARAM_COUNT, &c,
+                                plan->config, sizeof plan->config);
     if (st != W8A8_OK)
         return st;
-    /* Canonical config: every parameter, in the space's order. */
-    size_t used = 0;
-    for (size_t i = 0; i < SM90_PARAM_COUNT; i++) {
-        int n = snprintf(plan->config + used, sizeof plan->config - used, "%s%s=%d",
-                         i ? "," : "", sm90_params[i].name, *sm90_field(&c, i));
-        if (n < 0 || (size_t)n >= sizeof plan->config - used)
-            return errorf(ctx, W8A8_INTERNAL, "sm90_gemm: config string too long");
-        used += (size_t)n;
-    }
     char defines[2 * W8A8_CONFIG_BYTES];
     st = gemm_defines(ctx, problem, plan->config, defines, sizeof defines);
     if (st != W8A8_OK)

@@ -139,7 +139,7 @@
  * SM90_C_BOXES TMA boxes of SM90_C_BOX_BYTES-wide rows (the widest of 128/64/32/16 bytes that
  * divides a tile row), each box SM90_WG_M·SM90_C_BOX_BYTES bytes (a multiple of 1024) and
  * swizzled as the map says: bits 4… of an offset XOR bits 7… (SM90_C_SWIZZLE_BITS of them). */
-#define SM90_OUT_BYTES (W8A8_OUT_TYPE == W8A8_T_FP32 ? 4 : 2)
+#define SM90_OUT_BYTES W8A8_OUT_BYTES
 #define SM90_C_ROW_BYTES (W8A8_BLOCK_N * SM90_OUT_BYTES)
 #define SM90_C_BOX_BYTES                                                                          \
     (SM90_C_ROW_BYTES % 128 == 0 ? 128 : SM90_C_ROW_BYTES % 64 == 0 ? 64 : SM90_C_ROW_BYTES % 32 == 0 ? 32 : 16)
@@ -178,6 +178,8 @@ static_assert(W8A8_OUT_TYPE == W8A8_T_BF16 || W8A8_OUT_TYPE == W8A8_T_FP16 ||
 
 /* ---- the wgmma instruction for this BLOCK_N: sm90_acc_t, sm90_wgmma ---------------------- */
 #include "common/sm90_wgmma.cuh"
+/* ---- bias, stores, epilogue scales, block-scale index: shared with every family -------- */
+#include "common/epilogue.cuh"
 
 /* ---- tile order --------------------------------------------------------------------------
  * RASTER 0: groups of GROUP tile-rows; inside a group the M index moves fastest, so the
@@ -208,43 +210,6 @@ __device__ __forceinline__ void sm90_tile_coords(int tile, int m_tiles, int n_ti
 
 /* ---- epilogue ---------------------------------------------------------------------------- */
 
-__device__ __forceinline__ float sm90_load_bias(const void *bias, long long col)
-{
-#if W8A8_BIAS_TYPE == W8A8_T_FP32
-    return __ldg((const float *)bias + col);
-#elif W8A8_BIAS_TYPE == W8A8_T_BF16
-    return sm90_bf16_to_f32(__ldg((const unsigned short *)bias + col));
-#elif W8A8_BIAS_TYPE == W8A8_T_FP16
-    return sm90_f16_to_f32(__ldg((const unsigned short *)bias + col));
-#else
-    return 0.0f;
-#endif
-}
-
-/* Stores (v0, v1) at columns col, col+1 of an output row; `pair` says col+1 < N. */
-__device__ __forceinline__ void sm90_store2(void *row_ptr, long long col, float v0, float v1,
-                                            bool pair)
-{
-#if W8A8_OUT_TYPE == W8A8_T_FP32
-    float *p = (float *)row_ptr + col;
-    if (pair)
-        *(float2 *)p = make_float2(v0, v1);
-    else
-        *p = v0;
-#else
-#if W8A8_OUT_TYPE == W8A8_T_BF16
-    const sm90_u32 packed = sm90_pack_bf16x2(v0, v1);
-#else
-    const sm90_u32 packed = sm90_pack_f16x2(v0, v1);
-#endif
-    unsigned short *p = (unsigned short *)row_ptr + col;
-    if (pair)
-        *(sm90_u32 *)p = packed;
-    else
-        *p = (unsigned short)(packed & 0xFFFFu);
-#endif
-}
-
 /* Writes (v0, v1) at row r, columns c, c+1 of the consumer's staging (tile-relative, r <
  * SM90_WG_M) in the TMA box layout and swizzle. */
 __device__ __forceinline__ void sm90_stage2(sm90_u32 staging, int r, int c, float v0, float v1)
@@ -256,9 +221,9 @@ __device__ __forceinline__ void sm90_stage2(sm90_u32 staging, int r, int c, floa
 #if W8A8_OUT_TYPE == W8A8_T_FP32
     sm90_st_shared_f32x2(staging + off, v0, v1);
 #elif W8A8_OUT_TYPE == W8A8_T_BF16
-    sm90_st_shared_u32(staging + off, sm90_pack_bf16x2(v0, v1));
+    sm90_st_shared_u32(staging + off, w8a8_pack_bf16x2(v0, v1));
 #else
-    sm90_st_shared_u32(staging + off, sm90_pack_f16x2(v0, v1));
+    sm90_st_shared_u32(staging + off, w8a8_pack_f16x2(v0, v1));
 #endif
 }
 
@@ -287,10 +252,8 @@ __device__ __forceinline__ void sm90_epilogue(const sm90_acc_t (&acc)[SM90_SUB_M
             const bool in = row < args.m;
 #if SM90_BLOCK
             sa[s][h] = 1.0f; /* applied in the main loop */
-#elif W8A8_A_SCALE == W8A8_S_ROW
-            sa[s][h] = in ? __ldg(args.a_scale + row) : 0.0f;
 #else
-            sa[s][h] = __ldg(args.a_scale);
+            sa[s][h] = in ? w8a8_a_scale_at(args, row) : 0.0f;
 #endif
 #if W8A8_AZP == W8A8_Z_TOKEN
             zp[s][h] = in ? __ldg(args.azp + row) : 0;
@@ -321,8 +284,8 @@ __device__ __forceinline__ void sm90_epilogue(const sm90_acc_t (&acc)[SM90_SUB_M
         const float sb0 = sb_tensor, sb1 = sb_tensor;
 #endif
 #if W8A8_BIAS_TYPE != W8A8_T_NONE
-        const float bias0 = in ? sm90_load_bias(args.bias, col) : 0.0f;
-        const float bias1 = pair ? sm90_load_bias(args.bias, col + 1) : 0.0f;
+        const float bias0 = in ? w8a8_load_bias(args.bias, col) : 0.0f;
+        const float bias1 = pair ? w8a8_load_bias(args.bias, col + 1) : 0.0f;
 #else
         const float bias0 = 0.0f, bias1 = 0.0f;
 #endif
@@ -351,7 +314,7 @@ __device__ __forceinline__ void sm90_epilogue(const sm90_acc_t (&acc)[SM90_SUB_M
 #endif
                 const long long row = row0 + 64 * s + 8 * h;
                 if (row < args.m)
-                    sm90_store2(out + row * row_bytes, col, v0, v1, pair);
+                    w8a8_store2(out + row * row_bytes, col, v0, v1, pair);
             }
     }
 }
@@ -384,17 +347,17 @@ __device__ __forceinline__ void sm90_block_scales_load(sm90_block_scales &bs,
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
             const long long row = row0 + 64 * s + 8 * h;
-            const long long at = args.a_scale_k_major ? kb * args.a_scale_ld + row
-                                                      : row * args.a_scale_ld + kb;
-            bs.sa[s][h] = row < args.m ? __ldg(args.a_scale + at) : 0.0f;
+            bs.sa[s][h] = row < args.m ? w8a8_block_scale(args.a_scale, args.a_scale_k_major,
+                                                          args.a_scale_ld, row, kb)
+                                       : 0.0f;
         }
     const long long nb0 = col_tile >> 7, nb_count = (args.n + 127) >> 7;
 #pragma unroll
     for (int q = 0; q < SM90_SB_COUNT; ++q) {
         const long long nb = nb0 + q;
-        const long long at = args.b_scale_k_major ? kb * args.b_scale_ld + nb
-                                                  : nb * args.b_scale_ld + kb;
-        bs.sb[q] = nb < nb_count ? __ldg(args.b_scale + at) : 0.0f;
+        bs.sb[q] = nb < nb_count ? w8a8_block_scale(args.b_scale, args.b_scale_k_major,
+                                                    args.b_scale_ld, nb, kb)
+                                 : 0.0f;
     }
 }
 

@@ -304,7 +304,8 @@ w8a8_status space_applies(w8a8_context *ctx, const space *s, const w8a8_problem 
 }
 
 /* Reads the config table default() returned (on top) into job->config: every param present,
- * an integer listed in params, no other key; then asks valid() about it. */
+ * an integer listed in params, no other key; then asks valid() about it. nil means the space
+ * has no default for this problem (job->flag). */
 static bool read_default(sandbox *sb, eval_job *job)
 {
     lua_State *L = sb->L;
@@ -313,6 +314,10 @@ static bool read_default(sandbox *sb, eval_job *job)
     int idx[W8A8_SPACE_MAX_PARAMS] = {0};
     int64_t values[W8A8_SPACE_MAX_PARAMS];
     int table = lua_gettop(L), keys = 0;
+    if (lua_isnil(L, table)) {
+        job->flag = true; /* no default for this problem: the next family's applies */
+        return true;
+    }
     if (lua_type(L, table) != LUA_TTABLE)
         return sandbox_fail(sb, line, "default() must return a config table (got %s)",
                             luaL_typename(L, table));
@@ -370,7 +375,13 @@ w8a8_status space_default(w8a8_context *ctx, const space *s, const w8a8_problem 
     if (s->function_line[FN_DEFAULT]) {
         eval_job job = {.s = s, .problem = problem, .dev = dev, .config = config,
                         .config_size = size};
-        return evaluate(ctx, s, default_body, &job);
+        st = evaluate(ctx, s, default_body, &job);
+        if (st == W8A8_OK && job.flag) {
+            config[0] = '\0';
+            st = errorf(ctx, W8A8_NOT_FOUND, "%s: default() has no config for this problem",
+                        s->file);
+        }
+        return st;
     }
     /* No default(): the best-ranked valid config. */
     space_enumeration e;

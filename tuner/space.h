@@ -13,6 +13,7 @@
  *   valid    = function(config, problem, device) return ok [, reason] end,   -- optional
  *   rank     = function(config, problem, device) return number end,  -- lower = try first
  *   default  = function(problem, device) return config end,  -- the dispatcher's cache-miss pick
+ *              (nil: no default for this problem; the next family's default is tried)
  *   compile_problems = function(device) return {problem, ...} end, -- optional: what
  *              `w8a8 compile --all` builds (defaults to one per-tensor e4m3 bf16 problem)
  * problem = { m, n, k, a_type = "e4m3", b_type, out_type, bias_type ("none"), a_scale =
@@ -85,7 +86,8 @@ w8a8_status space_applies(w8a8_context *ctx, const space *s, const w8a8_problem 
 w8a8_status space_enumerate(w8a8_context *ctx, const space *s, const w8a8_problem *problem,
                             const space_device *dev, space_enumeration *out);
 void space_enumeration_free(space_enumeration *e);
-/* The space's default config for a problem (canonical string). */
+/* The space's default config for a problem (canonical string); W8A8_NOT_FOUND when
+ * default() returns nil for it. */
 w8a8_status space_default(w8a8_context *ctx, const space *s, const w8a8_problem *problem,
                           const space_device *dev, char *config, size_t size);
 /* The problems `w8a8 compile --all` builds for this space (malloc'ed array). */

@@ -222,30 +222,4 @@ template <int REGS> __device__ __forceinline__ void sm90_regs_inc()
     asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(REGS));
 }
 
-/* ---- conversions and stores ------------------------------------------------------------ */
-
-/* (lo, hi) → packed bf16x2 / f16x2, round to nearest even. */
-__device__ __forceinline__ sm90_u32 sm90_pack_bf16x2(float lo, float hi)
-{
-    sm90_u32 r;
-    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
-    return r;
-}
-__device__ __forceinline__ sm90_u32 sm90_pack_f16x2(float lo, float hi)
-{
-    sm90_u32 r;
-    asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
-    return r;
-}
-__device__ __forceinline__ float sm90_bf16_to_f32(unsigned short h)
-{
-    return __uint_as_float((sm90_u32)h << 16);
-}
-__device__ __forceinline__ float sm90_f16_to_f32(unsigned short h)
-{
-    float f;
-    asm("{ .reg .b16 t; mov.b16 t, %1; cvt.f32.f16 %0, t; }" : "=f"(f) : "h"(h));
-    return f;
-}
-
 #endif

@@ -1,0 +1,211 @@
+-- The space of the decode GEMM (templates/sm80_decode.cuh): the memory-bound small-M kernel
+-- on mma.sync.m16n8k32 with the weights on the instruction's M side (swap-AB), K split across
+-- the warps of a CTA and summed in a fixed order (deterministic, no workspace), operands
+-- loaded straight into registers. Arch "sm_80": compiled for the device's own arch; INT8 from
+-- compute capability 8.0, FP8 (e4m3/e5m2 mixes) from 8.9. Every scale granularity: per-tensor
+-- and per-row on either side, and block scales of exactly A 1×128 × B 128×128 (promoted per
+-- 128-wide K chunk); INT8 zero points, bias, every out dtype.
+--
+-- The space applies to M ≤ 512 (the tuner times it against sm90_gemm there; past that it
+-- reads the weights once per token tile and cannot win); its default() answers only up to
+-- M = 64, where the model below is sure it beats a 64-row wgmma tile.
+--
+-- Parameters:
+--   warps        warps per CTA; they split K (chunks of 128 bytes, warp w takes w, w+warps…)
+--   row_tiles    16-row weight tiles per CTA
+--   token_tiles  8-token tiles per CTA (tokens past M are zeros, never stored)
+--   unroll       K chunks whose loads a warp issues before its mmas (bytes in flight)
+
+local CHUNK = 128               -- K bytes per warp step
+local PARTIAL_BYTES = 512       -- 4 accumulators × 32 lanes × 4 bytes per tile pair
+local MAX_LOAD_WORDS = 128      -- load registers per thread of one batch (the host's limit)
+local REG_OVERHEAD = 40         -- addresses, indices, the L2 policy
+local MAX_THREADS_PER_SM = 2048
+local MAX_CTAS_PER_SM = 32
+local SCALE_GROUP = 128
+
+local FP8 = { e4m3 = true, e5m2 = true }
+local OUTS = { bf16 = true, fp16 = true, fp32 = true }
+
+local function ceil_div(a, b)
+    return (a + b - 1) // b
+end
+
+local function is_block(problem)
+    return problem.a_scale == "block" or problem.b_scale == "block"
+end
+
+local function load_words(c)
+    return c.unroll * (16 * c.row_tiles + 8 * c.token_tiles)
+end
+
+local function registers(c, problem)
+    local acc = 4 * c.row_tiles * c.token_tiles
+    if is_block(problem) then
+        acc = acc + 4 + 2 * c.token_tiles * c.unroll + c.row_tiles * c.unroll
+    end
+    return REG_OVERHEAD + load_words(c) + acc
+end
+
+local function smem_bytes(c)
+    return c.warps > 1 and c.warps * c.row_tiles * c.token_tiles * PARTIAL_BYTES or 0
+end
+
+local function valid(c, problem, device)
+    if load_words(c) > MAX_LOAD_WORDS then
+        return false, "unroll × (16·row_tiles + 8·token_tiles) load registers exceed 128"
+    end
+    if smem_bytes(c) > device.max_smem then
+        return false, "the warps' partial sums exceed shared memory"
+    end
+    -- more token tiles than the bucket has tokens only pads
+    if c.token_tiles > 1 and 8 * (c.token_tiles // 2) >= problem.m then
+        return false, "token tiles past M"
+    end
+    return true
+end
+
+-- Cost model (arbitrary units ~ ns on an H200-class part). The kernel streams N·K weight
+-- bytes from HBM once (token tiles of the same weight rows run side by side and share them
+-- through L2) and every CTA reads its tokens from L2/L1. Bandwidth needs bytes in flight: a
+-- warp has 16·row_tiles·128·unroll of them, and an SM needs ~40 KB outstanding to stream at
+-- its share of HBM; fewer CTAs than SMs cap the SMs that stream at all. K is split over the
+-- warps in 128-byte chunks, so K / 128 below the warp count idles warps. mma.sync work
+-- (padded to 8 tokens a tile) matters only when the token tiles are many. Each CTA ends with
+-- a shared-memory reduction and the epilogue.
+local HBM_BYTES_PER_NS = 4000      -- ~4 TB/s sustained
+local L2_BYTES_PER_NS = 10000
+local INFLIGHT_PER_SM = 40960
+local SM_BYTES_PER_NS = 60         -- what one SM can pull on its own
+local MMA_NS = 0.25                -- one m16n8k32 per SM sub-partition, pipelined
+local LAUNCH_NS = 2500
+
+local function rank(c, problem, device)
+    local rows, tokens = 16 * c.row_tiles, 8 * c.token_tiles
+    local tiles_n, tiles_m = ceil_div(problem.n, rows), ceil_div(problem.m, tokens)
+    local ctas = tiles_n * tiles_m
+    local threads = 32 * c.warps
+    local per_sm = math.min(MAX_THREADS_PER_SM // threads, MAX_CTAS_PER_SM,
+        device.regs_per_sm // (threads * math.max(registers(c, problem), 32)))
+    local smem = smem_bytes(c)
+    if smem > 0 then
+        per_sm = math.min(per_sm, device.max_smem // smem)
+    end
+    per_sm = math.max(per_sm, 1)
+    local active = math.min(ctas, device.sm_count * per_sm)
+    local busy_sms = math.min(device.sm_count, ctas)
+    local chunks = ceil_div(problem.k, CHUNK)
+    -- warps that have chunks: the rest only wait at the reduction
+    local k_use = chunks / (c.warps * ceil_div(chunks, c.warps))
+    local inflight = active * c.warps * k_use * rows * CHUNK * c.unroll
+    local efficiency = math.min(1.0, inflight / (device.sm_count * INFLIGHT_PER_SM))
+    local bandwidth = math.min(HBM_BYTES_PER_NS * efficiency, busy_sms * SM_BYTES_PER_NS)
+    local weight_bytes = problem.n * problem.k
+    local token_bytes = ctas * math.min(tokens, problem.m) * problem.k
+    local memory = math.max(weight_bytes / bandwidth,
+        (weight_bytes * tiles_m + token_bytes) / L2_BYTES_PER_NS)
+    local mma = ctas * c.row_tiles * c.token_tiles * 4 * chunks * MMA_NS / (device.sm_count * 4)
+    local waves = ceil_div(ctas, device.sm_count * per_sm)
+    local reduce = waves * (c.warps * c.row_tiles * c.token_tiles * 4 + 300)
+    -- Variants the model cannot tell apart cost 2 % per step from the usual choice, so the
+    -- first candidates of a problem differ in tile shape first.
+    local steps = math.abs(c.unroll - 2) / 2
+    return (math.max(memory, mma) + reduce + LAUNCH_NS) * (1 + 0.02 * steps)
+end
+
+local function default(problem, device)
+    if problem.m > 64 then
+        return nil -- sm90_gemm's (or the next family's) default
+    end
+    local best, best_cost
+    for _, warps in ipairs({ 4, 8, 16 }) do
+        for _, row_tiles in ipairs({ 1, 2 }) do
+            for _, token_tiles in ipairs({ 1, 2, 4 }) do
+                local c = { warps = warps, row_tiles = row_tiles, token_tiles = token_tiles,
+                            unroll = 2 }
+                if valid(c, problem, device) then
+                    local cost = rank(c, problem, device)
+                    if not best_cost or cost < best_cost then
+                        best, best_cost = c, cost
+                    end
+                end
+            end
+        end
+    end
+    return best
+end
+
+-- What `w8a8 compile --arch … --all` builds (8 best-ranked configs each): INT8 on every arch,
+-- FP8 from sm_89 on; every out dtype, bias kind, scale kind and zero point.
+local function compile_problems(device)
+    local problems = {
+        { m = 4, n = 4096, k = 4096, a_type = "int8", b_type = "int8", out_type = "bf16",
+          a_scale = "tensor", b_scale = "tensor" },
+        { m = 16, n = 6144, k = 4096, a_type = "int8", b_type = "int8", out_type = "fp32",
+          bias_type = "fp32", a_scale = "row", b_scale = "row", azp = "token" },
+        { m = 32, n = 28672, k = 4096, a_type = "int8", b_type = "int8", out_type = "fp16",
+          bias_type = "fp16", a_scale = "tensor", b_scale = "row", azp = "tensor" },
+    }
+    if device.cc_major * 10 + device.cc_minor >= 89 then
+        local fp8 = {
+            { m = 1, n = 4096, k = 14336, a_type = "e4m3", b_type = "e4m3", out_type = "bf16",
+              a_scale = "tensor", b_scale = "tensor" },
+            { m = 8, n = 8192, k = 8192, a_type = "e4m3", b_type = "e4m3", out_type = "fp16",
+              bias_type = "fp16", a_scale = "row", b_scale = "row" },
+            { m = 24, n = 10240, k = 8192, a_type = "e5m2", b_type = "e4m3", out_type = "bf16",
+              bias_type = "fp32", a_scale = "row", b_scale = "tensor" },
+            { m = 2, n = 7168, k = 2048, a_type = "e4m3", b_type = "e5m2", out_type = "fp32",
+              a_scale = "block", b_scale = "block", a_group_rows = 1, a_group_k = 128,
+              b_group_rows = 128, b_group_k = 128, a_k_major = true },
+            { m = 64, n = 2112, k = 7168, a_type = "e4m3", b_type = "e4m3", out_type = "bf16",
+              bias_type = "bf16", a_scale = "block", b_scale = "block", a_group_rows = 1,
+              a_group_k = 128, b_group_rows = 128, b_group_k = 128 },
+        }
+        for _, p in ipairs(fp8) do
+            problems[#problems + 1] = p
+        end
+    end
+    return problems
+end
+
+return {
+    name = "sm80_decode",
+    template = "sm80_decode",
+    arch = "sm_80",
+
+    applies = function(problem, device)
+        local cc = device.cc_major * 10 + device.cc_minor
+        local fp8 = FP8[problem.a_type] and FP8[problem.b_type]
+        local int8 = problem.a_type == "int8" and problem.b_type == "int8"
+        if not ((fp8 and cc >= 89) or (int8 and cc >= 80)) or not OUTS[problem.out_type] then
+            return false
+        end
+        if problem.m > 512 then
+            return false
+        end
+        if is_block(problem) then
+            if not fp8 or problem.a_scale ~= "block" or problem.b_scale ~= "block"
+                or problem.a_group_rows ~= 1 or problem.a_group_k ~= SCALE_GROUP
+                or problem.b_group_rows ~= SCALE_GROUP or problem.b_group_k ~= SCALE_GROUP then
+                return false
+            end
+        end
+        if problem.azp and problem.azp ~= "none" and not int8 then
+            return false
+        end
+        return true
+    end,
+
+    params = {
+        warps = { 1, 2, 4, 8, 16 },
+        row_tiles = { 1, 2, 4 },
+        token_tiles = { 1, 2, 4 },
+        unroll = { 1, 2, 4 },
+    },
+    order = { "warps", "row_tiles", "token_tiles", "unroll" },
+
+    valid = valid,
+    rank = rank,
+    default = default,
+    compile_problems = compile_problems,
+}

@@ -1,0 +1,183 @@
+/* The decode family: host side of templates/sm80_decode.cuh (tuning space
+ * scripts/sm80_decode.lua), the memory-bound small-M GEMM on mma.sync with the weights on the
+ * instruction's M side (swap-AB) and K split across the warps of a CTA. Parses a config
+ * ("warps=8,row_tiles=1,token_tiles=1,unroll=2"), compiles the kernel for the device's own
+ * arch (INT8 from sm_80, FP8 from sm_89), and per call launches one CTA per (token tile,
+ * weight-row tile). No workspace: the split-K sum stays inside a CTA, in a fixed order. */
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gemm.h"
+
+#define DECODE_TEMPLATE "sm80_decode"
+#define DECODE_ENTRY "w8a8_sm80_decode"
+#define DECODE_MIN_CC_INT8 80
+#define DECODE_MIN_CC_FP8 89
+/* Must match the template: weight rows and tokens per tile, the warp size, and the bytes of
+ * one accumulator in the warps' partial-sum buffer. */
+#define DECODE_ROWS_PER_TILE 16
+#define DECODE_TOKENS_PER_TILE 8
+#define DECODE_WARP 32
+#define DECODE_PARTIAL_BYTES (4 * 32 * 4) /* 4 accumulators × 32 lanes × 4 bytes per tile pair */
+#define DECODE_MAX_WARPS 16
+#define DECODE_MAX_TILES 4
+#define DECODE_MAX_UNROLL 4
+/* Registers the loads of one batch may take per thread (words): ROW_TILES·16 + TOKEN_TILES·8
+ * per chunk, UNROLL chunks; more spills or starves occupancy. */
+#define DECODE_MAX_LOAD_WORDS 128
+/* The one block-scale shape the template implements: A 1×128, B 128×128. */
+#define DECODE_SCALE_GROUP 128
+/* gridDim.y of every CUDA device */
+#define DECODE_GRID_Y_MAX 65535
+
+typedef struct decode_config {
+    int warps, row_tiles, token_tiles, unroll;
+} decode_config;
+
+/* In the space's parameter order; the canonical config string follows it. */
+static const gemm_param decode_params[] = {
+    {"warps", offsetof(decode_config, warps), 8},
+    {"row_tiles", offsetof(decode_config, row_tiles), 1},
+    {"token_tiles", offsetof(decode_config, token_tiles), 1},
+    {"unroll", offsetof(decode_config, unroll), 2},
+};
+#define DECODE_PARAM_COUNT (sizeof decode_params / sizeof decode_params[0])
+
+enum { DECODE_I_ROWS, DECODE_I_TOKENS };
+
+static bool decode_fp8(w8a8_dtype t) { return t == W8A8_E4M3 || t == W8A8_E5M2; }
+
+static bool decode_supports(const w8a8_context *ctx, const w8a8_problem *problem)
+{
+    bool fp8 = decode_fp8(problem->a_type) && decode_fp8(problem->b_type);
+    bool int8 = problem->a_type == W8A8_INT8 && problem->b_type == W8A8_INT8;
+    if (!fp8 && !int8)
+        return false;
+    if (ctx->has_device) {
+        int cc = 10 * ctx->cc_major + ctx->cc_minor;
+        if (cc < (fp8 ? DECODE_MIN_CC_FP8 : DECODE_MIN_CC_INT8))
+            return false;
+    }
+    if (problem->out_type != W8A8_BF16 && problem->out_type != W8A8_FP16 &&
+        problem->out_type != W8A8_FP32)
+        return false;
+    if (problem->bias_type != W8A8_DTYPE_NONE && problem->bias_type != W8A8_FP32 &&
+        problem->bias_type != problem->out_type)
+        return false;
+    const w8a8_scale_layout *a = &problem->a_scale, *b = &problem->b_scale;
+    bool a_block = a->kind == W8A8_SCALE_BLOCK, b_block = b->kind == W8A8_SCALE_BLOCK;
+    if (a_block || b_block) {
+        /* promoted accumulation per 128-wide K chunk: FP8, A 1×128 and B 128×128 only */
+        if (!fp8 || !a_block || !b_block || a->group_rows != 1 ||
+            a->group_k != DECODE_SCALE_GROUP || b->group_rows != DECODE_SCALE_GROUP ||
+            b->group_k != DECODE_SCALE_GROUP)
+            return false;
+    }
+    if (problem->azp != W8A8_AZP_NONE && !int8)
+        return false;
+    /* one grid row per 16 weight rows (the smallest tile) */
+    return (problem->n + DECODE_ROWS_PER_TILE - 1) / DECODE_ROWS_PER_TILE <= DECODE_GRID_Y_MAX;
+}
+
+static bool decode_one_of(int value, int limit)
+{
+    for (int v = 1; v <= limit; v *= 2)
+        if (value == v)
+            return true;
+    return false;
+}
+
+/* The rules of the space's valid(), restated so a hand-written config cannot reach NVRTC
+ * with values the template would reject. */
+static w8a8_status decode_config_check(w8a8_context *ctx, const w8a8_problem *problem,
+                                       const decode_config *c)
+{
+    if (!decode_one_of(c->warps, DECODE_MAX_WARPS))
+        return errorf(ctx, W8A8_INVALID, "sm80_decode config: warps %d (1, 2, 4, 8 or 16)", c->warps);
+    if (!decode_one_of(c->row_tiles, DECODE_MAX_TILES))
+        return errorf(ctx, W8A8_INVALID, "sm80_decode config: row_tiles %d (1, 2 or 4)", c->row_tiles);
+    if (!decode_one_of(c->token_tiles, DECODE_MAX_TILES))
+        return errorf(ctx, W8A8_INVALID, "sm80_decode config: token_tiles %d (1, 2 or 4)",
+                      c->token_tiles);
+    if (!decode_one_of(c->unroll, DECODE_MAX_UNROLL))
+        return errorf(ctx, W8A8_INVALID, "sm80_decode config: unroll %d (1, 2 or 4)", c->unroll);
+    int words = c->unroll * (c->row_tiles * 16 + c->token_tiles * 8);
+    if (words > DECODE_MAX_LOAD_WORDS)
+        return errorf(ctx, W8A8_INVALID,
+                      "sm80_decode config: unroll %d × (16·row_tiles + 8·token_tiles) = %d load "
+                      "registers exceed %d", c->unroll, words, DECODE_MAX_LOAD_WORDS);
+    unsigned smem = (unsigned)(c->warps * c->row_tiles * c->token_tiles) * DECODE_PARTIAL_BYTES;
+    if (ctx->has_device && smem > (unsigned)ctx->max_smem_optin)
+        return errorf(ctx, W8A8_INVALID,
+                      "sm80_decode config: %u bytes of shared memory exceed the device's %d", smem,
+                      ctx->max_smem_optin);
+    (void)problem;
+    return W8A8_OK;
+}
+
+static void decode_grid(const gemm_plan *plan, const w8a8_problem *problem, jit_launch *launch)
+{
+    int64_t tokens = plan->ints[DECODE_I_TOKENS], rows = plan->ints[DECODE_I_ROWS];
+    launch->grid[0] = (unsigned)((problem->m + tokens - 1) / tokens); /* validate caps M */
+    launch->grid[1] = (unsigned)((problem->n + rows - 1) / rows);     /* supports() caps N */
+    launch->grid[2] = 1;
+}
+
+static w8a8_status decode_plan(w8a8_context *ctx, const w8a8_problem *problem, const char *config,
+                               gemm_plan *plan)
+{
+    memset(plan, 0, sizeof *plan);
+    plan->family = &gemm_family_sm80_decode;
+    if (!decode_supports(ctx, problem))
+        return errorf(ctx, W8A8_UNSUPPORTED,
+                      "sm80_decode: this problem or device is not supported (needs INT8 operands "
+                      "on cc ≥ 8.0 or FP8 on cc ≥ 8.9, per-tensor or per-row scales or 1×128 × "
+                      "128×128 block scales, and N ≤ %d)",
+                      DECODE_GRID_Y_MAX * DECODE_ROWS_PER_TILE);
+    decode_config c;
+    w8a8_status st = gemm_config_parse(ctx, DECODE_TEMPLATE, decode_params, DECODE_PARAM_COUNT,
+                                       config, &c);
+    if (st == W8A8_OK)
+        st = decode_config_check(ctx, problem, &c);
+    if (st == W8A8_OK)
+        st = gemm_config_format(ctx, DECODE_TEMPLATE, decode_params, DECODE_PARAM_COUNT, &c,
+                                plan->config, sizeof plan->config);
+    if (st != W8A8_OK)
+        return st;
+    char defines[2 * W8A8_CONFIG_BYTES];
+    st = gemm_defines(ctx, problem, plan->config, defines, sizeof defines);
+    if (st == W8A8_OK)
+        st = jit_kernel_get(ctx, DECODE_TEMPLATE, defines, NULL, DECODE_ENTRY, &plan->kernels[0]);
+    if (st != W8A8_OK)
+        return st;
+    plan->ints[DECODE_I_ROWS] = DECODE_ROWS_PER_TILE * c.row_tiles;
+    plan->ints[DECODE_I_TOKENS] = DECODE_TOKENS_PER_TILE * c.token_tiles;
+    plan->launch.block[0] = DECODE_WARP * (unsigned)c.warps;
+    plan->launch.block[1] = plan->launch.block[2] = 1;
+    plan->launch.shared_bytes =
+        c.warps > 1 ? (unsigned)(c.warps * c.row_tiles * c.token_tiles) * DECODE_PARTIAL_BYTES : 0u;
+    plan->launch.cluster[0] = plan->launch.cluster[1] = plan->launch.cluster[2] = 1;
+    decode_grid(plan, problem, &plan->launch);
+    return W8A8_OK;
+}
+
+static w8a8_status decode_run(w8a8_context *ctx, const gemm_plan *plan, const w8a8_problem *problem,
+                              const w8a8_tensors *tensors, CUstream stream)
+{
+    w8a8_gemm_args args;
+    gemm_args_fill(&args, problem, tensors);
+    jit_launch launch = plan->launch;
+    decode_grid(plan, problem, &launch);
+    launch.stream = stream;
+    void *params[] = {&args};
+    return jit_kernel_launch(ctx, plan->kernels[0], &launch, params);
+}
+
+const gemm_family gemm_family_sm80_decode = {
+    .name = DECODE_TEMPLATE,
+    .space = "sm80_decode",
+    .supports = decode_supports,
+    .plan = decode_plan,
+    .run = decode_run,
+};

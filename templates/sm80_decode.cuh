@@ -1,0 +1,347 @@
+/* sm80_decode: the memory-bound (decode, small M) scaled FP8/INT8 GEMM, on mma.sync.
+ *
+ *   out[m, n] = sa[m] · sb[n] · Σ_k A[m, k] · B[n, k]  (− azp[m] · b_col_sums[n]) (+ bias[n])
+ *
+ * Swap-AB: the weights B fill mma.sync.m16n8k32's M = 16 side and the tokens its N = 8 side,
+ * so a token count of 1…8 wastes tensor-core work, not bandwidth. A CTA owns ROWS = 16 ·
+ * ROW_TILES weight rows and TOKENS = 8 · TOKEN_TILES tokens (grid x: token tiles, fastest, so
+ * the CTAs that share weight rows run together and the weights are read from HBM once;
+ * grid y: weight-row tiles). Its WARPS warps split K: warp w takes the 128-byte K chunks w,
+ * w + WARPS, …, UNROLL chunks in flight per batch, every thread loading 32 contiguous bytes of
+ * each of its rows straight into registers (no shared memory in the main loop). The partial
+ * sums of the warps are added in shared memory in a fixed order (warp 0, 1, …): the split is
+ * deterministic, bitwise identical run to run, and needs no global workspace, so a launch is
+ * safe under CUDA graph capture.
+ *
+ * The K permutation: a dot product does not care in which order K is summed, so long as both
+ * operands use the same order. Thread (g = lane / 4, t = lane % 4) loads bytes
+ * [32t, 32t + 32) of a chunk for weight rows g and g + 8 and token g, as 8 words; the k32 step
+ * s feeds words 2s and 2s + 1 to the A fragment (a0/a2: row g, a1/a3: row g + 8) and to the B
+ * fragment (b0/b1: token g). PTX's fragment layouts put A's (row, 4t…4t+3) and (row,
+ * 16+4t…16+4t+3) and B's (4t…4t+3, col) and (16+4t…, col) in those registers, so both sides
+ * see chunk byte 32t + 8s + i at the same k slot, and the 4 steps cover the 128 bytes once.
+ *
+ * A chunk is one 128-wide K block, so block scales (A 1×128, B 128×128; promoted
+ * accumulation) cost one fp32 FMA per accumulator per chunk: the chunk's 4 mmas go into a
+ * zeroed temporary, then acc += tmp · sa[m, kb] · sb[n / 128, kb]. K tails: K is a multiple
+ * of 16, each 16-byte piece past K loads as zeros. Rows past N and tokens past M load zeros
+ * and are never stored.
+ *
+ * Kernel parameters: args (w8a8_gemm_args, common/gemm_args.h). Launch: block 32·WARPS,
+ * grid (ceil(M / TOKENS), ceil(N / ROWS)), dynamic shared memory DEC_SMEM_BYTES (WARPS ·
+ * ROW_TILES · TOKEN_TILES · 512 bytes: the warps' partial sums).
+ *
+ * Config macros (W8A8_<NAME>) and their legal values:
+ *   WARPS        1, 2, 4, 8, 16 (warps of a CTA; they split K)
+ *   ROW_TILES    1, 2, 4        (16-row weight tiles per CTA)
+ *   TOKEN_TILES  1, 2, 4        (8-token tiles per CTA)
+ *   UNROLL       1, 2, 4        (K chunks whose loads a warp issues before its mmas)
+ * Problem traits: A_TYPE, B_TYPE (E4M3/E5M2 mixes from sm_89 on, or INT8 with INT8 from
+ * sm_80 on), OUT_TYPE (BF16, FP16, FP32), BIAS_TYPE (NONE, OUT_TYPE or FP32), A_SCALE and
+ * B_SCALE (TENSOR or ROW each, or BLOCK on both), AZP (INT8 only: NONE, TENSOR, TOKEN). */
+#include "common/gemm_args.h"
+#include "common/types.cuh"
+
+#if !defined(W8A8_A_TYPE) || !defined(W8A8_B_TYPE) || !defined(W8A8_OUT_TYPE)
+#error "sm80_decode needs the problem traits W8A8_A_TYPE, W8A8_B_TYPE, W8A8_OUT_TYPE"
+#endif
+#ifndef W8A8_BIAS_TYPE
+#define W8A8_BIAS_TYPE W8A8_T_NONE
+#endif
+#ifndef W8A8_A_SCALE
+#define W8A8_A_SCALE W8A8_S_TENSOR
+#endif
+#ifndef W8A8_B_SCALE
+#define W8A8_B_SCALE W8A8_S_TENSOR
+#endif
+#ifndef W8A8_AZP
+#define W8A8_AZP W8A8_Z_NONE
+#endif
+#ifndef W8A8_WARPS
+#define W8A8_WARPS 4
+#endif
+#ifndef W8A8_ROW_TILES
+#define W8A8_ROW_TILES 1
+#endif
+#ifndef W8A8_TOKEN_TILES
+#define W8A8_TOKEN_TILES 1
+#endif
+#ifndef W8A8_UNROLL
+#define W8A8_UNROLL 2
+#endif
+
+#include "common/epilogue.cuh"
+
+#define DEC_INT8 (W8A8_A_TYPE == W8A8_T_INT8)
+#define DEC_BLOCK (W8A8_A_SCALE == W8A8_S_BLOCK)
+#define DEC_CHUNK 128 /* K bytes per warp step: one block-scale K block */
+#define DEC_ROWS (16 * W8A8_ROW_TILES)
+#define DEC_TOKENS (8 * W8A8_TOKEN_TILES)
+#define DEC_THREADS (32 * W8A8_WARPS)
+#define DEC_PARTIALS (W8A8_ROW_TILES * W8A8_TOKEN_TILES * 4 * 32) /* accumulators of a warp */
+#define DEC_SMEM_BYTES (W8A8_WARPS * DEC_PARTIALS * 4)
+
+static_assert(W8A8_WARPS == 1 || W8A8_WARPS == 2 || W8A8_WARPS == 4 || W8A8_WARPS == 8 ||
+              W8A8_WARPS == 16, "WARPS is 1, 2, 4, 8 or 16");
+static_assert(W8A8_ROW_TILES == 1 || W8A8_ROW_TILES == 2 || W8A8_ROW_TILES == 4, "ROW_TILES");
+static_assert(W8A8_TOKEN_TILES == 1 || W8A8_TOKEN_TILES == 2 || W8A8_TOKEN_TILES == 4,
+              "TOKEN_TILES");
+static_assert(W8A8_UNROLL == 1 || W8A8_UNROLL == 2 || W8A8_UNROLL == 4, "UNROLL");
+static_assert(DEC_INT8 == (W8A8_B_TYPE == W8A8_T_INT8), "INT8 pairs only with INT8");
+static_assert(W8A8_A_TYPE == W8A8_T_E4M3 || W8A8_A_TYPE == W8A8_T_E5M2 || DEC_INT8, "A_TYPE");
+static_assert(W8A8_B_TYPE == W8A8_T_E4M3 || W8A8_B_TYPE == W8A8_T_E5M2 || DEC_INT8, "B_TYPE");
+static_assert(DEC_BLOCK == (W8A8_B_SCALE == W8A8_S_BLOCK), "block scales on both sides or none");
+static_assert(!DEC_BLOCK || !DEC_INT8, "block scales need FP8");
+static_assert(W8A8_AZP == W8A8_Z_NONE || DEC_INT8, "a zero point needs INT8");
+static_assert(W8A8_OUT_TYPE == W8A8_T_BF16 || W8A8_OUT_TYPE == W8A8_T_FP16 ||
+              W8A8_OUT_TYPE == W8A8_T_FP32, "OUT_TYPE");
+#if !DEC_INT8 && defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 890
+#error "sm80_decode: FP8 mma.sync needs sm_89 or newer"
+#endif
+
+/* ---- the mma.sync instruction: weights (B_TYPE) as PTX's A, tokens (A_TYPE) as its B ---- */
+#if DEC_INT8
+typedef int dec_acc_t;
+#define DEC_MMA_TYPES ".s32.s8.s8.s32"
+#define DEC_ACC_REG "r"
+#else
+typedef float dec_acc_t;
+#if W8A8_B_TYPE == W8A8_T_E4M3 && W8A8_A_TYPE == W8A8_T_E4M3
+#define DEC_MMA_TYPES ".f32.e4m3.e4m3.f32"
+#elif W8A8_B_TYPE == W8A8_T_E4M3
+#define DEC_MMA_TYPES ".f32.e4m3.e5m2.f32"
+#elif W8A8_A_TYPE == W8A8_T_E4M3
+#define DEC_MMA_TYPES ".f32.e5m2.e4m3.f32"
+#else
+#define DEC_MMA_TYPES ".f32.e5m2.e5m2.f32"
+#endif
+#define DEC_ACC_REG "f"
+#endif
+
+/* c += A(16×32 weights) · B(32×8 tokens) */
+W8A8_DEVICE void dec_mma(dec_acc_t (&c)[4], w8a8_u32 a0, w8a8_u32 a1, w8a8_u32 a2, w8a8_u32 a3,
+                         w8a8_u32 b0, w8a8_u32 b1)
+{
+    asm volatile("mma.sync.aligned.m16n8k32.row.col" DEC_MMA_TYPES
+                 " {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+                 : "+" DEC_ACC_REG(c[0]), "+" DEC_ACC_REG(c[1]), "+" DEC_ACC_REG(c[2]),
+                   "+" DEC_ACC_REG(c[3])
+                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+}
+
+/* ---- loads ------------------------------------------------------------------------------ */
+
+/* Weights are read once: past L1, with the L2 policy the caller made (evict-first when one
+ * token tile reads them, normal when the next token tiles read them again from L2). */
+W8A8_DEVICE w8a8_u32x4 dec_load_weights(const w8a8_u8 *p, w8a8_u64 policy)
+{
+    w8a8_u32x4 v;
+    asm volatile("ld.global.nc.L1::no_allocate.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                 : "l"(p), "l"(policy));
+    return v;
+}
+
+/* Activations are read by every weight-row tile: keep them in L1. */
+W8A8_DEVICE w8a8_u32x4 dec_load_tokens(const w8a8_u8 *p)
+{
+    w8a8_u32x4 v;
+    asm volatile("ld.global.nc.v4.u32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                 : "l"(p));
+    return v;
+}
+
+W8A8_DEVICE w8a8_u64 dec_weight_policy(bool once)
+{
+    w8a8_u64 policy;
+    if (once)
+        asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+    else
+        asm("createpolicy.fractional.L2::evict_normal.b64 %0, 1.0;" : "=l"(policy));
+    return policy;
+}
+
+W8A8_DEVICE w8a8_u32 dec_word(const w8a8_u32x4 (&v)[2], int i)
+{
+    const w8a8_u32x4 &q = v[i >> 2];
+    return (i & 3) == 0 ? q.x : (i & 3) == 1 ? q.y : (i & 3) == 2 ? q.z : q.w;
+}
+
+/* One chunk's operands for one thread: 32 bytes of each weight row (g, g + 8 of every row
+ * tile) and of each token (g of every token tile), and the chunk's block scales. */
+struct dec_chunk {
+    w8a8_u32x4 w[W8A8_ROW_TILES][2][2];
+    w8a8_u32x4 x[W8A8_TOKEN_TILES][2];
+#if DEC_BLOCK
+    float sa[W8A8_TOKEN_TILES][2]; /* tokens 2t, 2t + 1 of each token tile */
+    float sb[W8A8_ROW_TILES];
+#endif
+};
+
+/* Issues the loads of chunk c (< chunks). */
+W8A8_DEVICE void dec_chunk_load(dec_chunk &d, const w8a8_gemm_args &args, long long c,
+                                long long m0, long long n0, int g, int t, w8a8_u64 policy)
+{
+    const long long k = c * DEC_CHUNK + 32 * t;
+    const w8a8_u32x4 zero = {0u, 0u, 0u, 0u};
+#pragma unroll
+    for (int r = 0; r < W8A8_ROW_TILES; ++r)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const long long n = n0 + 16 * r + 8 * h + g;
+            const w8a8_u8 *row = (const w8a8_u8 *)args.b + n * args.ldb + k;
+#pragma unroll
+            for (int piece = 0; piece < 2; ++piece)
+                d.w[r][h][piece] = n < args.n && k + 16 * piece < args.k
+                                       ? dec_load_weights(row + 16 * piece, policy)
+                                       : zero;
+        }
+#pragma unroll
+    for (int q = 0; q < W8A8_TOKEN_TILES; ++q) {
+        const long long m = m0 + 8 * q + g;
+        const w8a8_u8 *row = (const w8a8_u8 *)args.a + m * args.lda + k;
+#pragma unroll
+        for (int piece = 0; piece < 2; ++piece)
+            d.x[q][piece] = m < args.m && k + 16 * piece < args.k
+                                ? dec_load_tokens(row + 16 * piece)
+                                : zero;
+    }
+#if DEC_BLOCK
+#pragma unroll
+    for (int q = 0; q < W8A8_TOKEN_TILES; ++q)
+#pragma unroll
+        for (int j = 0; j < 2; ++j) {
+            const long long m = m0 + 8 * q + 2 * t + j;
+            d.sa[q][j] = m < args.m ? w8a8_block_scale(args.a_scale, args.a_scale_k_major,
+                                                       args.a_scale_ld, m, c)
+                                    : 0.0f;
+        }
+    const long long blocks_n = (args.n + 127) >> 7;
+#pragma unroll
+    for (int r = 0; r < W8A8_ROW_TILES; ++r) {
+        /* 16-row tiles start at multiples of 16: one 128-row scale block each */
+        const long long nb = (n0 + 16 * r) >> 7;
+        d.sb[r] = nb < blocks_n ? w8a8_block_scale(args.b_scale, args.b_scale_k_major,
+                                                   args.b_scale_ld, nb, c)
+                                : 0.0f;
+    }
+#endif
+}
+
+/* The chunk's 4 k32 steps for every (row tile, token tile) pair, into acc (block scales:
+ * through a zeroed temporary, then promoted with the chunk's scales). */
+W8A8_DEVICE void dec_chunk_mma(dec_acc_t (&acc)[W8A8_ROW_TILES][W8A8_TOKEN_TILES][4],
+                               const dec_chunk &d)
+{
+#pragma unroll
+    for (int r = 0; r < W8A8_ROW_TILES; ++r)
+#pragma unroll
+        for (int q = 0; q < W8A8_TOKEN_TILES; ++q) {
+#if DEC_BLOCK
+            dec_acc_t tmp[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+            dec_acc_t (&into)[4] = tmp;
+#else
+            dec_acc_t (&into)[4] = acc[r][q];
+#endif
+#pragma unroll
+            for (int s = 0; s < 4; ++s)
+                dec_mma(into, dec_word(d.w[r][0], 2 * s), dec_word(d.w[r][1], 2 * s),
+                        dec_word(d.w[r][0], 2 * s + 1), dec_word(d.w[r][1], 2 * s + 1),
+                        dec_word(d.x[q], 2 * s), dec_word(d.x[q], 2 * s + 1));
+#if DEC_BLOCK
+            /* registers 0, 1: tokens 2t, 2t + 1 of weight row g; 2, 3: the same of row g + 8 */
+#pragma unroll
+            for (int i = 0; i < 4; ++i)
+                acc[r][q][i] = __fmaf_rn(tmp[i], d.sa[q][i & 1] * d.sb[r], acc[r][q][i]);
+#endif
+        }
+}
+
+/* Scales, corrects and stores one output: accumulator register i of lane (g, t) in row tile r
+ * and token tile q is token m0 + 8q + 2t + (i & 1), weight row n0 + 16r + g + 8(i >> 1). */
+W8A8_DEVICE void dec_store(const w8a8_gemm_args &args, dec_acc_t sum, long long m, long long n)
+{
+    if (m >= args.m || n >= args.n)
+        return;
+#if W8A8_AZP == W8A8_Z_TOKEN
+    const float value = (float)(sum - __ldg(args.azp + m) * __ldg(args.b_col_sums + n));
+#elif W8A8_AZP == W8A8_Z_TENSOR
+    const float value = (float)(sum - __ldg(args.azp) * __ldg(args.b_col_sums + n));
+#else
+    const float value = (float)sum;
+#endif
+    float v = value * w8a8_a_scale_at(args, m) * w8a8_b_scale_at(args, n);
+#if W8A8_BIAS_TYPE != W8A8_T_NONE
+    v += w8a8_load_bias(args.bias, n);
+#endif
+    w8a8_store1((char *)args.out + m * args.ldc * W8A8_OUT_BYTES, n, v);
+}
+
+extern "C" __global__ void __launch_bounds__(DEC_THREADS)
+    w8a8_sm80_decode(const w8a8_gemm_args args)
+{
+    extern __shared__ __align__(16) unsigned char dec_smem[];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int g = lane >> 2, t = lane & 3;
+    const long long m0 = (long long)blockIdx.x * DEC_TOKENS;
+    const long long n0 = (long long)blockIdx.y * DEC_ROWS;
+    const long long chunks = (args.k + DEC_CHUNK - 1) / DEC_CHUNK;
+    const w8a8_u64 policy = dec_weight_policy(gridDim.x == 1);
+
+    dec_acc_t acc[W8A8_ROW_TILES][W8A8_TOKEN_TILES][4];
+#pragma unroll
+    for (int r = 0; r < W8A8_ROW_TILES; ++r)
+#pragma unroll
+        for (int q = 0; q < W8A8_TOKEN_TILES; ++q)
+#pragma unroll
+            for (int i = 0; i < 4; ++i)
+                acc[r][q][i] = 0;
+
+    for (long long c0 = warp; c0 < chunks; c0 += (long long)W8A8_WARPS * W8A8_UNROLL) {
+        dec_chunk d[W8A8_UNROLL];
+#pragma unroll
+        for (int u = 0; u < W8A8_UNROLL; ++u) {
+            const long long c = c0 + (long long)u * W8A8_WARPS;
+            if (c < chunks)
+                dec_chunk_load(d[u], args, c, m0, n0, g, t, policy);
+        }
+#pragma unroll
+        for (int u = 0; u < W8A8_UNROLL; ++u)
+            if (c0 + (long long)u * W8A8_WARPS < chunks)
+                dec_chunk_mma(acc, d[u]);
+    }
+
+    /* The warps' partial sums, added in warp order (deterministic). */
+    dec_acc_t *partials = (dec_acc_t *)dec_smem;
+    if (W8A8_WARPS > 1) {
+#pragma unroll
+        for (int r = 0; r < W8A8_ROW_TILES; ++r)
+#pragma unroll
+            for (int q = 0; q < W8A8_TOKEN_TILES; ++q)
+#pragma unroll
+                for (int i = 0; i < 4; ++i)
+                    partials[warp * DEC_PARTIALS + ((r * W8A8_TOKEN_TILES + q) * 4 + i) * 32 +
+                             lane] = acc[r][q][i];
+        __syncthreads();
+        for (int e = threadIdx.x; e < DEC_PARTIALS; e += DEC_THREADS) {
+            dec_acc_t sum = partials[e];
+#pragma unroll
+            for (int w = 1; w < W8A8_WARPS; ++w)
+                sum += partials[w * DEC_PARTIALS + e];
+            const int l = e & 31, i = (e >> 5) & 3, tile = e >> 7;
+            const int r = tile / W8A8_TOKEN_TILES, q = tile % W8A8_TOKEN_TILES;
+            dec_store(args, sum, m0 + 8 * q + 2 * (l & 3) + (i & 1),
+                      n0 + 16 * r + (l >> 2) + 8 * (i >> 1));
+        }
+    } else {
+#pragma unroll
+        for (int r = 0; r < W8A8_ROW_TILES; ++r)
+#pragma unroll
+            for (int q = 0; q < W8A8_TOKEN_TILES; ++q)
+#pragma unroll
+                for (int i = 0; i < 4; ++i)
+                    dec_store(args, acc[r][q][i], m0 + 8 * q + 2 * t + (i & 1),
+                              n0 + 16 * r + g + 8 * (i >> 1));
+    }
+}
