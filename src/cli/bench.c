@@ -197,6 +197,8 @@ static int lt_launch(void *user, const w8a8_problem *p, const w8a8_tensors *t, v
 #define BENCH_MAX_MS 64
 #define BENCH_DEFAULT_CALLS 20000
 
+#define BENCH_GRID_NAMES "llama3|small|dsv3|decode" /* bench_grids below */
+
 typedef struct bench_cli {
     cli_problem_spec spec;
     long long shapes[BENCH_MAX_SHAPES][3];
@@ -213,12 +215,16 @@ typedef struct bench_cli {
 static void bench_usage(FILE *f)
 {
     fprintf(f,
-            "usage: w8a8 bench [--shape M,N,K]... [--model %s [--m LIST]] [--grid llama3|small]\n"
+            "usage: w8a8 bench [--shape M,N,K]... [--model %s [--m LIST]]\n"
+            "                  [--grid " BENCH_GRID_NAMES "]\n"
             "                  [--dtype e4m3|e5m2|int8] [--scale A,B] [--out bf16|fp16|fp32]\n"
             "                  [--samples N] [--verify] [--no-cublaslt] [--json]\n"
             "                  [--host-overhead [--calls N]]\n"
             "       w8a8 bench --op quant|linear ...   (quantization / fused linear benchmarks)\n"
             "  --grid llama3  the 8 (N,K) of Llama-3.1 8B/70B × M in 1 16 64 … 8192 (peers.py)\n"
+            "  --grid dsv3    the 6 (N,K) of DeepSeek-V3 × M in 1 16 64 128 512 … 4096, block\n"
+            "                 scales unless --scale says otherwise\n"
+            "  --grid decode  5 (N,K) with weights far larger than L2 × M in 1 2 4 8 16 32\n"
             "  --json         one object per provider and shape: provider, dtype, scale, m, n, k,\n"
             "                 us, tflops, gbps (peers.py's fields)\n"
             "  --host-overhead  host time per w8a8_scaled_mm call on a cached key\n",
@@ -236,24 +242,54 @@ static bool add_shape(bench_cli *b, long long m, long long n, long long k)
     return true;
 }
 
-/* peers.py's GRIDS. */
-static bool add_grid(bench_cli *b, const char *grid)
+/* peers.py's GRIDS: (N, K) pairs × Ms. */
+typedef struct bench_grid {
+    const char *name;
+    const long long (*nk)[2];
+    size_t nk_count;
+    const long long *ms;
+    size_t m_count;
+} bench_grid;
+
+static const long long llama_nk[][2] = {{6144, 4096},  {4096, 4096},  {28672, 4096},
+                                        {4096, 14336}, {10240, 8192}, {8192, 8192},
+                                        {57344, 8192}, {8192, 28672}};
+static const long long llama_m[] = {1, 16, 64, 128, 256, 512, 1024, 2048, 4096, 8192};
+static const long long small_nk[][2] = {{4096, 4096}, {28672, 4096}};
+static const long long small_m[] = {1, 128, 4096};
+/* DeepSeek-V3 block-FP8 linear layers at TP=1 */
+static const long long dsv3_nk[][2] = {{2112, 7168}, {24576, 1536}, {32768, 512},
+                                       {7168, 16384}, {4096, 7168}, {7168, 2048}};
+static const long long dsv3_m[] = {1, 16, 64, 128, 512, 1024, 2048, 4096};
+/* decode: weights far larger than L2 */
+static const long long decode_nk[][2] = {{4096, 14336}, {8192, 8192}, {8192, 28672},
+                                         {28672, 4096}, {57344, 8192}};
+static const long long decode_m[] = {1, 2, 4, 8, 16, 32};
+
+#define BENCH_GRID(name, nk, ms)                                                         \
+    { name, nk, sizeof nk / sizeof nk[0], ms, sizeof ms / sizeof ms[0] }
+static const bench_grid bench_grids[] = {
+    BENCH_GRID("llama3", llama_nk, llama_m),
+    BENCH_GRID("small", small_nk, small_m),
+    BENCH_GRID("dsv3", dsv3_nk, dsv3_m),
+    BENCH_GRID("decode", decode_nk, decode_m),
+};
+
+static bool add_grid(bench_cli *b, const char *name)
 {
-    static const long long llama_nk[8][2] = {{6144, 4096},  {4096, 4096}, {28672, 4096},
-                                             {4096, 14336}, {10240, 8192}, {8192, 8192},
-                                             {57344, 8192}, {8192, 28672}};
-    static const long long llama_m[] = {1, 16, 64, 128, 256, 512, 1024, 2048, 4096, 8192};
-    static const long long small_nk[2][2] = {{4096, 4096}, {28672, 4096}};
-    static const long long small_m[] = {1, 128, 4096};
-    bool llama = strcmp(grid, "llama3") == 0;
-    if (!llama && strcmp(grid, "small") != 0)
-        return false;
-    size_t nks = llama ? 8 : 2, ms = llama ? 10 : 3;
-    for (size_t i = 0; i < nks; i++)
-        for (size_t j = 0; j < ms; j++)
-            add_shape(b, llama ? llama_m[j] : small_m[j], llama ? llama_nk[i][0] : small_nk[i][0],
-                      llama ? llama_nk[i][1] : small_nk[i][1]);
-    return true;
+    for (size_t g = 0; g < sizeof bench_grids / sizeof bench_grids[0]; g++) {
+        const bench_grid *grid = &bench_grids[g];
+        if (strcmp(grid->name, name) != 0)
+            continue;
+        for (size_t i = 0; i < grid->nk_count; i++)
+            for (size_t j = 0; j < grid->m_count; j++)
+                add_shape(b, grid->ms[j], grid->nk[i][0], grid->nk[i][1]);
+        /* the DeepSeek-V3 layers are block-scaled, as peers.py's torch.block on that grid */
+        if (strcmp(name, "dsv3") == 0 && !b->spec.scale_given)
+            b->spec.a_scale = b->spec.b_scale = W8A8_SCALE_BLOCK;
+        return true;
+    }
+    return false;
 }
 
 static int bench_option(bench_cli *b, int argc, char **argv, int *i)
@@ -299,7 +335,7 @@ static int bench_option(bench_cli *b, int argc, char **argv, int *i)
 static int bench_shapes(bench_cli *b)
 {
     if (b->grid && !add_grid(b, b->grid))
-        return cli_usage_error("--grid: '%s' is not llama3 or small", b->grid);
+        return cli_usage_error("--grid: '%s' is not one of " BENCH_GRID_NAMES, b->grid);
     if (b->model) {
         static const long long default_ms[] = {1, 16, 64, 128, 256, 512, 1024, 2048, 4096, 8192};
         size_t count = 0;

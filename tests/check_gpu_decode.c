@@ -1,0 +1,362 @@
+/* The decode family (src/sm80_decode.c, templates/sm80_decode.cuh) against the reference
+ * kernel, on random data (never zero), outputs poisoned with 0xFF before every run and the
+ * padding between n and ldc checked untouched afterwards:
+ *  - every trait combination the family supports (FP8 mixes and INT8 × A scale × B scale ×
+ *    out dtype × bias × zero point) on random shapes, cycling through the configs;
+ *  - every config on odd shapes: M = 1, 3, 7, 17, 31, 33; N = 1, 17, 129, 517 (not a
+ *    multiple of a tile); K that the warps' 128-byte split does not divide (16, 48, 144,
+ *    1040, 4112), FP8 per-row and INT8 with per-token zero points, bias;
+ *  - block scales (A 1×128, B 128×128; promoted per chunk) on odd shapes, row-major and
+ *    K-major scale matrices with padded ld, every out dtype;
+ *  - two runs of the same problem are bitwise equal (the split-K sum has a fixed order);
+ *  - a dispatched call (empty cache: the family's default for a decode bucket) captured in a
+ *    CUDA graph and replayed equals the reference;
+ *  - configs the template cannot build are refused with W8A8_INVALID before NVRTC.
+ * FP8 mma.sync accumulates in fp32 with a reduced-precision adder, so FP8 problems get 5e-3
+ * relative on top of the out dtype's bound (1e-3 with block scales); INT8 is exact.
+ * Needs compute capability 8.0 (INT8) / 8.9 (FP8): skipped (77) without a GPU. CK_FORK=no. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gemm.h"
+#include "problem_gen.h"
+#include "testutil.h"
+
+#define SEED 20261123u
+#define POISON 0xFF
+#define FP8_ACCUMULATION_BOUND 5e-3
+#define PROMOTED_ACCUMULATION_BOUND 1e-3
+
+static w8a8_context *ctx;
+
+static const char *const configs[] = {
+    "warps=8,row_tiles=1,token_tiles=1,unroll=2",
+    "warps=4,row_tiles=2,token_tiles=2,unroll=1",
+    "warps=16,row_tiles=1,token_tiles=4,unroll=1",
+    "warps=1,row_tiles=4,token_tiles=1,unroll=1",
+    "warps=2,row_tiles=1,token_tiles=1,unroll=4",
+    "warps=16,row_tiles=2,token_tiles=1,unroll=2",
+    "warps=8,row_tiles=2,token_tiles=4,unroll=1",
+};
+#define CONFIG_COUNT ((int)(sizeof configs / sizeof configs[0]))
+
+/* Uploads case c, runs the decode family with `config` (output poisoned), downloads. */
+static void run_decode(const pgen_case *c, const char *config, void *out)
+{
+    ck_assert_int_eq(context_make_current(ctx), W8A8_OK);
+    void *a = test_gpu_alloc(ctx, c->a_bytes), *b = test_gpu_alloc(ctx, c->b_bytes);
+    void *d_out = test_gpu_alloc(ctx, c->out_bytes);
+    void *sa = test_gpu_alloc(ctx, c->a_scale_bytes), *sb = test_gpu_alloc(ctx, c->b_scale_bytes);
+    void *bias = c->bias_bytes ? test_gpu_alloc(ctx, c->bias_bytes) : NULL;
+    void *azp = c->azp_bytes ? test_gpu_alloc(ctx, c->azp_bytes) : NULL;
+    void *sums = c->b_col_sums_bytes ? test_gpu_alloc(ctx, c->b_col_sums_bytes) : NULL;
+    test_gpu_upload(ctx, a, c->a, c->a_bytes);
+    test_gpu_upload(ctx, b, c->b, c->b_bytes);
+    test_gpu_upload(ctx, sa, c->a_scale, c->a_scale_bytes);
+    test_gpu_upload(ctx, sb, c->b_scale, c->b_scale_bytes);
+    if (bias)
+        test_gpu_upload(ctx, bias, c->bias, c->bias_bytes);
+    if (azp)
+        test_gpu_upload(ctx, azp, c->azp, c->azp_bytes);
+    if (sums)
+        test_gpu_upload(ctx, sums, c->b_col_sums, c->b_col_sums_bytes);
+    test_gpu_poison(ctx, d_out, c->out_bytes, POISON);
+    w8a8_tensors t = {a, b, d_out, sa, sb, bias, azp, sums};
+    gemm_plan plan;
+    w8a8_status st = gemm_family_sm80_decode.plan(ctx, &c->problem, config, &plan);
+    ck_assert_msg(st == W8A8_OK, "plan %s: %s", config, w8a8_errmsg(ctx));
+    st = gemm_family_sm80_decode.run(ctx, &plan, &c->problem, &t, NULL);
+    ck_assert_msg(st == W8A8_OK, "run %s: %s", config, w8a8_errmsg(ctx));
+    test_gpu_sync(ctx);
+    test_gpu_download(ctx, out, d_out, c->out_bytes);
+    void *bufs[] = {a, b, d_out, sa, sb, bias, azp, sums};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+        if (bufs[i])
+            test_gpu_free(ctx, bufs[i]);
+}
+
+static double bound_for(const w8a8_problem *p, double tolerance)
+{
+    return tolerance + (p->a_type == W8A8_INT8                 ? 0.0
+                        : p->a_scale.kind == W8A8_SCALE_BLOCK ? PROMOTED_ACCUMULATION_BOUND
+                                                              : FP8_ACCUMULATION_BOUND);
+}
+
+/* Runs one case against the reference kernel; returns whether it passed (prints if not). */
+static bool check_case(const pgen_case *c, const char *config)
+{
+    unsigned char *got = malloc(c->out_bytes), *want = malloc(c->out_bytes);
+    ck_assert(got && want);
+    run_decode(c, config, got);
+    w8a8_status st = pgen_run_reference_gpu(ctx, c, want);
+    ck_assert_msg(st == W8A8_OK, "reference: %s", w8a8_errmsg(ctx));
+    pgen_result r;
+    pgen_compare(&c->problem, got, want, &r);
+    double bound = bound_for(&c->problem, r.tolerance);
+    bool ok = r.bad_values == 0 && r.bad_padding == 0 && r.rel_error <= bound;
+    if (!ok) {
+        char text[320];
+        pgen_problem_describe(&c->problem, text, sizeof text);
+        printf("FAIL %s [%s]: rel %.3e (bound %.3e), %lld non-finite, %lld padding bytes "
+               "written\n", text, config, r.rel_error, bound, (long long)r.bad_values,
+               (long long)r.bad_padding);
+    }
+    free(got);
+    free(want);
+    return ok;
+}
+
+static void setup(void)
+{
+    ctx = test_ctx_open();
+    ck_assert_ptr_nonnull(ctx);
+}
+
+static void teardown(void)
+{
+    w8a8_context_close(ctx);
+    ctx = NULL;
+}
+
+START_TEST(every_supported_trait_combination)
+{
+    pgen_rng rng;
+    pgen_rng_seed(&rng, SEED);
+    int count = pgen_trait_count(), runs = 0, failures = 0;
+    for (int i = 0; i < count; i++) {
+        w8a8_problem p;
+        pgen_problem(&rng, i, &p);
+        if (!gemm_family_sm80_decode.supports(ctx, &p))
+            continue;
+        pgen_case c;
+        ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
+        failures += !check_case(&c, configs[runs % CONFIG_COUNT]);
+        runs++;
+        pgen_case_destroy(&c);
+    }
+    printf("decode: %d trait combinations run, %d failed\n", runs, failures);
+    ck_assert_int_ge(runs, 100);
+    ck_assert_msg(failures == 0, "%d of %d problems differ from the reference", failures, runs);
+}
+END_TEST
+
+START_TEST(every_config_on_odd_shapes)
+{
+    static const int64_t ms[] = {1, 3, 7, 17, 31, 33};
+    static const int64_t nks[][2] = {{1, 16}, {17, 48}, {129, 144}, {517, 1040}, {200, 4112}};
+    pgen_rng rng;
+    pgen_rng_seed(&rng, SEED + 1);
+    int runs = 0, failures = 0;
+    for (int int8 = 0; int8 < 2; int8++)
+        for (int mi = 0; mi < (int)(sizeof ms / sizeof ms[0]); mi++)
+            for (int s = 0; s < (int)(sizeof nks / sizeof nks[0]); s++) {
+                w8a8_problem p;
+                w8a8_problem_init(&p, ms[mi], nks[s][0], nks[s][1], int8 ? W8A8_INT8 : W8A8_E4M3,
+                                  int8 ? W8A8_FP16 : W8A8_BF16);
+                p.a_scale.kind = W8A8_SCALE_ROW;
+                p.b_scale.kind = (mi + s) % 2 ? W8A8_SCALE_ROW : W8A8_SCALE_TENSOR;
+                p.bias_type = (mi + s) % 3 == 0 ? W8A8_DTYPE_NONE : W8A8_FP32;
+                p.azp = int8 ? ((mi + s) % 2 ? W8A8_AZP_TOKEN : W8A8_AZP_TENSOR) : W8A8_AZP_NONE;
+                p.ldc = (nks[s][0] + 7) / 8 * 8 + 8; /* padding the check watches */
+                if (!int8 && ctx->cc_major * 10 + ctx->cc_minor < 89)
+                    continue;
+                pgen_case c;
+                ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
+                for (int ci = 0; ci < CONFIG_COUNT; ci++) {
+                    failures += !check_case(&c, configs[ci]);
+                    runs++;
+                }
+                pgen_case_destroy(&c);
+            }
+    printf("decode: %d config × shape runs, %d failed\n", runs, failures);
+    ck_assert_int_gt(runs, 0);
+    ck_assert_msg(failures == 0, "%d of %d runs differ from the reference", failures, runs);
+}
+END_TEST
+
+/* A 1×128, B 128×128 block scales; k_major and a padded ld for each side. */
+static void block_scales(w8a8_problem *p, int a_k_major, int b_k_major, int pad)
+{
+    int64_t k_groups = (p->k + 127) / 128, n_groups = (p->n + 127) / 128;
+    p->a_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 1, 128, a_k_major,
+                                     (a_k_major ? p->m : k_groups) + pad};
+    p->b_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 128, 128, b_k_major,
+                                     (b_k_major ? n_groups : k_groups) + pad};
+}
+
+START_TEST(block_scales_on_odd_shapes)
+{
+    static const int64_t shapes[][3] = {{1, 200, 2064}, {7, 517, 400}, {17, 129, 16},
+                                        {31, 264, 1024}, {33, 1032, 4112}, {2, 7168, 512}};
+    static const w8a8_dtype outs[] = {W8A8_BF16, W8A8_FP16, W8A8_FP32};
+    if (ctx->cc_major * 10 + ctx->cc_minor < 89)
+        return; /* FP8 only */
+    pgen_rng rng;
+    pgen_rng_seed(&rng, SEED + 2);
+    int runs = 0, failures = 0;
+    for (int s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++)
+        for (int ci = 0; ci < CONFIG_COUNT; ci++) {
+            int v = s + ci;
+            w8a8_problem p;
+            w8a8_problem_init(&p, shapes[s][0], shapes[s][1], shapes[s][2],
+                              v % 5 == 4 ? W8A8_E5M2 : W8A8_E4M3, outs[v % 3]);
+            block_scales(&p, v % 2, (v / 2) % 2, v % 3 == 0 ? 0 : 1 + v % 7);
+            p.bias_type = v % 4 == 0 ? W8A8_DTYPE_NONE : v % 4 == 1 ? W8A8_FP32 : p.out_type;
+            p.ldc = (shapes[s][1] + 7) / 8 * 8 + 8;
+            ck_assert(gemm_family_sm80_decode.supports(ctx, &p));
+            pgen_case c;
+            ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
+            failures += !check_case(&c, configs[ci]);
+            runs++;
+            pgen_case_destroy(&c);
+        }
+    printf("decode: %d block-scaled config × shape runs, %d failed\n", runs, failures);
+    ck_assert_msg(failures == 0, "%d of %d block-scaled runs differ from the reference",
+                  failures, runs);
+}
+END_TEST
+
+/* The split-K sum runs in warp order: the same inputs give the same bits, on every config. */
+START_TEST(two_runs_are_bitwise_equal)
+{
+    pgen_rng rng;
+    pgen_rng_seed(&rng, SEED + 3);
+    w8a8_problem p;
+    bool fp8 = ctx->cc_major * 10 + ctx->cc_minor >= 89;
+    w8a8_problem_init(&p, 5, 1000, 8208, fp8 ? W8A8_E4M3 : W8A8_INT8, W8A8_FP32);
+    p.a_scale.kind = W8A8_SCALE_ROW;
+    p.b_scale.kind = W8A8_SCALE_ROW;
+    pgen_case c;
+    ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
+    unsigned char *first = malloc(c.out_bytes), *second = malloc(c.out_bytes);
+    ck_assert(first && second);
+    for (int ci = 0; ci < CONFIG_COUNT; ci++) {
+        run_decode(&c, configs[ci], first);
+        run_decode(&c, configs[ci], second);
+        ck_assert_msg(memcmp(first, second, c.out_bytes) == 0, "%s: two runs differ", configs[ci]);
+    }
+    free(first);
+    free(second);
+    pgen_case_destroy(&c);
+}
+END_TEST
+
+static void *upload(const void *src, size_t bytes)
+{
+    if (!src || !bytes)
+        return NULL;
+    void *d = test_gpu_alloc(ctx, bytes);
+    test_gpu_upload(ctx, d, src, bytes);
+    return d;
+}
+
+/* Through the public entry point with an empty cache: a decode bucket gets this family's
+ * default (checked with explain), captured in a graph, replayed, equal to the reference. */
+START_TEST(dispatched_call_in_a_cuda_graph)
+{
+    char dir[512];
+    w8a8_context *fresh = test_ctx_open_empty_cache(dir, sizeof dir);
+    ck_assert_ptr_nonnull(fresh);
+    w8a8_context *saved = ctx;
+    ctx = fresh;
+    pgen_rng rng;
+    pgen_rng_seed(&rng, SEED + 4);
+    w8a8_problem p;
+    bool fp8 = ctx->cc_major * 10 + ctx->cc_minor >= 89;
+    w8a8_problem_init(&p, 3, 2048, 4096, fp8 ? W8A8_E4M3 : W8A8_INT8, W8A8_BF16);
+    p.a_scale.kind = W8A8_SCALE_ROW;
+    p.bias_type = W8A8_BF16;
+    pgen_case c;
+    ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
+    w8a8_explain e;
+    ck_assert_int_eq(w8a8_dispatch_explain(ctx, &c.problem, &e), W8A8_OK);
+    ck_assert_str_eq(e.family, "sm80_decode");
+    ck_assert_int_eq(w8a8_dispatch_warm(ctx, &c.problem), W8A8_OK);
+    void *a = upload(c.a, c.a_bytes), *b = upload(c.b, c.b_bytes);
+    void *sa = upload(c.a_scale, c.a_scale_bytes), *sb = upload(c.b_scale, c.b_scale_bytes);
+    void *bias = upload(c.bias, c.bias_bytes);
+    void *out = test_gpu_alloc(ctx, c.out_bytes);
+    test_gpu_poison(ctx, out, c.out_bytes, POISON);
+    w8a8_tensors t = {.a = a, .b = b, .out = out, .a_scale = sa, .b_scale = sb, .bias = bias};
+    const cu_api *cu = ctx->cu;
+    CUstream stream;
+    CUgraph graph;
+    CUgraphExec exec;
+    ck_assert_int_eq(cu->cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
+    ck_assert_int_eq(cu->cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_GLOBAL), CUDA_SUCCESS);
+    w8a8_status st = w8a8_scaled_mm(ctx, &c.problem, &t, stream);
+    ck_assert_int_eq(cu->cuStreamEndCapture(stream, &graph), CUDA_SUCCESS);
+    ck_assert_msg(st == W8A8_OK, "under capture: %s", w8a8_errmsg(ctx));
+    ck_assert_int_eq(cu->cuGraphInstantiateWithFlags(&exec, graph, 0), CUDA_SUCCESS);
+    ck_assert_int_eq(cu->cuGraphLaunch(exec, stream), CUDA_SUCCESS);
+    ck_assert_int_eq(cu->cuStreamSynchronize(stream), CUDA_SUCCESS);
+    unsigned char *got = malloc(c.out_bytes), *want = malloc(c.out_bytes);
+    ck_assert(got && want);
+    test_gpu_download(ctx, got, out, c.out_bytes);
+    ck_assert_int_eq(pgen_run_reference_gpu(ctx, &c, want), W8A8_OK);
+    pgen_result r;
+    pgen_compare(&c.problem, got, want, &r);
+    double bound = bound_for(&c.problem, r.tolerance);
+    ck_assert_msg(r.bad_values == 0 && r.bad_padding == 0 && r.rel_error <= bound,
+                  "graph replay: rel %.3e (bound %.3e)", r.rel_error, bound);
+    free(got);
+    free(want);
+    cu->cuGraphExecDestroy(exec);
+    cu->cuGraphDestroy(graph);
+    cu->cuStreamDestroy(stream);
+    void *bufs[] = {a, b, sa, sb, bias, out};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+        if (bufs[i])
+            test_gpu_free(ctx, bufs[i]);
+    pgen_case_destroy(&c);
+    w8a8_context_close(fresh);
+    ctx = saved;
+}
+END_TEST
+
+START_TEST(invalid_configs_are_refused)
+{
+    static const char *const bad[] = {
+        "warps=3",          "row_tiles=3",          "token_tiles=8",
+        "unroll=8",         "warps=8,bogus=1",      "warps=x",
+        "warps=16,row_tiles=4,token_tiles=4,unroll=4", /* load registers past the cap */
+    };
+    w8a8_problem p;
+    w8a8_problem_init(&p, 4, 256, 512, W8A8_INT8, W8A8_BF16);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        gemm_plan plan;
+        uint64_t compiles = atomic_load(&ctx->nvrtc_compiles);
+        w8a8_status st = gemm_family_sm80_decode.plan(ctx, &p, bad[i], &plan);
+        ck_assert_msg(st == W8A8_INVALID, "'%s' gave %s", bad[i], w8a8_status_string(st));
+        ck_assert_ptr_nonnull(strstr(w8a8_errmsg(ctx), "sm80_decode config"));
+        ck_assert_uint_eq(atomic_load(&ctx->nvrtc_compiles), compiles);
+    }
+}
+END_TEST
+
+int main(void)
+{
+    setenv("CK_FORK", "no", 1); /* CUDA does not survive fork(), whoever runs this */
+    test_require_gpu_or_skip("gpu_decode");
+    w8a8_context *probe = test_ctx_open();
+    bool old_arch = probe->cc_major < 8;
+    if (old_arch)
+        printf("gpu_decode: skipped: compute capability %d.%d, the family needs 8.0\n",
+               probe->cc_major, probe->cc_minor);
+    w8a8_context_close(probe);
+    if (old_arch)
+        return TEST_SKIP_CODE;
+    Suite *s = suite_create("gpu_decode");
+    TCase *tc = tcase_create("decode");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 900);
+    tcase_add_test(tc, invalid_configs_are_refused);
+    tcase_add_test(tc, every_supported_trait_combination);
+    tcase_add_test(tc, every_config_on_odd_shapes);
+    tcase_add_test(tc, block_scales_on_odd_shapes);
+    tcase_add_test(tc, two_runs_are_bitwise_equal);
+    tcase_add_test(tc, dispatched_call_in_a_cuda_graph);
+    suite_add_tcase(s, tc);
+    return test_run_suite(s);
+}
