@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 out="${OUT:-gpu-out}"
 logs="$(mktemp -d)/session"
 mkdir -p "$out" "$logs"
-bin=build/static
+bin=${BIN:-build/static}
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 export W8A8_KERNEL_DIR="${W8A8_KERNEL_DIR:-/tmp/w8a8-kernels}"
 export W8A8_CACHE_DB="${W8A8_CACHE_DB:-$out/tuning.db}"

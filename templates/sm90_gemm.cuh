@@ -139,7 +139,7 @@
  * SM90_C_BOXES TMA boxes of SM90_C_BOX_BYTES-wide rows (the widest of 128/64/32/16 bytes that
  * divides a tile row), each box SM90_WG_M·SM90_C_BOX_BYTES bytes (a multiple of 1024) and
  * swizzled as the map says: bits 4… of an offset XOR bits 7… (SM90_C_SWIZZLE_BITS of them). */
-#define SM90_OUT_BYTES W8A8_OUT_BYTES
+#define SM90_OUT_BYTES (W8A8_OUT_TYPE == W8A8_T_FP32 ? 4 : 2) /* W8A8_OUT_BYTES of common/epilogue.cuh */
 #define SM90_C_ROW_BYTES (W8A8_BLOCK_N * SM90_OUT_BYTES)
 #define SM90_C_BOX_BYTES                                                                          \
     (SM90_C_ROW_BYTES % 128 == 0 ? 128 : SM90_C_ROW_BYTES % 64 == 0 ? 64 : SM90_C_ROW_BYTES % 32 == 0 ? 32 : 16)

@@ -32,6 +32,9 @@ typedef struct candidate {
     char space[64];
     char config[W8A8_CONFIG_BYTES];
     double rank;
+    size_t space_pos;         /* rank position inside its own space (ranks of two spaces are
+                                 in different units and never compared) */
+    size_t order;             /* position in the list as collected (space order) */
     bool is_default;
     bool measured_before;     /* the database has an "ok" row: not measured again */
     bool compiled;            /* cubin built and accepted */
@@ -152,7 +155,8 @@ static candidate *list_find(candidate_list *l, const gemm_family *f, const char 
 }
 
 static candidate *add_config(tune_run *run, candidate_list *l, const space *s,
-                             const gemm_family *f, const char *config, double rank)
+                             const gemm_family *f, const char *config, double rank,
+                             size_t space_pos)
 {
     candidate *c = list_add(run->ctx, l);
     if (!c)
@@ -168,6 +172,8 @@ static candidate *add_config(tune_run *run, candidate_list *l, const space *s,
     snprintf(c->space, sizeof c->space, "%s", space_name(s));
     snprintf(c->config, sizeof c->config, "%s", config);
     c->rank = rank;
+    c->space_pos = space_pos;
+    c->order = l->count - 1;
     if (!run->options.force) {
         bool found = false;
         if (cache_has_measurement(run->ctx, &run->key, f->name, config, &found) == W8A8_OK)
@@ -202,14 +208,14 @@ static w8a8_status add_space(tune_run *run, const space *s, candidate_list *l)
     if (run->options.max_candidates > 0 && (size_t)run->options.max_candidates < limit)
         limit = (size_t)run->options.max_candidates;
     for (size_t i = 0; i < limit && st == W8A8_OK; i++)
-        if (!add_config(run, l, s, f, e.candidates[i].config, e.candidates[i].rank))
+        if (!add_config(run, l, s, f, e.candidates[i].config, e.candidates[i].rank, i))
             st = W8A8_NO_MEMORY;
     space_enumeration_free(&e);
     char config[W8A8_CONFIG_BYTES];
     if (st == W8A8_OK && space_default(ctx, s, &run->problem, &run->space_dev, config,
                                        sizeof config) == W8A8_OK) {
         candidate *c = list_find(l, f, config);
-        if (!c && !(c = add_config(run, l, s, f, config, INFINITY)))
+        if (!c && !(c = add_config(run, l, s, f, config, INFINITY, limit)))
             st = W8A8_NO_MEMORY;
         if (c)
             c->is_default = true;
@@ -570,8 +576,24 @@ static w8a8_status compile_and_time(tune_run *run, candidate_list *l, timing_buf
     return st;
 }
 
+/* Rank position first, then space order: the spaces' candidates interleave (the best of
+ * each, then the second of each, …), so a budget cut part-way leaves every family measured
+ * on its own best-ranked configs; a space's ranks are in its own units. */
+static int by_space_pos(const void *x, const void *y)
+{
+    const candidate *a = x, *b = y;
+    if (a->space_pos != b->space_pos)
+        return a->space_pos < b->space_pos ? -1 : 1;
+    return a->order < b->order ? -1 : a->order > b->order;
+}
+
+static void interleave_spaces(candidate_list *l)
+{
+    qsort(l->items, l->count, sizeof *l->items, by_space_pos);
+}
+
 /* Defaults first (the baseline of "vs default", measured even on a tight budget); the rest
- * keep their rank order. */
+ * keep their order. */
 static void defaults_first(candidate_list *l)
 {
     size_t front = 0;
@@ -601,6 +623,7 @@ static w8a8_status tune_problem(tune_run *run, space **spaces, size_t nspaces,
                     run->space_dev.name);
     if (st == W8A8_OK)
         report(run, W8A8_TUNE_PHASE_PROBLEM, 0, l.count, NULL, NULL, NULL);
+    interleave_spaces(&l);
     defaults_first(&l);
     if (st == W8A8_OK)
         st = compile_and_time(run, &l, &b, res);

@@ -15,8 +15,8 @@
 #ifndef W8A8_EPILOGUE_CUH
 #define W8A8_EPILOGUE_CUH
 
-#include "gemm_args.h"
-#include "types.cuh"
+#include "common/gemm_args.h"
+#include "common/types.cuh"
 
 #if !defined(W8A8_OUT_TYPE) || !defined(W8A8_BIAS_TYPE) || !defined(W8A8_A_SCALE) ||          \
     !defined(W8A8_B_SCALE)
