@@ -54,7 +54,7 @@ for s in ${1//+/ }; do
     tests) for t in ${SUITES:-decode sm90 dispatch tune}; do step "check_gpu_$t" run_suite "$t"; done ;;
     tune:*)
       IFS=: read -r _ grid scale <<< "$s"
-      step "$s" sh -c "'$bin/w8a8' tune --budget ${BUDGET:-60} $(scale_args "$scale") $(shapes "$grid") \
+      step "$s" sh -c "'$bin/w8a8' tune --budget ${BUDGET:-60} ${TUNE_ARGS:-} $(scale_args "$scale") $(shapes "$grid") \
         >> '$logs/tune-$grid-${scale//,/-}.log' 2>&1" ;;
     bench:*)
       grid=${s#bench:}
