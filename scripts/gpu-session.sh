@@ -11,11 +11,19 @@
 #   scripts/gpu-session.sh llama3           scripts/bench-llama3.sh: the grid, ours and peers
 #   scripts/gpu-session.sh sass             scripts/sass_check.py on the database's winners
 #   scripts/gpu-session.sh overhead         host time of a w8a8_scaled_mm call on a cached key
+#   scripts/gpu-session.sh tune-grid:G:S    w8a8 tune --budget $W8A8_BUDGET $W8A8_TUNE_ARGS over grid
+#                                           G's shapes (decode; llama3-small = Llama M 1…512;
+#                                           dsv3) at granularity S (tensor,tensor | row,row |
+#                                           int8 | block,block)
+#   scripts/gpu-session.sh bench-grid:G     w8a8 bench --json for each granularity of grid G
+#                                           (block,block for dsv3) beside peers.py, same shapes
 # Several modes may be given, separated by '+': "tests+tune+llama3". Every step appends
 # "<step> exit <code> <seconds> s" to summary.txt.
 # Environment: W8A8_BUDGET (tune, s, default 240), W8A8_TEST_TIMEOUT (per GPU suite, s,
 # default 300), W8A8_SKIP_CHECK=1 (skip `w8a8 check`: check_gpu_reference runs the same
-# problems), W8A8_CACHE_DB (default $OUT/tuning.db), W8A8_PEERS (default carry/peers.py).
+# problems), W8A8_CACHE_DB (default $OUT/tuning.db; W8A8_SEED_DB, when set, is copied there
+# first if it does not exist), W8A8_PEERS (default carry/peers.py), W8A8_BIN (default
+# build/static: a folder holding w8a8 and tests/check_gpu_*).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:-gpu-out}"
@@ -25,11 +33,14 @@ if [ -n "${W8A8_PACK:-}" ]; then
   logs="$(mktemp -d)/gpu-session"
   mkdir -p "$logs"
 fi
-bin=build/static
+bin="${W8A8_BIN:-build/static}"
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 export W8A8_KERNEL_DIR="${W8A8_KERNEL_DIR:-/tmp/w8a8-kernels}"
 export W8A8_CACHE_DB="${W8A8_CACHE_DB:-$out/tuning.db}"
 peers="${W8A8_PEERS:-carry/peers.py}"
+if [ -n "${W8A8_SEED_DB:-}" ] && [ ! -f "$W8A8_CACHE_DB" ]; then
+  cp "$W8A8_SEED_DB" "$W8A8_CACHE_DB" && chmod u+w "$W8A8_CACHE_DB"
+fi
 
 pack() {
   [ -n "${W8A8_PACK:-}" ] || return 0
@@ -75,6 +86,42 @@ run_sass() {
   python3 scripts/sass_check.py "$W8A8_CACHE_DB" --w8a8 "$bin/w8a8" --cuobjdump "$dump" > "$logs/sass.log" 2>&1
 }
 
+# grid_shapes G: "--shape M,N,K" for every shape of grid G (peers.py's decode and dsv3 grids;
+# llama3-small is peers.py's llama3 (N, K) at M 1…512)
+grid_shapes() {
+  local nks ms
+  case "$1" in
+    decode) nks="4096,14336 8192,8192 8192,28672 28672,4096 57344,8192"; ms="1 2 4 8 16 32" ;;
+    llama3-small) nks="6144,4096 4096,4096 28672,4096 4096,14336 10240,8192 8192,8192 57344,8192 8192,28672"
+                  ms="1 16 64 128 256 512" ;;
+    dsv3) nks="2112,7168 24576,1536 32768,512 7168,16384 4096,7168 7168,2048"; ms="1 16 64 128 512" ;;
+    *) echo "gpu-session: unknown grid $1" >&2; return 1 ;;
+  esac
+  for nk in $nks; do for m in $ms; do printf ' --shape %s,%s' "$m" "$nk"; done; done
+}
+granularity_args() { [ "$1" = int8 ] && echo "--dtype int8" || echo "--scale $1"; }
+
+run_tune_grid() {
+  local shapes
+  shapes=$(grid_shapes "$1") || return
+  # shellcheck disable=SC2046,SC2086
+  "$bin/w8a8" tune --budget "${W8A8_BUDGET:-240}" ${W8A8_TUNE_ARGS:-} $(granularity_args "$2") \
+    $shapes >> "$logs/tune-$1-${2//,/-}.log" 2>&1
+}
+
+run_bench_grid() {
+  local shapes scales="tensor,tensor row,row int8" s
+  shapes=$(grid_shapes "$1") || return
+  [ "$1" = dsv3 ] && scales="block,block"
+  for s in $scales; do
+    # shellcheck disable=SC2046,SC2086
+    step "bench $1 $s" sh -c "'$bin/w8a8' bench --json --no-cublaslt $(granularity_args "$s") \
+      $shapes > '$logs/ours-$1-${s//,/-}.jsonl'"
+  done
+  # shellcheck disable=SC2086
+  step "peers $1" python3 "$peers" $shapes --out "$logs/peers-$1.jsonl"
+}
+
 IFS='+' read -ra modes <<< "${1:-tests}"
 shift || true
 for mode in "${modes[@]}"; do
@@ -87,6 +134,10 @@ for mode in "${modes[@]}"; do
     overhead)
       step overhead sh -c "'$bin/w8a8' bench --host-overhead --no-cublaslt --calls 20000 \
         --shape 16,4096,4096 --shape 4096,4096,4096 > '$logs/overhead.log' 2>&1" ;;
+    tune-grid:*)
+      IFS=: read -r _ grid granularity <<< "$mode"
+      step "$mode" run_tune_grid "$grid" "$granularity" ;;
+    bench-grid:*) run_bench_grid "${mode#bench-grid:}" ;;
     *) echo "gpu-session: unknown mode $mode" >&2; exit 2 ;;
   esac
 done

@@ -56,6 +56,31 @@ w8a8_status gemm_defines(w8a8_context *ctx, const w8a8_problem *problem, const c
     return W8A8_OK;
 }
 
+static bool is_fp8(w8a8_dtype t) { return t == W8A8_E4M3 || t == W8A8_E5M2; }
+
+gemm_operands gemm_tensor_core_operands(const w8a8_problem *problem)
+{
+    bool fp8 = is_fp8(problem->a_type) && is_fp8(problem->b_type);
+    bool int8 = problem->a_type == W8A8_INT8 && problem->b_type == W8A8_INT8;
+    if (!fp8 && !int8)
+        return GEMM_OPERANDS_UNSUPPORTED;
+    if (problem->out_type != W8A8_BF16 && problem->out_type != W8A8_FP16 &&
+        problem->out_type != W8A8_FP32)
+        return GEMM_OPERANDS_UNSUPPORTED;
+    if (problem->bias_type != W8A8_DTYPE_NONE && problem->bias_type != W8A8_FP32 &&
+        problem->bias_type != problem->out_type)
+        return GEMM_OPERANDS_UNSUPPORTED;
+    const w8a8_scale_layout *a = &problem->a_scale, *b = &problem->b_scale;
+    bool a_block = a->kind == W8A8_SCALE_BLOCK, b_block = b->kind == W8A8_SCALE_BLOCK;
+    if ((a_block || b_block) &&
+        (!fp8 || !a_block || !b_block || a->group_rows != 1 || a->group_k != GEMM_SCALE_GROUP ||
+         b->group_rows != GEMM_SCALE_GROUP || b->group_k != GEMM_SCALE_GROUP))
+        return GEMM_OPERANDS_UNSUPPORTED;
+    if (problem->azp != W8A8_AZP_NONE && !int8)
+        return GEMM_OPERANDS_UNSUPPORTED;
+    return fp8 ? GEMM_OPERANDS_FP8 : GEMM_OPERANDS_INT8;
+}
+
 /* Dense leading dimension of a block-scale matrix over a rows × k operand. */
 static int64_t scale_dense_ld(const w8a8_scale_layout *layout, int64_t rows, int64_t k)
 {

@@ -43,6 +43,21 @@ extern const gemm_family *const gemm_families[];
 /* The family whose name is `name`, or NULL. */
 const gemm_family *gemm_family_find(const char *name);
 
+/* The one block-scale shape the tensor-core families implement (DeepSeek-V3 / vLLM):
+ * A 1×128, B 128×128, promoted accumulation per 128-wide K block. */
+#define GEMM_SCALE_GROUP 128
+
+/* What the tensor-core families (sm90_gemm, sm80_decode) can run, before arch and size:
+ * operands FP8 × FP8 (any e4m3/e5m2 mix) or INT8 × INT8, a bf16/fp16/fp32 out, a bias of the
+ * out dtype or fp32, per-tensor / per-row scales on either side or GEMM_SCALE_GROUP block
+ * scales on both (FP8 only), a zero point only with INT8. */
+typedef enum gemm_operands {
+    GEMM_OPERANDS_UNSUPPORTED,
+    GEMM_OPERANDS_FP8,
+    GEMM_OPERANDS_INT8,
+} gemm_operands;
+gemm_operands gemm_tensor_core_operands(const w8a8_problem *problem);
+
 /* A tunable family's parameter: its name in config strings and spaces, the offset of its int
  * in the family's config struct, and the value a config that leaves it out gets. */
 typedef struct gemm_param {

@@ -288,6 +288,15 @@ w8a8_status pgen_case_create(w8a8_context *ctx, pgen_rng *rng, const w8a8_proble
     return W8A8_OK;
 }
 
+void pgen_block_scales(w8a8_problem *p, int a_k_major, int b_k_major, int pad)
+{
+    int64_t k_groups = (p->k + 127) / 128, n_groups = (p->n + 127) / 128;
+    p->a_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 1, 128, a_k_major,
+                                     (a_k_major ? p->m : k_groups) + pad};
+    p->b_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 128, 128, b_k_major,
+                                     (b_k_major ? n_groups : k_groups) + pad};
+}
+
 void pgen_case_destroy(pgen_case *c)
 {
     if (!c)
@@ -337,30 +346,27 @@ static w8a8_status upload_all(w8a8_context *ctx, const pgen_case *c, CUdeviceptr
 
 static void *dev_ptr(CUdeviceptr p) { return (void *)(uintptr_t)p; }
 
-/* The reference on device tensors: the public entry point, or the family with `config`. */
-static w8a8_status run_reference(w8a8_context *ctx, const w8a8_problem *p, const w8a8_tensors *t,
-                                 const char *config)
+/* The case on device tensors: w8a8_scaled_mm_reference when family is NULL, else the family
+ * planned with `config` (the arguments validated first, as the public entry points do). */
+static w8a8_status run_case(w8a8_context *ctx, const gemm_family *family, const w8a8_problem *p,
+                            const w8a8_tensors *t, const char *config)
 {
-    if (!config)
+    if (!family)
         return w8a8_scaled_mm_reference(ctx, p, t, NULL);
     w8a8_status st = validate_problem(ctx, p);
     if (st == W8A8_OK)
         st = validate_tensors(ctx, p, t);
     gemm_plan plan;
     if (st == W8A8_OK)
-        st = gemm_family_reference.plan(ctx, p, config, &plan);
+        st = family->plan(ctx, p, config, &plan);
     if (st == W8A8_OK)
-        st = gemm_family_reference.run(ctx, &plan, p, t, NULL);
+        st = family->run(ctx, &plan, p, t, NULL);
     return st;
 }
 
-w8a8_status pgen_run_reference_gpu(w8a8_context *ctx, const pgen_case *c, void *out_host)
-{
-    return pgen_run_reference_gpu_config(ctx, c, NULL, out_host);
-}
-
-w8a8_status pgen_run_reference_gpu_config(w8a8_context *ctx, const pgen_case *c,
-                                          const char *config, void *out_host)
+/* Uploads, poisons the output, runs (run_case), waits, downloads, frees. */
+static w8a8_status run_on_gpu(w8a8_context *ctx, const gemm_family *family, const pgen_case *c,
+                              const char *config, void *out_host)
 {
     w8a8_status st = context_make_current(ctx);
     if (st != W8A8_OK)
@@ -372,19 +378,36 @@ w8a8_status pgen_run_reference_gpu_config(w8a8_context *ctx, const pgen_case *c,
                           dev_ptr(dev[BUF_A_SCALE]), dev_ptr(dev[BUF_B_SCALE]),
                           dev_ptr(dev[BUF_BIAS]), dev_ptr(dev[BUF_AZP]),
                           dev_ptr(dev[BUF_COL_SUMS])};
-        st = run_reference(ctx, &c->problem, &t, config);
+        st = run_case(ctx, family, &c->problem, &t, config);
     }
     if (st == W8A8_OK) {
         CUresult rc = ctx->cu->cuCtxSynchronize();
         if (rc == CUDA_SUCCESS)
             rc = ctx->cu->cuMemcpyDtoH(out_host, dev[BUF_OUT], c->out_bytes);
         if (rc != CUDA_SUCCESS)
-            st = error_cuda(ctx, rc, "running the reference kernel");
+            st = error_cuda(ctx, rc, "running %s", family ? family->name : "the reference kernel");
     }
     for (int i = 0; i < BUF_COUNT; i++)
         if (dev[i])
             ctx->cu->cuMemFree(dev[i]);
     return st;
+}
+
+w8a8_status pgen_run_reference_gpu(w8a8_context *ctx, const pgen_case *c, void *out_host)
+{
+    return run_on_gpu(ctx, NULL, c, NULL, out_host);
+}
+
+w8a8_status pgen_run_reference_gpu_config(w8a8_context *ctx, const pgen_case *c,
+                                          const char *config, void *out_host)
+{
+    return run_on_gpu(ctx, config ? &gemm_family_reference : NULL, c, config, out_host);
+}
+
+w8a8_status pgen_run_family_gpu(w8a8_context *ctx, const struct gemm_family *family, const pgen_case *c,
+                                const char *config, void *out_host)
+{
+    return run_on_gpu(ctx, family, c, config, out_host);
 }
 
 /* ---- parallel compilation ------------------------------------------------------------------- */

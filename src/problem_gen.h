@@ -14,6 +14,8 @@
 
 #include "w8a8jit.h"
 
+struct gemm_family; /* gemm.h */
+
 /* Problems stay below this many multiply-adds, so the CPU reference of a few hundred of them
  * takes seconds. */
 #define PGEN_MAX_MACS (1ll << 25)
@@ -30,6 +32,10 @@ double pgen_rng_uniform(pgen_rng *rng); /* [0, 1) */
 int pgen_trait_count(void);
 /* A random problem with the traits of combination `index % pgen_trait_count()`. */
 void pgen_problem(pgen_rng *rng, int index, w8a8_problem *problem /* OUT */);
+
+/* DeepSeek-V3 block scales on p (A 1×128, B 128×128), each scale matrix row-major or K-major
+ * (a_k_major, b_k_major) with its dense leading dimension plus `pad` floats. */
+void pgen_block_scales(w8a8_problem *p, int a_k_major, int b_k_major, int pad);
 
 /* Host tensors of one problem. Sizes in bytes; out_bytes covers m full rows of ldc. */
 typedef struct pgen_case {
@@ -55,6 +61,10 @@ w8a8_status pgen_run_reference_gpu(w8a8_context *ctx, const pgen_case *c, void *
  * "FP8_DECODE_BITS=1"); NULL config is pgen_run_reference_gpu. */
 w8a8_status pgen_run_reference_gpu_config(w8a8_context *ctx, const pgen_case *c,
                                           const char *config, void *out_host);
+/* The same through any GEMM family planned with `config` (the family under test); the output
+ * is poisoned with 0xFF bytes before the run, as above. */
+w8a8_status pgen_run_family_gpu(w8a8_context *ctx, const struct gemm_family *family, const pgen_case *c,
+                                const char *config, void *out_host);
 
 /* Compiles the reference kernels of `count` problems for the context's device on a thread
  * per CPU, into the on-disk cubin store, so the runs that follow load instead of compiling

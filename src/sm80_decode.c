@@ -26,8 +26,6 @@
 /* Registers the loads of one batch may take per thread (words): ROW_TILES·16 + TOKEN_TILES·8
  * per chunk, UNROLL chunks; more spills or starves occupancy. */
 #define DECODE_MAX_LOAD_WORDS 128
-/* The one block-scale shape the template implements: A 1×128, B 128×128. */
-#define DECODE_SCALE_GROUP 128
 /* gridDim.y of every CUDA device */
 #define DECODE_GRID_Y_MAX 65535
 
@@ -46,38 +44,23 @@ static const gemm_param decode_params[] = {
 
 enum { DECODE_I_ROWS, DECODE_I_TOKENS };
 
-static bool decode_fp8(w8a8_dtype t) { return t == W8A8_E4M3 || t == W8A8_E5M2; }
-
 static bool decode_supports(const w8a8_context *ctx, const w8a8_problem *problem)
 {
-    bool fp8 = decode_fp8(problem->a_type) && decode_fp8(problem->b_type);
-    bool int8 = problem->a_type == W8A8_INT8 && problem->b_type == W8A8_INT8;
-    if (!fp8 && !int8)
+    gemm_operands operands = gemm_tensor_core_operands(problem);
+    if (operands == GEMM_OPERANDS_UNSUPPORTED)
         return false;
-    if (ctx->has_device) {
-        int cc = 10 * ctx->cc_major + ctx->cc_minor;
-        if (cc < (fp8 ? DECODE_MIN_CC_FP8 : DECODE_MIN_CC_INT8))
-            return false;
-    }
-    if (problem->out_type != W8A8_BF16 && problem->out_type != W8A8_FP16 &&
-        problem->out_type != W8A8_FP32)
-        return false;
-    if (problem->bias_type != W8A8_DTYPE_NONE && problem->bias_type != W8A8_FP32 &&
-        problem->bias_type != problem->out_type)
-        return false;
-    const w8a8_scale_layout *a = &problem->a_scale, *b = &problem->b_scale;
-    bool a_block = a->kind == W8A8_SCALE_BLOCK, b_block = b->kind == W8A8_SCALE_BLOCK;
-    if (a_block || b_block) {
-        /* promoted accumulation per 128-wide K chunk: FP8, A 1×128 and B 128×128 only */
-        if (!fp8 || !a_block || !b_block || a->group_rows != 1 ||
-            a->group_k != DECODE_SCALE_GROUP || b->group_rows != DECODE_SCALE_GROUP ||
-            b->group_k != DECODE_SCALE_GROUP)
-            return false;
-    }
-    if (problem->azp != W8A8_AZP_NONE && !int8)
+    if (ctx->has_device && 10 * ctx->cc_major + ctx->cc_minor <
+                               (operands == GEMM_OPERANDS_FP8 ? DECODE_MIN_CC_FP8 : DECODE_MIN_CC_INT8))
         return false;
     /* one grid row per 16 weight rows (the smallest tile) */
     return (problem->n + DECODE_ROWS_PER_TILE - 1) / DECODE_ROWS_PER_TILE <= DECODE_GRID_Y_MAX;
+}
+
+/* The warps' partial sums (a single warp keeps its own in registers). */
+static unsigned decode_smem_bytes(const decode_config *c)
+{
+    return c->warps > 1 ? (unsigned)(c->warps * c->row_tiles * c->token_tiles) * DECODE_PARTIAL_BYTES
+                        : 0u;
 }
 
 static bool decode_one_of(int value, int limit)
@@ -107,7 +90,7 @@ static w8a8_status decode_config_check(w8a8_context *ctx, const w8a8_problem *pr
         return errorf(ctx, W8A8_INVALID,
                       "sm80_decode config: unroll %d × (16·row_tiles + 8·token_tiles) = %d load "
                       "registers exceed %d", c->unroll, words, DECODE_MAX_LOAD_WORDS);
-    unsigned smem = (unsigned)(c->warps * c->row_tiles * c->token_tiles) * DECODE_PARTIAL_BYTES;
+    unsigned smem = decode_smem_bytes(c);
     if (ctx->has_device && smem > (unsigned)ctx->max_smem_optin)
         return errorf(ctx, W8A8_INVALID,
                       "sm80_decode config: %u bytes of shared memory exceed the device's %d", smem,
@@ -155,8 +138,7 @@ static w8a8_status decode_plan(w8a8_context *ctx, const w8a8_problem *problem, c
     plan->ints[DECODE_I_TOKENS] = DECODE_TOKENS_PER_TILE * c.token_tiles;
     plan->launch.block[0] = DECODE_WARP * (unsigned)c.warps;
     plan->launch.block[1] = plan->launch.block[2] = 1;
-    plan->launch.shared_bytes =
-        c.warps > 1 ? (unsigned)(c.warps * c.row_tiles * c.token_tiles) * DECODE_PARTIAL_BYTES : 0u;
+    plan->launch.shared_bytes = decode_smem_bytes(&c);
     plan->launch.cluster[0] = plan->launch.cluster[1] = plan->launch.cluster[2] = 1;
     decode_grid(plan, problem, &plan->launch);
     return W8A8_OK;

@@ -30,8 +30,6 @@
 /* Block scales: the consumers hold a second accumulator set (promoted accumulation) and the
  * scales of two K blocks. */
 #define SM90_BLOCK_SCALE_REGS 16
-/* The one block-scale shape the template implements (DeepSeek-V3 / vLLM): A 1×128, B 128×128. */
-#define SM90_SCALE_GROUP 128
 #define SM90_REGS_ONE_CONSUMER 255
 #define SM90_REGS_TWO_CONSUMERS 232
 #define SM90_TMA_BOX_MAX 256
@@ -67,39 +65,16 @@ static const gemm_param sm90_params[] = {
 };
 #define SM90_PARAM_COUNT (sizeof sm90_params / sizeof sm90_params[0])
 
-static bool sm90_fp8(w8a8_dtype t) { return t == W8A8_E4M3 || t == W8A8_E5M2; }
-
 static bool sm90_block_scaled(const w8a8_problem *problem)
 {
     return problem->a_scale.kind == W8A8_SCALE_BLOCK || problem->b_scale.kind == W8A8_SCALE_BLOCK;
-}
-
-/* Both sides block-scaled with A 1×128 and B 128×128 groups (either layout, any ld). */
-static bool sm90_block_shapes_ok(const w8a8_problem *problem)
-{
-    const w8a8_scale_layout *a = &problem->a_scale, *b = &problem->b_scale;
-    return a->kind == W8A8_SCALE_BLOCK && b->kind == W8A8_SCALE_BLOCK && a->group_rows == 1 &&
-           a->group_k == SM90_SCALE_GROUP && b->group_rows == SM90_SCALE_GROUP &&
-           b->group_k == SM90_SCALE_GROUP;
 }
 
 static bool sm90_supports(const w8a8_context *ctx, const w8a8_problem *problem)
 {
     if (ctx->has_device && (ctx->cc_major != SM90_CC_MAJOR || ctx->cc_minor != SM90_CC_MINOR))
         return false;
-    bool fp8 = sm90_fp8(problem->a_type) && sm90_fp8(problem->b_type);
-    bool int8 = problem->a_type == W8A8_INT8 && problem->b_type == W8A8_INT8;
-    if (!fp8 && !int8)
-        return false;
-    if (problem->out_type != W8A8_BF16 && problem->out_type != W8A8_FP16 &&
-        problem->out_type != W8A8_FP32)
-        return false;
-    if (problem->bias_type != W8A8_DTYPE_NONE && problem->bias_type != W8A8_FP32 &&
-        problem->bias_type != problem->out_type)
-        return false;
-    if (sm90_block_scaled(problem) && (!fp8 || !sm90_block_shapes_ok(problem)))
-        return false; /* promoted accumulation: FP8, A 1×128 and B 128×128 only */
-    if (problem->azp != W8A8_AZP_NONE && !int8)
+    if (gemm_tensor_core_operands(problem) == GEMM_OPERANDS_UNSUPPORTED)
         return false;
     return problem->m < SM90_DIM_MAX && problem->n < SM90_DIM_MAX && problem->k < SM90_DIM_MAX;
 }

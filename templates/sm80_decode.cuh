@@ -28,8 +28,8 @@
  * and are never stored.
  *
  * Kernel parameters: args (w8a8_gemm_args, common/gemm_args.h). Launch: block 32·WARPS,
- * grid (ceil(M / TOKENS), ceil(N / ROWS)), dynamic shared memory DEC_SMEM_BYTES (WARPS ·
- * ROW_TILES · TOKEN_TILES · 512 bytes: the warps' partial sums).
+ * grid (ceil(M / TOKENS), ceil(N / ROWS)), dynamic shared memory WARPS · ROW_TILES ·
+ * TOKEN_TILES · 512 bytes (the warps' partial sums; none with one warp).
  *
  * Config macros (W8A8_<NAME>) and their legal values:
  *   WARPS        1, 2, 4, 8, 16 (warps of a CTA; they split K)
@@ -42,32 +42,15 @@
 #include "common/gemm_args.h"
 #include "common/types.cuh"
 
-#if !defined(W8A8_A_TYPE) || !defined(W8A8_B_TYPE) || !defined(W8A8_OUT_TYPE)
-#error "sm80_decode needs the problem traits W8A8_A_TYPE, W8A8_B_TYPE, W8A8_OUT_TYPE"
+/* The host (src/sm80_decode.c) always defines every trait and every config value. */
+#if !defined(W8A8_A_TYPE) || !defined(W8A8_B_TYPE) || !defined(W8A8_OUT_TYPE) ||            \
+    !defined(W8A8_BIAS_TYPE) || !defined(W8A8_A_SCALE) || !defined(W8A8_B_SCALE) ||         \
+    !defined(W8A8_AZP)
+#error "sm80_decode needs W8A8_A_TYPE, B_TYPE, OUT_TYPE, BIAS_TYPE, A_SCALE, B_SCALE, AZP"
 #endif
-#ifndef W8A8_BIAS_TYPE
-#define W8A8_BIAS_TYPE W8A8_T_NONE
-#endif
-#ifndef W8A8_A_SCALE
-#define W8A8_A_SCALE W8A8_S_TENSOR
-#endif
-#ifndef W8A8_B_SCALE
-#define W8A8_B_SCALE W8A8_S_TENSOR
-#endif
-#ifndef W8A8_AZP
-#define W8A8_AZP W8A8_Z_NONE
-#endif
-#ifndef W8A8_WARPS
-#define W8A8_WARPS 4
-#endif
-#ifndef W8A8_ROW_TILES
-#define W8A8_ROW_TILES 1
-#endif
-#ifndef W8A8_TOKEN_TILES
-#define W8A8_TOKEN_TILES 1
-#endif
-#ifndef W8A8_UNROLL
-#define W8A8_UNROLL 2
+#if !defined(W8A8_WARPS) || !defined(W8A8_ROW_TILES) || !defined(W8A8_TOKEN_TILES) ||        \
+    !defined(W8A8_UNROLL)
+#error "sm80_decode needs W8A8_WARPS, ROW_TILES, TOKEN_TILES, UNROLL"
 #endif
 
 #include "common/epilogue.cuh"
@@ -79,7 +62,6 @@
 #define DEC_TOKENS (8 * W8A8_TOKEN_TILES)
 #define DEC_THREADS (32 * W8A8_WARPS)
 #define DEC_PARTIALS (W8A8_ROW_TILES * W8A8_TOKEN_TILES * 4 * 32) /* accumulators of a warp */
-#define DEC_SMEM_BYTES (W8A8_WARPS * DEC_PARTIALS * 4)
 
 static_assert(W8A8_WARPS == 1 || W8A8_WARPS == 2 || W8A8_WARPS == 4 || W8A8_WARPS == 8 ||
               W8A8_WARPS == 16, "WARPS is 1, 2, 4, 8 or 16");
@@ -260,8 +242,11 @@ W8A8_DEVICE void dec_chunk_mma(dec_acc_t (&acc)[W8A8_ROW_TILES][W8A8_TOKEN_TILES
 
 /* Scales, corrects and stores one output: accumulator register i of lane (g, t) in row tile r
  * and token tile q is token m0 + 8q + 2t + (i & 1), weight row n0 + 16r + g + 8(i >> 1). */
-W8A8_DEVICE void dec_store(const w8a8_gemm_args &args, dec_acc_t sum, long long m, long long n)
+W8A8_DEVICE void dec_store(const w8a8_gemm_args &args, dec_acc_t sum, long long m0, long long n0,
+                           int r, int q, int i, int lane)
 {
+    const long long m = m0 + 8 * q + 2 * (lane & 3) + (i & 1);
+    const long long n = n0 + 16 * r + (lane >> 2) + 8 * (i >> 1);
     if (m >= args.m || n >= args.n)
         return;
 #if W8A8_AZP == W8A8_Z_TOKEN
@@ -329,10 +314,9 @@ extern "C" __global__ void __launch_bounds__(DEC_THREADS)
 #pragma unroll
             for (int w = 1; w < W8A8_WARPS; ++w)
                 sum += partials[w * DEC_PARTIALS + e];
-            const int l = e & 31, i = (e >> 5) & 3, tile = e >> 7;
-            const int r = tile / W8A8_TOKEN_TILES, q = tile % W8A8_TOKEN_TILES;
-            dec_store(args, sum, m0 + 8 * q + 2 * (l & 3) + (i & 1),
-                      n0 + 16 * r + (l >> 2) + 8 * (i >> 1));
+            const int tile = e >> 7;
+            dec_store(args, sum, m0, n0, tile / W8A8_TOKEN_TILES, tile % W8A8_TOKEN_TILES,
+                      (e >> 5) & 3, e & 31);
         }
     } else {
 #pragma unroll
@@ -341,7 +325,6 @@ extern "C" __global__ void __launch_bounds__(DEC_THREADS)
             for (int q = 0; q < W8A8_TOKEN_TILES; ++q)
 #pragma unroll
                 for (int i = 0; i < 4; ++i)
-                    dec_store(args, acc[r][q][i], m0 + 8 * q + 2 * t + (i & 1),
-                              n0 + 16 * r + g + 8 * (i >> 1));
+                    dec_store(args, acc[r][q][i], m0, n0, r, q, i, lane);
     }
 }

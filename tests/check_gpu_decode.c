@@ -41,39 +41,11 @@ static const char *const configs[] = {
 };
 #define CONFIG_COUNT ((int)(sizeof configs / sizeof configs[0]))
 
-/* Uploads case c, runs the decode family with `config` (output poisoned), downloads. */
+/* Runs case c through the family with `config` (output poisoned first) into out. */
 static void run_decode(const pgen_case *c, const char *config, void *out)
 {
-    ck_assert_int_eq(context_make_current(ctx), W8A8_OK);
-    void *a = test_gpu_alloc(ctx, c->a_bytes), *b = test_gpu_alloc(ctx, c->b_bytes);
-    void *d_out = test_gpu_alloc(ctx, c->out_bytes);
-    void *sa = test_gpu_alloc(ctx, c->a_scale_bytes), *sb = test_gpu_alloc(ctx, c->b_scale_bytes);
-    void *bias = c->bias_bytes ? test_gpu_alloc(ctx, c->bias_bytes) : NULL;
-    void *azp = c->azp_bytes ? test_gpu_alloc(ctx, c->azp_bytes) : NULL;
-    void *sums = c->b_col_sums_bytes ? test_gpu_alloc(ctx, c->b_col_sums_bytes) : NULL;
-    test_gpu_upload(ctx, a, c->a, c->a_bytes);
-    test_gpu_upload(ctx, b, c->b, c->b_bytes);
-    test_gpu_upload(ctx, sa, c->a_scale, c->a_scale_bytes);
-    test_gpu_upload(ctx, sb, c->b_scale, c->b_scale_bytes);
-    if (bias)
-        test_gpu_upload(ctx, bias, c->bias, c->bias_bytes);
-    if (azp)
-        test_gpu_upload(ctx, azp, c->azp, c->azp_bytes);
-    if (sums)
-        test_gpu_upload(ctx, sums, c->b_col_sums, c->b_col_sums_bytes);
-    test_gpu_poison(ctx, d_out, c->out_bytes, POISON);
-    w8a8_tensors t = {a, b, d_out, sa, sb, bias, azp, sums};
-    gemm_plan plan;
-    w8a8_status st = gemm_family_sm80_decode.plan(ctx, &c->problem, config, &plan);
-    ck_assert_msg(st == W8A8_OK, "plan %s: %s", config, w8a8_errmsg(ctx));
-    st = gemm_family_sm80_decode.run(ctx, &plan, &c->problem, &t, NULL);
-    ck_assert_msg(st == W8A8_OK, "run %s: %s", config, w8a8_errmsg(ctx));
-    test_gpu_sync(ctx);
-    test_gpu_download(ctx, out, d_out, c->out_bytes);
-    void *bufs[] = {a, b, d_out, sa, sb, bias, azp, sums};
-    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
-        if (bufs[i])
-            test_gpu_free(ctx, bufs[i]);
+    w8a8_status st = pgen_run_family_gpu(ctx, &gemm_family_sm80_decode, c, config, out);
+    ck_assert_msg(st == W8A8_OK, "%s: %s", config, w8a8_errmsg(ctx));
 }
 
 static double bound_for(const w8a8_problem *p, double tolerance)
@@ -175,15 +147,6 @@ START_TEST(every_config_on_odd_shapes)
 }
 END_TEST
 
-/* A 1×128, B 128×128 block scales; k_major and a padded ld for each side. */
-static void block_scales(w8a8_problem *p, int a_k_major, int b_k_major, int pad)
-{
-    int64_t k_groups = (p->k + 127) / 128, n_groups = (p->n + 127) / 128;
-    p->a_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 1, 128, a_k_major,
-                                     (a_k_major ? p->m : k_groups) + pad};
-    p->b_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 128, 128, b_k_major,
-                                     (b_k_major ? n_groups : k_groups) + pad};
-}
 
 START_TEST(block_scales_on_odd_shapes)
 {
@@ -201,7 +164,7 @@ START_TEST(block_scales_on_odd_shapes)
             w8a8_problem p;
             w8a8_problem_init(&p, shapes[s][0], shapes[s][1], shapes[s][2],
                               v % 5 == 4 ? W8A8_E5M2 : W8A8_E4M3, outs[v % 3]);
-            block_scales(&p, v % 2, (v / 2) % 2, v % 3 == 0 ? 0 : 1 + v % 7);
+            pgen_block_scales(&p, v % 2, (v / 2) % 2, v % 3 == 0 ? 0 : 1 + v % 7);
             p.bias_type = v % 4 == 0 ? W8A8_DTYPE_NONE : v % 4 == 1 ? W8A8_FP32 : p.out_type;
             p.ldc = (shapes[s][1] + 7) / 8 * 8 + 8;
             ck_assert(gemm_family_sm80_decode.supports(ctx, &p));

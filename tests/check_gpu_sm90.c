@@ -27,7 +27,6 @@
 #include "testutil.h"
 
 #define SEED 20250917u
-#define POISON 0xFF
 #define FP8_ACCUMULATION_BOUND 5e-3
 #define PROMOTED_ACCUMULATION_BOUND 1e-3
 #define MAX_FAILURES_SHOWN 10
@@ -92,40 +91,11 @@ static void config_for(int index, const w8a8_problem *p, char *out, size_t size)
     }
 }
 
-/* Uploads case c, runs the sm90 family with `config` (output poisoned), downloads into out. */
+/* Runs case c through the family with `config` (output poisoned first) into out. */
 static void run_sm90(const pgen_case *c, const char *config, void *out)
 {
-    w8a8_status st = context_make_current(ctx);
-    ck_assert_int_eq(st, W8A8_OK);
-    void *a = test_gpu_alloc(ctx, c->a_bytes), *b = test_gpu_alloc(ctx, c->b_bytes);
-    void *d_out = test_gpu_alloc(ctx, c->out_bytes);
-    void *sa = test_gpu_alloc(ctx, c->a_scale_bytes), *sb = test_gpu_alloc(ctx, c->b_scale_bytes);
-    void *bias = c->bias_bytes ? test_gpu_alloc(ctx, c->bias_bytes) : NULL;
-    void *azp = c->azp_bytes ? test_gpu_alloc(ctx, c->azp_bytes) : NULL;
-    void *sums = c->b_col_sums_bytes ? test_gpu_alloc(ctx, c->b_col_sums_bytes) : NULL;
-    test_gpu_upload(ctx, a, c->a, c->a_bytes);
-    test_gpu_upload(ctx, b, c->b, c->b_bytes);
-    test_gpu_upload(ctx, sa, c->a_scale, c->a_scale_bytes);
-    test_gpu_upload(ctx, sb, c->b_scale, c->b_scale_bytes);
-    if (bias)
-        test_gpu_upload(ctx, bias, c->bias, c->bias_bytes);
-    if (azp)
-        test_gpu_upload(ctx, azp, c->azp, c->azp_bytes);
-    if (sums)
-        test_gpu_upload(ctx, sums, c->b_col_sums, c->b_col_sums_bytes);
-    test_gpu_poison(ctx, d_out, c->out_bytes, POISON);
-    w8a8_tensors t = {a, b, d_out, sa, sb, bias, azp, sums};
-    gemm_plan plan;
-    st = gemm_family_sm90.plan(ctx, &c->problem, config, &plan);
-    ck_assert_msg(st == W8A8_OK, "plan %s: %s", config, w8a8_errmsg(ctx));
-    st = gemm_family_sm90.run(ctx, &plan, &c->problem, &t, NULL);
-    ck_assert_msg(st == W8A8_OK, "run %s: %s", config, w8a8_errmsg(ctx));
-    test_gpu_sync(ctx);
-    test_gpu_download(ctx, out, d_out, c->out_bytes);
-    void *bufs[] = {a, b, d_out, sa, sb, bias, azp, sums};
-    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
-        if (bufs[i])
-            test_gpu_free(ctx, bufs[i]);
+    w8a8_status st = pgen_run_family_gpu(ctx, &gemm_family_sm90, c, config, out);
+    ck_assert_msg(st == W8A8_OK, "%s: %s", config, w8a8_errmsg(ctx));
 }
 
 /* Runs one case against the reference kernel; returns whether it passed (prints if not). */
@@ -212,15 +182,6 @@ START_TEST(every_config_on_odd_shapes)
 }
 END_TEST
 
-/* A 1×128, B 128×128 block scales; k_major and a padded ld for each side. */
-static void block_scales(w8a8_problem *p, int a_k_major, int b_k_major, int pad)
-{
-    int64_t k_groups = (p->k + 127) / 128, n_groups = (p->n + 127) / 128;
-    p->a_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 1, 128, a_k_major,
-                                     (a_k_major ? p->m : k_groups) + pad};
-    p->b_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 128, 128, b_k_major,
-                                     (b_k_major ? n_groups : k_groups) + pad};
-}
 
 /* Block scales on every block config × odd shapes, cycling layouts, out dtypes and bias. */
 START_TEST(block_scales_on_odd_shapes)
@@ -238,7 +199,7 @@ START_TEST(block_scales_on_odd_shapes)
             w8a8_problem p;
             w8a8_problem_init(&p, shapes[s][0], shapes[s][1], shapes[s][2],
                               v % 5 == 4 ? W8A8_E5M2 : W8A8_E4M3, outs[v % 3]);
-            block_scales(&p, v % 2, (v / 2) % 2, v % 3 == 0 ? 0 : 1 + v % 7);
+            pgen_block_scales(&p, v % 2, (v / 2) % 2, v % 3 == 0 ? 0 : 1 + v % 7);
             p.bias_type = v % 4 == 0 ? W8A8_DTYPE_NONE : v % 4 == 1 ? W8A8_FP32 : p.out_type;
             p.ldc = (shapes[s][1] + 7) / 8 * 8 + 8; /* padding the check watches */
             ck_assert(gemm_family_sm90.supports(ctx, &p));
@@ -287,15 +248,15 @@ START_TEST(invalid_configs_are_refused)
     w8a8_problem_init(&p, 256, 256, 256, W8A8_E4M3, W8A8_BF16);
     p.a_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 1, 128, 0, 0};
     ck_assert(!gemm_family_sm90.supports(ctx, &p)); /* B per-tensor */
-    block_scales(&p, 1, 0, 0);
+    pgen_block_scales(&p, 1, 0, 0);
     ck_assert(gemm_family_sm90.supports(ctx, &p));
     p.b_scale.group_rows = 64;
     ck_assert(!gemm_family_sm90.supports(ctx, &p));
-    block_scales(&p, 0, 0, 0);
+    pgen_block_scales(&p, 0, 0, 0);
     p.a_scale.group_k = p.b_scale.group_k = 64;
     ck_assert(!gemm_family_sm90.supports(ctx, &p));
     /* doubled accumulators: legal without block scales, too many registers with them */
-    block_scales(&p, 0, 0, 0);
+    pgen_block_scales(&p, 0, 0, 0);
     gemm_plan plan;
     w8a8_status st =
         gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=128,consumers=2,pingpong=1", &plan);
