@@ -1048,6 +1048,12 @@ typedef struct w8a8_tune_options {
     int quick_samples;      /* samples per candidate in the quick pass (default 5) */
     int final_samples;      /* samples per finalist (default 30) */
     int finalists;          /* candidates that get the final pass (default 4) */
+    /* More GPUs: contexts of other devices of the same model (name, SMs, memory) that time
+     * keys in parallel with ctx, each on its own thread, into their databases (open them on
+     * the same cache_db to get one). Keys are handed out one at a time; kernels are compiled
+     * once for all. Borrowed for the call; none may be ctx itself or be used meanwhile. */
+    w8a8_context *const *more_contexts;
+    size_t more_context_count;
 } w8a8_tune_options;
 
 typedef enum w8a8_tune_phase {
@@ -1105,8 +1111,31 @@ typedef struct w8a8_tune_progress {
     const w8a8_tune_result *result;           /* W8A8_TUNE_PHASE_DONE only */
 } w8a8_tune_progress;
 
-/* Called from the thread that called w8a8_tune, never concurrently. */
+/* Called never concurrently: from the thread that called w8a8_tune, or with more_contexts
+ * from the timing thread of the device at hand (problem_index says which key). */
 typedef void (*w8a8_tune_progress_fn)(const w8a8_tune_progress *progress, void *user);
+
+/* Where a tuning run's time went (wall seconds of the timing thread unless said otherwise),
+ * and what its compile pool did. Every distinct kernel is compiled once per run, however many
+ * keys want it, by `compile_threads` workers running beside the timing. */
+typedef struct w8a8_tune_profile {
+    double plan_seconds;          /* evaluating the spaces (enumerate, rank) for every key */
+    double compile_wait_seconds;  /* waiting for kernels (or compiling one no worker had) */
+    double buffers_seconds;       /* allocating and filling the rotated inputs */
+    double reference_seconds;     /* the reference kernel on the verification rows */
+    double verify_seconds;        /* candidates' verification launches and comparisons */
+    double timing_seconds;        /* timed launches, both passes */
+    double record_seconds;        /* database writes and queries */
+    size_t kernels;               /* distinct kernels the run's candidates name */
+    size_t kernels_compiled;      /* compiled by NVRTC in this run */
+    size_t kernels_from_store;    /* found in the cubin store instead */
+    size_t kernels_unused;        /* never built: the budget ended first */
+    int compile_threads;
+    double compile_busy_seconds;  /* NVRTC and ptxas, summed over the threads */
+    double compile_wall_seconds;  /* from the pool's start to its last compile's end */
+    double pool_utilization;      /* busy / (threads × wall), 0…1 */
+    size_t candidates_timed;      /* quick-pass measurements, all keys */
+} w8a8_tune_profile;
 
 /* The results, one per problem in order. Free with w8a8_tune_report_free. */
 typedef struct w8a8_tune_report {
@@ -1114,6 +1143,7 @@ typedef struct w8a8_tune_report {
     size_t count;
     double seconds;
     int budget_spent;
+    w8a8_tune_profile profile;
 } w8a8_tune_report;
 
 /*

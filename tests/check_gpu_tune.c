@@ -1,10 +1,12 @@
 /* The tuner on a GPU: one small shape with a small budget into a fresh database; every
  * measurement row is verified; a rerun skips what was measured; the dispatcher then uses
  * the winner; a spent budget is reported as such with what was measured kept. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "testutil.h"
+#include "tune.h"
 
 static w8a8_context *ctx;
 static char tmpdir[512];
@@ -161,6 +163,115 @@ START_TEST(test_bench_time)
 }
 END_TEST
 
+/* ---- verification --------------------------------------------------------------------------- */
+
+typedef struct bad_launch {
+    int64_t drop_rows; /* rows left unwritten at the end */
+    int64_t drop_k;    /* K elements left out of every sum */
+} bad_launch;
+
+static w8a8_status launch_reference_changed(w8a8_context *c, void *user, const w8a8_problem *p,
+                                            const w8a8_tensors *t, CUdeviceptr workspace,
+                                            CUstream stream)
+{
+    (void)workspace;
+    const bad_launch *bad = user;
+    w8a8_problem q = *p;
+    q.m -= bad->drop_rows;
+    q.k -= bad->drop_k;
+    return w8a8_scaled_mm_reference(c, &q, t, stream);
+}
+
+/* The GPU-side comparison passes a correct output and fails an output with an unwritten row
+ * (caught over the whole output, sampled or not) or with wrong sums, at an M verified in full
+ * and at one verified on sampled rows. */
+START_TEST(test_verify_catches_wrong_outputs)
+{
+    const int64_t ms[] = {100, 1000};
+    for (size_t i = 0; i < 2; i++) {
+        w8a8_problem p;
+        w8a8_problem_init(&p, ms[i], 264, 512, W8A8_E4M3, W8A8_BF16);
+        p.a_scale.kind = p.b_scale.kind = W8A8_SCALE_ROW;
+        timing_buffers b;
+        ck_assert_msg(timing_buffers_create(ctx, &p, 1.0, 0, &b) == W8A8_OK, "%s", w8a8_errmsg(ctx));
+        const bad_launch cases[] = {{0, 0}, {1, 0}, {0, 16}};
+        for (size_t c = 0; c < 3; c++) {
+            double error = -1;
+            bool passed = false;
+            bad_launch bad = cases[c];
+            ck_assert_msg(timing_verify(ctx, &b, launch_reference_changed, &bad, &error, &passed) ==
+                              W8A8_OK, "%s", w8a8_errmsg(ctx));
+            printf("verify M=%lld drop_rows %lld drop_k %lld: %s, error %g (%lld rows sampled)\n",
+                   (long long)ms[i], (long long)bad.drop_rows, (long long)bad.drop_k,
+                   passed ? "passed" : "failed", error, (long long)b.sample_rows);
+            if (c == 0)
+                ck_assert(passed && error >= 0 && error < 1e-6);
+            else
+                ck_assert(!passed && error > 1e-3);
+            if (c == 1)
+                ck_assert(isinf(error)); /* the unwritten row keeps its NaN poison */
+        }
+        ck_assert_int_eq(b.sample_rows, ms[i] <= 512 ? ms[i] : 5 * 128 - (1024 - ms[i]));
+        timing_buffers_destroy(ctx, &b);
+    }
+}
+END_TEST
+
+/* ---- several devices ----------------------------------------------------------------------- */
+
+static void count_done(const w8a8_tune_progress *p, void *user)
+{
+    *(int *)user += p->phase == W8A8_TUNE_PHASE_DONE;
+}
+
+/* more_contexts: wrong ones are refused; with a second GPU, keys are timed on both into one
+ * database and every key ends with a winner. */
+START_TEST(test_more_devices)
+{
+    w8a8_problem ps[4] = {small_problem(), small_problem(), small_problem(), small_problem()};
+    ps[1].n = 768;
+    ps[2].m = 16;
+    ps[3].n = 1024;
+    w8a8_tune_options o = {.problems = ps, .problem_count = 4, .budget_seconds = 60,
+                           .max_candidates = 4, .quick_samples = 3, .final_samples = 5,
+                           .finalists = 2};
+    w8a8_context *self[1] = {ctx};
+    o.more_contexts = self;
+    o.more_context_count = 1;
+    w8a8_tune_report r;
+    ck_assert_int_eq(w8a8_tune(ctx, &o, NULL, NULL, &r), W8A8_INVALID);
+    printf("ctx itself as another device: %s\n", w8a8_errmsg(ctx));
+    w8a8_tune_report_free(&r);
+
+    char db[1100];
+    snprintf(db, sizeof db, "%s/tuning.db", tmpdir);
+    w8a8_context_options co = {.cache_db = db, .device_ordinal = 1};
+    w8a8_context *second = NULL;
+    w8a8_status st = w8a8_context_open(&second, &co);
+    if (st != W8A8_OK || !w8a8_context_has_device(second)) {
+        printf("one GPU: the parallel part needs a second device (%s)\n",
+               second ? w8a8_errmsg(second) : w8a8_status_string(st));
+        w8a8_context_close(second);
+        return;
+    }
+    w8a8_context *more[1] = {second};
+    o.more_contexts = more;
+    int done = 0;
+    st = w8a8_tune(ctx, &o, count_done, &done, &r);
+    ck_assert_msg(st == W8A8_OK, "%s", w8a8_errmsg(ctx));
+    ck_assert_int_eq(done, 4);
+    for (size_t i = 0; i < 4; i++) {
+        ck_assert_int_eq(r.results[i].status, W8A8_OK);
+        ck_assert(r.results[i].family[0] && r.results[i].best_us > 0);
+    }
+    ck_assert_uint_ge(r.profile.candidates_timed, 4);
+    printf("two devices: %zu candidates timed in %.1f s\n", r.profile.candidates_timed, r.seconds);
+    ck_assert_int_eq(count_rows().unverified_ok, 0);
+    w8a8_tune_report_free(&r);
+    w8a8_context_close(second);
+}
+END_TEST
+
 int main(void)
 {
     test_require_gpu_or_skip("check_gpu_tune");
@@ -171,6 +282,8 @@ int main(void)
     tcase_add_test(tc, test_tune_verify_rerun);
     tcase_add_test(tc, test_budget_spent);
     tcase_add_test(tc, test_bench_time);
+    tcase_add_test(tc, test_verify_catches_wrong_outputs);
+    tcase_add_test(tc, test_more_devices);
     suite_add_tcase(s, tc);
     return test_run_suite(s);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gemm.h"
+#include "jit.h"
 #include "numeric.h"
 #include "tune.h"
 
@@ -20,7 +21,13 @@
 #define TIMING_WARMUP_LAUNCHES 3
 #define TIMING_PROBE_LAUNCHES 3
 #define TIMING_MAX_BATCH 1000
-#define TIMING_VERIFY_CHUNK (8u << 20)
+/* Verification compares every row up to this M, else blocks of rows spread over M; the whole
+ * output is checked for poison (unwritten elements) either way. */
+#define TIMING_VERIFY_ALL_ROWS 512
+#define TIMING_VERIFY_BLOCK_ROWS 128
+#define TIMING_VERIFY_BLOCKS TIMING_MAX_SAMPLE_BLOCKS
+#define TIMING_VERIFY_GRID 4096
+#define TIMING_VERIFY_THREADS 256
 /* Scales of int8 operands: values are ~N(0, 40²), so 1/64 keeps outputs near fp8's. */
 #define TIMING_INT8_SPREAD 40.0
 #define TIMING_INT8_SCALE (1.0 / 64.0)
@@ -322,8 +329,8 @@ void timing_buffers_destroy(w8a8_context *ctx, timing_buffers *b)
         cu->cuStreamSynchronize(b->stream);
     if (b->base)
         cu->cuMemFree(b->base);
-    if (b->reference_out)
-        cu->cuMemFree(b->reference_out);
+    if (b->verify_base)
+        cu->cuMemFree(b->verify_base);
     if (b->workspace)
         cu->cuMemFree(b->workspace);
     if (b->start)
@@ -447,103 +454,178 @@ void timing_tolerance(const w8a8_problem *problem, double *ulp_rel, double *accu
     }
 }
 
-/* Applies fn(ctx, user, row data of out, row data of ref, rows) over the outputs in chunks of
- * rows copied to the host (the outputs may be gigabytes). */
-typedef void (*rows_fn)(void *user, const w8a8_problem *p, const uint8_t *out, const uint8_t *ref,
-                        int64_t rows);
+/* ---- the sampled reference ----------------------------------------------------------------- */
 
-static w8a8_status for_each_rows(w8a8_context *ctx, timing_buffers *b, CUdeviceptr out,
-                                 rows_fn fn, void *user)
+/* Rows [row, row + rows) of the resolved problem p as a problem of their own, reading the same
+ * inputs: A, its row scales and zero points start at `row`; scale leading dimensions stay those
+ * of the whole problem. `row` is a multiple of A's block-scale group_rows. */
+static void rows_tensors(const w8a8_problem *p, const w8a8_tensors *t, int64_t row, int64_t rows,
+                         CUdeviceptr out, w8a8_problem *sub, w8a8_tensors *sub_t)
+{
+    *sub = *p;
+    sub->m = rows;
+    *sub_t = *t;
+    sub_t->a = (const uint8_t *)t->a + (size_t)row * (size_t)p->lda * w8a8_dtype_size(p->a_type);
+    sub_t->out = dptr(out);
+    const w8a8_scale_layout *as = &p->a_scale;
+    if (as->kind == W8A8_SCALE_ROW)
+        sub_t->a_scale = (const float *)t->a_scale + row;
+    else if (as->kind == W8A8_SCALE_BLOCK)
+        sub_t->a_scale = (const float *)t->a_scale +
+                         (as->k_major ? row / as->group_rows : row / as->group_rows * as->ld);
+    if (p->azp == W8A8_AZP_TOKEN)
+        sub_t->azp = (const int32_t *)t->azp + row;
+}
+
+/* Which rows the verification compares with the reference: all of them up to
+ * TIMING_VERIFY_ALL_ROWS, else TIMING_VERIFY_BLOCKS blocks of TIMING_VERIFY_BLOCK_ROWS rows
+ * spread over M (the first, the last, and evenly between), each starting on a block boundary
+ * so every tile shape sees rows at several tile positions. Fills b->sample_* on the host. */
+static w8a8_status sample_rows_choose(w8a8_context *ctx, timing_buffers *b)
+{
+    const w8a8_problem *p = &b->problem;
+    int64_t block = TIMING_VERIFY_BLOCK_ROWS;
+    int64_t group = p->a_scale.kind == W8A8_SCALE_BLOCK && p->a_scale.group_rows > 1
+                        ? p->a_scale.group_rows : 1;
+    block = (block + group - 1) / group * group;
+    int64_t blocks = (p->m + block - 1) / block;
+    int64_t chosen[TIMING_VERIFY_BLOCKS];
+    int count = 0;
+    if (p->m <= TIMING_VERIFY_ALL_ROWS) {
+        b->sample_starts[0] = 0;
+        b->sample_lengths[0] = p->m;
+        b->sample_blocks = 1;
+        b->sample_rows = p->m;
+    } else {
+        for (int i = 0; i < TIMING_VERIFY_BLOCKS; i++) {
+            int64_t pick = (blocks - 1) * i / (TIMING_VERIFY_BLOCKS - 1);
+            if (count == 0 || chosen[count - 1] != pick)
+                chosen[count++] = pick;
+        }
+        b->sample_rows = 0;
+        for (int i = 0; i < count; i++) {
+            int64_t start = chosen[i] * block;
+            b->sample_starts[i] = start;
+            b->sample_lengths[i] = p->m - start < block ? p->m - start : block;
+            b->sample_rows += b->sample_lengths[i];
+        }
+        b->sample_blocks = count;
+    }
+    int32_t *rows = malloc((size_t)b->sample_rows * sizeof *rows);
+    if (!rows)
+        return errorf(ctx, W8A8_NO_MEMORY, "out of host memory for verification");
+    int64_t at = 0;
+    for (int i = 0; i < b->sample_blocks; i++)
+        for (int64_t r = 0; r < b->sample_lengths[i]; r++)
+            rows[at++] = (int32_t)(b->sample_starts[i] + r);
+    const cu_api *cu = ctx->cu;
+    size_t row_bytes = (size_t)p->ldc * w8a8_dtype_size(p->out_type);
+    CUresult rc = cu->cuMemAlloc(&b->verify_base, TIMING_ALIGN + align_up((size_t)at * sizeof *rows) +
+                                                      (size_t)at * row_bytes);
+    if (rc != CUDA_SUCCESS) {
+        b->verify_base = 0;
+        free(rows);
+        return error_cuda(ctx, rc, "cuMemAlloc (verification buffers)");
+    }
+    b->verify_result = b->verify_base;
+    b->sample_index = b->verify_base + TIMING_ALIGN;
+    b->reference_out = b->sample_index + align_up((size_t)at * sizeof *rows);
+    rc = cu->cuMemcpyHtoD(b->sample_index, rows, (size_t)at * sizeof *rows);
+    free(rows);
+    return rc == CUDA_SUCCESS ? W8A8_OK : error_cuda(ctx, rc, "cuMemcpyHtoD (sampled rows)");
+}
+
+/* max |ref| over the sampled reference rows (copied to the host once per problem). */
+static w8a8_status reference_max(w8a8_context *ctx, timing_buffers *b)
 {
     const w8a8_problem *p = &b->problem;
     size_t row_bytes = (size_t)p->ldc * w8a8_dtype_size(p->out_type);
-    int64_t chunk_rows = (int64_t)(TIMING_VERIFY_CHUNK / row_bytes);
-    if (chunk_rows < 1)
-        chunk_rows = 1;
-    if (chunk_rows > p->m)
-        chunk_rows = p->m;
-    uint8_t *host = malloc(2 * (size_t)chunk_rows * row_bytes);
+    size_t bytes = (size_t)(b->sample_rows - 1) * row_bytes + (size_t)p->n * w8a8_dtype_size(p->out_type);
+    uint8_t *host = malloc(bytes);
     if (!host)
         return errorf(ctx, W8A8_NO_MEMORY, "out of host memory for verification");
-    uint8_t *host_ref = host + (size_t)chunk_rows * row_bytes;
-    w8a8_status st = W8A8_OK;
-    for (int64_t row = 0; row < p->m && st == W8A8_OK; row += chunk_rows) {
-        int64_t rows = p->m - row < chunk_rows ? p->m - row : chunk_rows;
-        size_t bytes = (size_t)(rows - 1) * row_bytes + (size_t)p->n * w8a8_dtype_size(p->out_type);
-        size_t at = (size_t)row * row_bytes;
-        CUresult rc = ctx->cu->cuMemcpyDtoH(host_ref, b->reference_out + at, bytes);
-        if (rc == CUDA_SUCCESS && out)
-            rc = ctx->cu->cuMemcpyDtoH(host, out + at, bytes);
-        if (rc != CUDA_SUCCESS)
-            st = error_cuda(ctx, rc, "cuMemcpyDtoH (verification)");
-        else
-            fn(user, p, out ? host : NULL, host_ref, rows);
-    }
-    free(host);
-    return st;
-}
-
-typedef struct compare_state {
-    double ref_max, ulp_rel, acc_abs;
-    double worst;  /* max |out − ref| */
-    bool passed;
-} compare_state;
-
-static void rows_max(void *user, const w8a8_problem *p, const uint8_t *out, const uint8_t *ref,
-                     int64_t rows)
-{
-    compare_state *c = user;
-    for (int64_t r = 0; r < rows; r++)
+    CUresult rc = ctx->cu->cuMemcpyDtoH(host, b->reference_out, bytes);
+    double max = 0;
+    for (int64_t r = 0; rc == CUDA_SUCCESS && r < b->sample_rows; r++)
         for (int64_t n = 0; n < p->n; n++) {
             float v = 0;
-            num_load_f32(p->out_type, ref, r * p->ldc + n, &v);
-            if (!(fabs(v) <= c->ref_max)) /* also catches NaN */
-                c->ref_max = isnan(v) ? INFINITY : fabs(v);
+            num_load_f32(p->out_type, host, r * p->ldc + n, &v);
+            if (!(fabs(v) <= max)) /* also catches NaN */
+                max = isnan(v) ? INFINITY : fabs(v);
         }
-    (void)out;
+    free(host);
+    if (rc != CUDA_SUCCESS)
+        return error_cuda(ctx, rc, "cuMemcpyDtoH (reference rows)");
+    if (!(max > 0 && isfinite(max)))
+        return errorf(ctx, W8A8_INTERNAL, "the reference output is %s: nothing to verify against",
+                      max > 0 ? "not finite" : "all zeros");
+    b->reference_max = max;
+    return W8A8_OK;
 }
 
-static void rows_compare(void *user, const w8a8_problem *p, const uint8_t *out,
-                         const uint8_t *ref, int64_t rows)
-{
-    compare_state *c = user;
-    for (int64_t r = 0; r < rows; r++)
-        for (int64_t n = 0; n < p->n; n++) {
-            float want = 0, got = 0;
-            num_load_f32(p->out_type, ref, r * p->ldc + n, &want);
-            num_load_f32(p->out_type, out, r * p->ldc + n, &got);
-            double diff = fabs((double)got - (double)want);
-            if (isnan(diff))
-                diff = INFINITY;
-            if (diff > c->worst)
-                c->worst = diff;
-            if (!(diff <= c->ulp_rel * fabs(want) + c->acc_abs))
-                c->passed = false;
-        }
-}
-
+/* The reference kernel on the sampled rows of set 0, packed one after another (stride ldc). */
 static w8a8_status launch_reference(w8a8_context *ctx, timing_buffers *b)
 {
-    const cu_api *cu = ctx->cu;
-    CUresult rc = cu->cuMemAlloc(&b->reference_out, b->out_bytes);
-    if (rc != CUDA_SUCCESS) {
-        b->reference_out = 0;
-        return error_cuda(ctx, rc, "cuMemAlloc(%zu bytes for the reference output)", b->out_bytes);
-    }
-    CU_TRY(ctx, cu->cuMemsetD8Async(b->reference_out, 0xFF, b->out_bytes, b->stream), "cuMemsetD8Async");
-    w8a8_tensors t = b->sets[0];
-    t.out = dptr(b->reference_out);
-    w8a8_status st = w8a8_scaled_mm_reference(ctx, &b->problem, &t, b->stream);
+    w8a8_status st = sample_rows_choose(ctx, b);
     if (st != W8A8_OK)
         return st;
-    CU_TRY(ctx, cu->cuStreamSynchronize(b->stream), "cuStreamSynchronize (reference kernel)");
-    compare_state c = {0};
-    st = for_each_rows(ctx, b, 0, rows_max, &c);
-    if (st == W8A8_OK && !(c.ref_max > 0 && isfinite(c.ref_max)))
-        st = errorf(ctx, W8A8_INTERNAL, "the reference output is %s: nothing to verify against",
-                    c.ref_max > 0 ? "not finite" : "all zeros");
-    b->reference_max = c.ref_max;
-    return st;
+    const w8a8_problem *p = &b->problem;
+    size_t row_bytes = (size_t)p->ldc * w8a8_dtype_size(p->out_type);
+    CU_TRY(ctx, ctx->cu->cuMemsetD8Async(b->reference_out, 0xFF, (size_t)b->sample_rows * row_bytes,
+                                         b->stream), "cuMemsetD8Async");
+    int64_t packed = 0;
+    for (int i = 0; i < b->sample_blocks && st == W8A8_OK; i++) {
+        w8a8_problem sub;
+        w8a8_tensors t;
+        rows_tensors(p, &b->sets[0], b->sample_starts[i], b->sample_lengths[i],
+                     b->reference_out + (size_t)packed * row_bytes, &sub, &t);
+        st = w8a8_scaled_mm_reference(ctx, &sub, &t, b->stream);
+        packed += b->sample_lengths[i];
+    }
+    if (st != W8A8_OK)
+        return st;
+    CU_TRY(ctx, ctx->cu->cuStreamSynchronize(b->stream), "cuStreamSynchronize (reference kernel)");
+    return reference_max(ctx, b);
+}
+
+const char *timing_compile_defines(size_t index)
+{
+    static const char *const sets[] = {"OUT_TYPE=4", "OUT_TYPE=5", "OUT_TYPE=6"};
+    return index < sizeof sets / sizeof sets[0] ? sets[index] : NULL;
+}
+
+/* The comparison runs on the GPU (templates/verify.cuh): only three words come back. */
+static w8a8_status launch_compare(w8a8_context *ctx, timing_buffers *b, CUdeviceptr out,
+                                  float ulp_rel, float acc_abs, uint32_t result[3])
+{
+    const w8a8_problem *p = &b->problem;
+    char defines[32];
+    snprintf(defines, sizeof defines, "OUT_TYPE=%d", (int)p->out_type);
+    const jit_kernel *kernel = NULL;
+    w8a8_status st = jit_kernel_get(ctx, TIMING_VERIFY_TEMPLATE, defines, NULL, "w8a8_verify_compare", &kernel);
+    if (st != W8A8_OK)
+        return st;
+    CU_TRY(ctx, ctx->cu->cuMemsetD32Async(b->verify_result, 0, 3, b->stream), "cuMemsetD32Async");
+    long long m = p->m, n = p->n, ldc = p->ldc;
+    int rows = (int)b->sample_rows;
+    void *params[] = {&out, &ldc, &m, &n, &b->reference_out, &b->sample_index, &rows, &ulp_rel,
+                      &acc_abs, &b->verify_result};
+    jit_launch l;
+    memset(&l, 0, sizeof l);
+    l.grid[0] = (unsigned)(m < TIMING_VERIFY_GRID ? m : TIMING_VERIFY_GRID);
+    l.block[0] = TIMING_VERIFY_THREADS;
+    l.stream = b->stream;
+    if ((st = jit_kernel_launch(ctx, kernel, &l, params)) != W8A8_OK)
+        return st;
+    CU_TRY(ctx, ctx->cu->cuMemcpyDtoHAsync(result, b->verify_result, 3 * sizeof *result, b->stream),
+           "cuMemcpyDtoHAsync (verification result)");
+    CU_TRY(ctx, ctx->cu->cuStreamSynchronize(b->stream), "cuStreamSynchronize (verification)");
+    return W8A8_OK;
+}
+
+w8a8_status timing_verify_prepare(w8a8_context *ctx, timing_buffers *b)
+{
+    return b->reference_out ? W8A8_OK : launch_reference(ctx, b);
 }
 
 w8a8_status timing_verify(w8a8_context *ctx, timing_buffers *b, timing_launch_fn launch,
@@ -560,15 +642,15 @@ w8a8_status timing_verify(w8a8_context *ctx, timing_buffers *b, timing_launch_fn
     CU_TRY(ctx, cu->cuMemsetD8Async(out, 0xFF, b->out_bytes, b->stream), "cuMemsetD8Async (poison)");
     if ((st = launch(ctx, user, &b->problem, t, b->workspace, b->stream)) != W8A8_OK)
         return st;
-    CU_TRY(ctx, cu->cuStreamSynchronize(b->stream), "cuStreamSynchronize (verified launch)");
-    double acc_rel;
-    compare_state c = {.ref_max = b->reference_max, .passed = true};
-    timing_tolerance(&b->problem, &c.ulp_rel, &acc_rel);
-    c.acc_abs = acc_rel * b->reference_max;
-    st = for_each_rows(ctx, b, out, rows_compare, &c);
+    double ulp_rel, acc_rel;
+    timing_tolerance(&b->problem, &ulp_rel, &acc_rel);
+    uint32_t result[3] = {0, 0, 0}; /* non-finite outputs, failed elements, worst |diff| bits */
+    st = launch_compare(ctx, b, out, (float)ulp_rel, (float)(acc_rel * b->reference_max), result);
     if (st == W8A8_OK) {
-        *error = c.worst / b->reference_max;
-        *passed = c.passed;
+        float worst;
+        memcpy(&worst, &result[2], sizeof worst);
+        *error = result[0] ? INFINITY : (double)worst / b->reference_max;
+        *passed = result[0] == 0 && result[1] == 0;
     }
     return st;
 }

@@ -1,8 +1,11 @@
-/* The autotuner (w8a8_tune): for each problem, the candidates of every space that applies are
- * compiled in parallel (NVRTC), planned, verified against the reference kernel and timed in
- * two passes (successive halving: a quick pass for all, more samples for the best few). Every
- * measurement goes to the user's cache database as soon as it is taken, so an interrupted run
- * resumes where it stopped; a rerun skips (key, family, config) already measured. */
+/* The autotuner (w8a8_tune). A run first plans every key (tune_plan.c: the spaces' ranked
+ * candidates, evaluated in parallel) and hands every distinct kernel to the compile queue
+ * (kernel_queue.c), which compiles each once on every core while this thread times: key by
+ * key, each candidate is planned, verified against the reference kernel on sampled rows and
+ * timed in two passes (successive halving: a quick pass for all, more samples for the best
+ * few). Winners of neighbouring M buckets are tried early. Every measurement goes to the
+ * user's cache database as soon as it is taken, so an interrupted run resumes where it
+ * stopped; a rerun skips (key, family, config) already measured. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,69 +14,14 @@
 
 #include <nvrtc.h>
 
-#include "cache.h"
 #include "dispatch.h"
-#include "gemm.h"
-#include "space.h"
-#include "tune.h"
+#include "tune_run.h"
 
 #define TUNE_QUICK_SAMPLES 5
 #define TUNE_FINAL_SAMPLES 30
 #define TUNE_FINALISTS 4
 #define TUNE_QUICK_BATCH_US 300.0
 #define TUNE_FINAL_BATCH_US 1000.0
-#define TUNE_DEFINES_BYTES 1024
-#define TUNE_MAX_SPACES 16
-
-typedef struct candidate {
-    const gemm_family *family;
-    char template_name[64];
-    char arch[16];
-    char space[64];
-    char config[W8A8_CONFIG_BYTES];
-    double rank;
-    size_t space_pos;         /* rank position inside its own space (ranks of two spaces are
-                                 in different units and never compared) */
-    size_t order;             /* position in the list as collected (space order) */
-    bool is_default;
-    bool measured_before;     /* the database has an "ok" row: not measured again */
-    bool compiled;            /* cubin built and accepted */
-    w8a8_kernel_info info;
-    char error[256];
-    gemm_plan plan;
-    bool usable;              /* planned, verified and timed in the quick pass */
-    double quick_us, final_us;
-    double verify_error;
-} candidate;
-
-typedef struct candidate_list {
-    candidate *items;
-    size_t count, cap;
-} candidate_list;
-
-/* One w8a8_tune call. */
-typedef struct tune_run {
-    w8a8_context *ctx;
-    w8a8_tune_options options;
-    w8a8_tune_progress_fn progress;
-    void *user;
-    bool refresh_dispatch;   /* not from online mode: the dispatcher's lock is held then */
-    double started;
-    bool budget_spent;
-    double problem_deadline; /* a fair share of what is left, per problem; 0: none */
-    double quick_deadline;   /* the part of that share the quick pass may use */
-    bool problem_cut;        /* a deadline stopped this problem's work early */
-    cache_device cache_dev;
-    space_device space_dev;
-    int driver_version, nvrtc_version;
-    /* the problem at hand */
-    size_t problem_index;
-    w8a8_problem problem;
-    cache_key key;
-    const char *space_label;
-    double best_us;
-    char best_config[W8A8_CONFIG_BYTES + 64];
-} tune_run;
 
 /* ---- progress and budget ------------------------------------------------------------------- */
 
@@ -105,8 +53,14 @@ static void problem_budget_start(tune_run *run)
         return;
     double now = util_now();
     double left = run->options.budget_seconds - (now - run->started);
-    size_t problems_left = run->options.problem_count - run->problem_index;
-    double share = left / (double)(problems_left ? problems_left : 1);
+    pthread_mutex_lock(&run->shared->lock);
+    size_t problems_left = run->options.problem_count - run->shared->next + 1; /* with this one */
+    size_t devices = run->shared->devices;
+    pthread_mutex_unlock(&run->shared->lock);
+    /* each device takes one key at a time: a key may use devices × left / keys left */
+    double share = left * (double)devices / (double)problems_left;
+    if (share > left)
+        share = left;
     run->problem_deadline = now + share;
     run->quick_deadline = now + 0.75 * share;
 }
@@ -116,6 +70,7 @@ static void report(tune_run *run, w8a8_tune_phase phase, size_t done, size_t tot
 {
     if (!run->progress)
         return;
+    pthread_mutex_lock(&run->shared->lock);
     w8a8_tune_progress p = {
         .phase = phase, .problem_index = run->problem_index,
         .problem_count = run->options.problem_count, .problem = &run->problem,
@@ -124,183 +79,12 @@ static void report(tune_run *run, w8a8_tune_phase phase, size_t done, size_t tot
         .elapsed_seconds = util_now() - run->started,
         .budget_seconds = run->options.budget_seconds, .measurement = m, .result = r};
     run->progress(&p, run->user);
-}
-
-/* ---- candidates ----------------------------------------------------------------------------- */
-
-static candidate *list_add(w8a8_context *ctx, candidate_list *l)
-{
-    if (l->count == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 64;
-        candidate *grown = realloc(l->items, cap * sizeof *grown);
-        if (!grown) {
-            errorf(ctx, W8A8_NO_MEMORY, "out of host memory for candidates");
-            return NULL;
-        }
-        l->items = grown;
-        l->cap = cap;
-    }
-    candidate *c = &l->items[l->count++];
-    memset(c, 0, sizeof *c);
-    c->quick_us = c->final_us = c->verify_error = -1.0;
-    return c;
-}
-
-static candidate *list_find(candidate_list *l, const gemm_family *f, const char *config)
-{
-    for (size_t i = 0; i < l->count; i++)
-        if (l->items[i].family == f && strcmp(l->items[i].config, config) == 0)
-            return &l->items[i];
-    return NULL;
-}
-
-static candidate *add_config(tune_run *run, candidate_list *l, const space *s,
-                             const gemm_family *f, const char *config, double rank,
-                             size_t space_pos)
-{
-    candidate *c = list_add(run->ctx, l);
-    if (!c)
-        return NULL;
-    c->family = f;
-    snprintf(c->template_name, sizeof c->template_name, "%s", space_template(s));
-    /* An arch-specific target ("sm_90a") is compiled as such; a portable one ("sm_80": from
-     * sm_80 on) for the device's own arch, as the family's plan will, so the cubin the pool
-     * builds is the one plan finds in the store. */
-    const char *arch = space_arch(s);
-    size_t len = strlen(arch);
-    snprintf(c->arch, sizeof c->arch, "%s", len && arch[len - 1] == 'a' ? arch : run->ctx->arch);
-    snprintf(c->space, sizeof c->space, "%s", space_name(s));
-    snprintf(c->config, sizeof c->config, "%s", config);
-    c->rank = rank;
-    c->space_pos = space_pos;
-    c->order = l->count - 1;
-    if (!run->options.force) {
-        bool found = false;
-        if (cache_has_measurement(run->ctx, &run->key, f->name, config, &found) == W8A8_OK)
-            c->measured_before = found;
-        error_clear(run->ctx);
-    }
-    return c;
-}
-
-/* The ranked valid configs of one space (at most max_candidates) plus its default. */
-static w8a8_status add_space(tune_run *run, const space *s, candidate_list *l)
-{
-    w8a8_context *ctx = run->ctx;
-    bool applies = false;
-    w8a8_status st = space_applies(ctx, s, &run->problem, &run->space_dev, &applies);
-    if (st != W8A8_OK || !applies)
-        return st;
-    const gemm_family *f = gemm_family_find(space_template(s));
-    if (!f || !f->supports(ctx, &run->problem))
-        return W8A8_OK;
-    /* The reference kernel is the oracle and the dispatcher's last fallback, never a
-     * candidate: timing it on large shapes would eat the budget (a second a launch) and a
-     * problem no other family measured would record it as the winner. Only a space named
-     * explicitly (--space) tunes it. */
-    if (f == &gemm_family_reference && !(run->options.space && *run->options.space))
-        return W8A8_OK;
-    space_enumeration e;
-    memset(&e, 0, sizeof e);
-    if ((st = space_enumerate(ctx, s, &run->problem, &run->space_dev, &e)) != W8A8_OK)
-        return st;
-    size_t limit = e.count;
-    if (run->options.max_candidates > 0 && (size_t)run->options.max_candidates < limit)
-        limit = (size_t)run->options.max_candidates;
-    for (size_t i = 0; i < limit && st == W8A8_OK; i++)
-        if (!add_config(run, l, s, f, e.candidates[i].config, e.candidates[i].rank, i))
-            st = W8A8_NO_MEMORY;
-    space_enumeration_free(&e);
-    char config[W8A8_CONFIG_BYTES];
-    if (st == W8A8_OK && space_default(ctx, s, &run->problem, &run->space_dev, config,
-                                       sizeof config) == W8A8_OK) {
-        candidate *c = list_find(l, f, config);
-        if (!c && !(c = add_config(run, l, s, f, config, INFINITY, limit)))
-            st = W8A8_NO_MEMORY;
-        if (c)
-            c->is_default = true;
-    }
-    error_clear(ctx);
-    return st;
-}
-
-/* Loads the spaces to tune: the one named in the options, or every built-in. */
-static w8a8_status spaces_load(tune_run *run, space **spaces, size_t *count)
-{
-    *count = 0;
-    if (run->options.space && *run->options.space) {
-        w8a8_status st = space_load(run->ctx, run->options.space, &spaces[0]);
-        if (st == W8A8_OK)
-            *count = 1;
-        return st;
-    }
-    const char *const *names = space_builtin_names();
-    for (size_t i = 0; names && names[i] && *count < TUNE_MAX_SPACES; i++) {
-        space *s = NULL;
-        w8a8_status st = space_load(run->ctx, names[i], &s);
-        if (st != W8A8_OK) {
-            for (size_t j = 0; j < *count; j++)
-                space_free(spaces[j]);
-            *count = 0;
-            return st;
-        }
-        spaces[(*count)++] = s;
-    }
-    return W8A8_OK;
-}
-
-/* ---- compiling ------------------------------------------------------------------------------ */
-
-typedef struct compile_job {
-    tune_run *run;
-    candidate **items;
-} compile_job;
-
-/* On a pool thread: NVRTC is thread-safe, errors are kept per thread. */
-static void compile_one(void *user, size_t index)
-{
-    compile_job *job = user;
-    w8a8_context *ctx = job->run->ctx;
-    candidate *c = job->items[index];
-    char defines[TUNE_DEFINES_BYTES];
-    jit_cubin cubin;
-    memset(&cubin, 0, sizeof cubin);
-    w8a8_status st = gemm_defines(ctx, &job->run->problem, c->config, defines, sizeof defines);
-    if (st == W8A8_OK)
-        st = jit_cubin_get(ctx, c->template_name, defines, c->arch, &cubin);
-    if (st != W8A8_OK) {
-        snprintf(c->error, sizeof c->error, "%s: %s", w8a8_status_string(st), w8a8_errmsg(ctx));
-        return;
-    }
-    c->info = cubin.info;
-    jit_cubin_free(&cubin);
-    c->compiled = !c->info.rejected;
-    if (c->info.rejected)
-        snprintf(c->error, sizeof c->error, "%s", c->info.reject_reason);
-}
-
-/* Compiles the candidates [from, to) still to measure (NVRTC on the pool). */
-static w8a8_status compile_range(tune_run *run, candidate_list *l, size_t from, size_t to)
-{
-    candidate **todo = malloc((to > from ? to - from : 1) * sizeof *todo);
-    if (!todo)
-        return errorf(run->ctx, W8A8_NO_MEMORY, "out of host memory");
-    size_t count = 0;
-    for (size_t i = from; i < to; i++)
-        if (!l->items[i].measured_before || l->items[i].is_default)
-            todo[count++] = &l->items[i];
-    compile_job job = {run, todo};
-    if (count)
-        pool_run(run->options.threads, count, compile_one, &job);
-    report(run, W8A8_TUNE_PHASE_COMPILE, to, l->count, count ? todo[count - 1]->config : NULL,
-           NULL, NULL);
-    free(todo);
-    return W8A8_OK;
+    pthread_mutex_unlock(&run->shared->lock);
 }
 
 /* ---- recording -------------------------------------------------------------------------------- */
 
-static void template_hash(w8a8_context *ctx, const char *template_name, char out[65])
+static void template_hash_compute(w8a8_context *ctx, const char *template_name, char out[65])
 {
     char name[96];
     const char *text = NULL;
@@ -316,6 +100,22 @@ static void template_hash(w8a8_context *ctx, const char *template_name, char out
     util_sha256_hex(buffers, &size, 1, out);
     if (owned)
         free((void *)text);
+}
+
+/* The template's content hash, memoized for the run (a template does not change under it). */
+static const char *template_hash(tune_run *run, const char *template_name)
+{
+    for (size_t i = 0; i < run->hash_count; i++)
+        if (strcmp(run->hash_names[i], template_name) == 0)
+            return run->hash_values[i];
+    static _Thread_local char unmemoized[65];
+    char *out = unmemoized;
+    if (run->hash_count < TUNE_MAX_SPACES) {
+        snprintf(run->hash_names[run->hash_count], sizeof run->hash_names[0], "%s", template_name);
+        out = run->hash_values[run->hash_count++];
+    }
+    template_hash_compute(run->ctx, template_name, out);
+    return out;
 }
 
 /* Writes one measurement (unless it is the default's repeat of an existing row) and tells the
@@ -353,12 +153,15 @@ static w8a8_status record(tune_run *run, const candidate *c, const char *status,
         row.registers = m.registers;
         row.spills = m.spills;
         row.compile_ms = m.compile_ms;
-        template_hash(run->ctx, c->template_name, row.template_hash);
+        snprintf(row.template_hash, sizeof row.template_hash, "%s",
+                 template_hash(run, c->template_name));
         row.driver_version = run->driver_version;
         row.nvrtc_version = run->nvrtc_version;
         snprintf(row.lib_version, sizeof row.lib_version, "%s", W8A8JIT_VERSION_STRING);
         row.timestamp = (int64_t)time(NULL);
+        double t0 = util_now();
         st = cache_put_measurement(run->ctx, &run->key, &row);
+        run->profile.record_seconds += util_now() - t0;
     }
     report(run, W8A8_TUNE_PHASE_MEASURED, 0, 0, c->config, &m, NULL);
     return st;
@@ -423,7 +226,18 @@ static w8a8_status quick_one(tune_run *run, timing_buffers *b, candidate *c, siz
         return candidate_failed(run, c, "compile_error", st);
     c->plan.family = c->family;
     bool passed = false;
+    double t0 = util_now();
+    if (!b->reference_out) { /* the first verification runs the reference: counted apart */
+        st = timing_verify_prepare(ctx, b);
+        double t1 = util_now();
+        run->profile.reference_seconds += t1 - t0;
+        t0 = t1;
+        if (st != W8A8_OK)
+            return st; /* the oracle itself failed: nothing of this key can be verified */
+    }
     st = timing_verify(ctx, b, launch_plan, &c->plan, &c->verify_error, &passed);
+    double t1 = util_now();
+    run->profile.verify_seconds += t1 - t0;
     if (st != W8A8_OK)
         return candidate_failed(run, c, "launch_error", st);
     if (!passed) {
@@ -435,28 +249,68 @@ static w8a8_status quick_one(tune_run *run, timing_buffers *b, candidate *c, siz
     timing_result t;
     st = timing_measure(ctx, b, launch_plan, &c->plan, run->options.quick_samples,
                         TUNE_QUICK_BATCH_US, &t);
+    run->profile.timing_seconds += util_now() - t1;
     if (st != W8A8_OK)
         return candidate_failed(run, c, "launch_error", st);
     c->quick_us = t.median_us;
     c->usable = true;
+    run->profile.candidates_timed++;
     note_best(run, c, t.median_us);
     return record(run, c, "ok", &t, 1);
 }
 
-static w8a8_status quick_range(tune_run *run, timing_buffers *b, candidate_list *l, size_t from,
-                               size_t to, w8a8_tune_result *res)
+/* The candidate's kernel from the compile queue (waiting for it, or compiling it here); a
+ * kernel that failed or was rejected is recorded as such. *ready: it can be timed. */
+static w8a8_status candidate_compiled(tune_run *run, candidate *c, w8a8_tune_result *res,
+                                      bool *ready)
+{
+    *ready = false;
+    if (!c->has_kernel) { /* its defines could not be made: c->error says why */
+        res->compile_failed++;
+        return record(run, c, "compile_error", NULL, 1);
+    }
+    report(run, W8A8_TUNE_PHASE_COMPILE, res->compiled, 0, c->config, NULL, NULL);
+    const kq_kernel *k = kq_wait(run->kernels, c->kernel);
+    c->info = k->info;
+    if (!k->compiled) {
+        snprintf(c->error, sizeof c->error, "%s", k->error);
+        res->rejected += k->info.rejected;
+        res->compile_failed += !k->info.rejected;
+        return record(run, c, k->info.rejected ? "rejected" : "compile_error", NULL, 1);
+    }
+    res->compiled++;
+    *ready = true;
+    return W8A8_OK;
+}
+
+/* The quick pass over the key's list in order (defaults, seeds, then by rank), each kernel
+ * taken from the compile queue as it is reached; the input buffers are made when the first
+ * candidate is ready. */
+static w8a8_status quick_pass(tune_run *run, candidate_list *l, timing_buffers *b,
+                              w8a8_tune_result *res)
 {
     w8a8_status st = W8A8_OK;
-    for (size_t i = from; i < to && st == W8A8_OK; i++) {
+    for (size_t i = 0; i < l->count && st == W8A8_OK; i++) {
         candidate *c = &l->items[i];
-        if (!c->compiled)
+        if (c->measured_before && !c->is_default)
             continue;
         /* Until one candidate of this problem has a time (the space's default comes first),
-         * only the whole budget stops the quick pass: on a cold cubin store the first chunk's
+         * only the whole budget stops the quick pass: on a cold cubin store the first
          * compiles can use up a problem's share, and the problem would end unmeasured. */
         bool none_timed = res->timed == 0;
         if (!quick_budget_left(run) && !(none_timed && !run->budget_spent))
             break;
+        bool ready = false;
+        st = candidate_compiled(run, c, res, &ready);
+        if (st != W8A8_OK || !ready)
+            continue;
+        if (!b->base) {
+            double t0 = util_now();
+            st = timing_buffers_create(run->ctx, &run->problem, 4.0, 0, b);
+            run->profile.buffers_seconds += util_now() - t0;
+            if (st != W8A8_OK)
+                break;
+        }
         report(run, W8A8_TUNE_PHASE_QUICK, i, l->count, c->config, NULL, NULL);
         st = quick_one(run, b, c, &res->verify_failed);
         res->timed += c->usable;
@@ -487,8 +341,10 @@ static w8a8_status final_pass(tune_run *run, timing_buffers *b, candidate_list *
         candidate *c = usable[i];
         report(run, W8A8_TUNE_PHASE_FINAL, i, finalists, c->config, NULL, NULL);
         timing_result t;
+        double t0 = util_now();
         st = timing_measure(run->ctx, b, launch_plan, &c->plan, run->options.final_samples,
                             TUNE_FINAL_BATCH_US, &t);
+        run->profile.timing_seconds += util_now() - t0;
         if (st != W8A8_OK) {
             st = candidate_failed(run, c, "launch_error", st);
             continue;
@@ -532,110 +388,28 @@ static void result_finish(tune_run *run, candidate_list *l, w8a8_tune_result *re
     error_clear(run->ctx);
 }
 
-static w8a8_status candidates_collect(tune_run *run, space **spaces, size_t nspaces,
-                                      candidate_list *l, w8a8_tune_result *res)
-{
-    for (size_t i = 0; i < nspaces; i++) {
-        w8a8_status st = add_space(run, spaces[i], l);
-        if (st != W8A8_OK)
-            return st;
-    }
-    res->candidates = l->count;
-    for (size_t i = 0; i < l->count; i++)
-        res->skipped += l->items[i].measured_before && !l->items[i].is_default;
-    return W8A8_OK;
-}
-
-/* Compiles and quick-times the candidates chunk by chunk in list order (defaults first, then
- * by rank), so a budget spent part-way leaves the best-ranked configs measured instead of
- * everything compiled and nothing timed. */
-static w8a8_status compile_and_time(tune_run *run, candidate_list *l, timing_buffers *b,
-                                    w8a8_tune_result *res)
-{
-    size_t chunk = (size_t)run->options.threads * 2;
-    w8a8_status st = W8A8_OK;
-    for (size_t from = 0; from < l->count && st == W8A8_OK && quick_budget_left(run); from += chunk) {
-        size_t to = from + chunk < l->count ? from + chunk : l->count;
-        st = compile_range(run, l, from, to);
-        bool any = false;
-        for (size_t i = from; i < to && st == W8A8_OK; i++) {
-            candidate *c = &l->items[i];
-            bool failed = !c->compiled && !c->info.rejected && c->error[0];
-            res->compiled += c->compiled;
-            res->rejected += c->info.rejected;
-            res->compile_failed += failed;
-            any |= c->compiled;
-            if (failed || c->info.rejected)
-                st = record(run, c, failed ? "compile_error" : "rejected", NULL, 1);
-        }
-        if (st == W8A8_OK && any && !b->base)
-            st = timing_buffers_create(run->ctx, &run->problem, 4.0, 0, b);
-        if (st == W8A8_OK && b->base)
-            st = quick_range(run, b, l, from, to, res);
-    }
-    return st;
-}
-
-/* Rank position first, then space order: the spaces' candidates interleave (the best of
- * each, then the second of each, …), so a budget cut part-way leaves every family measured
- * on its own best-ranked configs; a space's ranks are in its own units. */
-static int by_space_pos(const void *x, const void *y)
-{
-    const candidate *a = x, *b = y;
-    if (a->space_pos != b->space_pos)
-        return a->space_pos < b->space_pos ? -1 : 1;
-    return a->order < b->order ? -1 : a->order > b->order;
-}
-
-static void interleave_spaces(candidate_list *l)
-{
-    qsort(l->items, l->count, sizeof *l->items, by_space_pos);
-}
-
-/* Defaults first (the baseline of "vs default", measured even on a tight budget); the rest
- * keep their order. */
-static void defaults_first(candidate_list *l)
-{
-    size_t front = 0;
-    for (size_t i = 0; i < l->count; i++)
-        if (l->items[i].is_default) {
-            candidate moved = l->items[i];
-            memmove(&l->items[front + 1], &l->items[front], (i - front) * sizeof moved);
-            l->items[front++] = moved;
-        }
-}
-
-static w8a8_status tune_problem(tune_run *run, space **spaces, size_t nspaces,
-                                w8a8_tune_result *res)
+static w8a8_status tune_problem(tune_run *run, problem_plan *plan, w8a8_tune_result *res)
 {
     w8a8_context *ctx = run->ctx;
     double started = util_now();
-    candidate_list l = {0};
+    candidate_list *l = &plan->list;
     problem_budget_start(run);
     timing_buffers b;
     memset(&b, 0, sizeof b);
     run->best_us = -1.0;
     run->best_config[0] = '\0';
-    cache_key_make(&run->key, &run->problem, &run->cache_dev);
-    w8a8_status st = candidates_collect(run, spaces, nspaces, &l, res);
-    if (st == W8A8_OK && l.count == 0)
-        st = errorf(ctx, W8A8_UNSUPPORTED, "no tuning space applies to this problem on %s",
-                    run->space_dev.name);
-    if (st == W8A8_OK)
-        report(run, W8A8_TUNE_PHASE_PROBLEM, 0, l.count, NULL, NULL, NULL);
-    interleave_spaces(&l);
-    defaults_first(&l);
-    if (st == W8A8_OK)
-        st = compile_and_time(run, &l, &b, res);
+    run->key = plan->key;
+    res->candidates = l->count;
+    for (size_t i = 0; i < l->count; i++)
+        res->skipped += l->items[i].measured_before && !l->items[i].is_default;
+    report(run, W8A8_TUNE_PHASE_PROBLEM, 0, l->count, NULL, NULL, NULL);
+    w8a8_status st = quick_pass(run, l, &b, res);
     if (st == W8A8_OK && b.base)
-        st = final_pass(run, &b, &l);
+        st = final_pass(run, &b, l);
     timing_buffers_destroy(ctx, &b);
     char message[W8A8_ERRMSG_BYTES];
     snprintf(message, sizeof message, "%s", w8a8_errmsg(ctx));
-    result_finish(run, &l, res);
-    if (st == W8A8_OK && run->refresh_dispatch)
-        dispatch_refresh(ctx, &run->problem);
-    free(l.items);
+    result_finish(run, l, res);
     res->seconds = util_now() - started;
     if (st == W8A8_OK && (run->budget_spent || run->problem_cut))
         st = W8A8_BUDGET_SPENT;
@@ -674,61 +448,228 @@ static w8a8_status run_setup(tune_run *run)
     return W8A8_OK;
 }
 
+/* The compile pool's share of the profile. */
+static void profile_finish(tune_run *run)
+{
+    kq_stats k;
+    kq_stats_get(run->kernels, &k);
+    w8a8_tune_profile *p = &run->profile;
+    p->compile_wait_seconds = k.wait_seconds;
+    p->kernels = k.kernels;
+    p->kernels_compiled = k.compiled_fresh;
+    p->kernels_from_store = k.from_store;
+    p->kernels_unused = k.kernels - (k.built + k.rejected + k.failed);
+    p->compile_threads = k.threads;
+    p->compile_busy_seconds = k.busy_seconds;
+    p->compile_wall_seconds = k.wall_seconds;
+    p->pool_utilization = k.wall_seconds > 0 ? k.busy_seconds / (k.threads * k.wall_seconds) : 0;
+    if (p->pool_utilization > 1) /* the timing thread compiled too */
+        p->pool_utilization = 1;
+}
+
+/* The next key for this device (keys go out in order, one at a time); false when none is left.
+ * The compile queue is told the earliest key any device is timing. */
+static bool key_take(tune_run *run, size_t *key)
+{
+    tune_shared *sh = run->shared;
+    pthread_mutex_lock(&sh->lock);
+    bool ok = sh->next < run->options.problem_count;
+    *key = sh->next;
+    sh->next += ok;
+    sh->active[run->device_index] = ok ? *key : SIZE_MAX;
+    size_t earliest = SIZE_MAX;
+    for (size_t d = 0; d < sh->devices; d++)
+        earliest = sh->active[d] < earliest ? sh->active[d] : earliest;
+    pthread_mutex_unlock(&sh->lock);
+    if (earliest != SIZE_MAX)
+        kq_set_current(run->kernels, earliest);
+    return ok;
+}
+
+/* One device's timing thread: takes keys until none is left or an error leaves its GPU or
+ * the database unusable. The first other error is kept in run->failed / failure. */
+static void tune_keys(tune_run *run)
+{
+    w8a8_context *ctx = run->ctx;
+    tune_shared *sh = run->shared;
+    size_t i;
+    while (key_take(run, &i)) {
+        problem_plan *plan = &run->plans[i];
+        w8a8_tune_result res = sh->results[i]; /* this thread's key: no other writes it */
+        run->problem_index = i;
+        run->problem = plan->problem;
+        run->problem_deadline = run->quick_deadline = 0; /* the previous problem's share */
+        w8a8_status one = plan->status;
+        if (one != W8A8_OK)
+            errorf(ctx, one, "%s", plan->message);
+        else if (!budget_left(run))
+            one = W8A8_BUDGET_SPENT;
+        else if ((one = tune_plan_seed(run, i)) == W8A8_OK)
+            one = tune_problem(run, plan, &res);
+        res.status = one;
+        pthread_mutex_lock(&sh->lock);
+        sh->results[i] = res;
+        sh->finished[i] = true;
+        pthread_mutex_unlock(&sh->lock);
+        if (one != W8A8_OK && one != W8A8_BUDGET_SPENT && run->failed == W8A8_OK) {
+            run->failed = one;
+            snprintf(run->failure, sizeof run->failure, "problem %zu (%lldx%lldx%lld): %s", i,
+                     (long long)run->problem.m, (long long)run->problem.n,
+                     (long long)run->problem.k, w8a8_errmsg(ctx));
+        }
+        if (one == W8A8_CUDA_ERROR || one == W8A8_CACHE_ERROR || one == W8A8_NO_MEMORY)
+            break; /* the GPU or the database is gone: the next problems would fail alike */
+    }
+    pthread_mutex_lock(&sh->lock);
+    sh->active[run->device_index] = SIZE_MAX;
+    pthread_mutex_unlock(&sh->lock);
+}
+
+static void *device_thread(void *arg)
+{
+    tune_run *run = arg;
+    w8a8_status st = context_make_current(run->ctx);
+    if (st == W8A8_OK)
+        tune_keys(run);
+    else if (run->failed == W8A8_OK) {
+        run->failed = st;
+        snprintf(run->failure, sizeof run->failure, "%s", w8a8_errmsg(run->ctx));
+    }
+    return NULL;
+}
+
+/* The copy of `main` another device's thread works with: its own context, device, profile
+ * and memo; the plans, spaces, queue and shared state are the same. */
+static w8a8_status device_run_make(const tune_run *main, w8a8_context *ctx, size_t index,
+                                   tune_run *out)
+{
+    *out = *main;
+    out->ctx = ctx;
+    out->device_index = index;
+    memset(&out->profile, 0, sizeof out->profile);
+    out->hash_count = 0;
+    out->failed = W8A8_OK;
+    out->failure[0] = '\0';
+    cache_device dev;
+    w8a8_status st = ctx && ctx != main->ctx ? context_make_current(ctx)
+                                             : errorf(main->ctx, W8A8_INVALID,
+                                                      "more_contexts[%zu] is NULL or ctx itself",
+                                                      index - 1);
+    if (st == W8A8_OK)
+        st = cache_device_from_ctx(ctx, &dev);
+    if (st != W8A8_OK)
+        return errorf(main->ctx, st, "more_contexts[%zu]: %s", index - 1, w8a8_errmsg(ctx));
+    if (strcmp(dev.name, main->cache_dev.name) != 0 || dev.sm_count != main->cache_dev.sm_count ||
+        dev.memory_bytes != main->cache_dev.memory_bytes || strcmp(dev.arch, main->cache_dev.arch))
+        return errorf(main->ctx, W8A8_INVALID,
+                      "more_contexts[%zu] is a %s (%d SMs), the first device a %s (%d SMs): tune "
+                      "different models separately", index - 1, dev.name, dev.sm_count,
+                      main->cache_dev.name, main->cache_dev.sm_count);
+    out->cache_dev = dev;
+    return context_make_current(main->ctx);
+}
+
+static void profile_add(w8a8_tune_profile *to, const w8a8_tune_profile *from)
+{
+    to->compile_wait_seconds += from->compile_wait_seconds;
+    to->buffers_seconds += from->buffers_seconds;
+    to->reference_seconds += from->reference_seconds;
+    to->verify_seconds += from->verify_seconds;
+    to->timing_seconds += from->timing_seconds;
+    to->record_seconds += from->record_seconds;
+    to->candidates_timed += from->candidates_timed;
+}
+
+/* Times every planned key: on the calling thread alone, or with one thread per device. */
+static w8a8_status tune_devices(tune_run *run)
+{
+    size_t extra = run->options.more_context_count;
+    if (extra == 0) {
+        tune_keys(run);
+        return W8A8_OK;
+    }
+    if (extra + 1 > TUNE_MAX_DEVICES)
+        return errorf(run->ctx, W8A8_INVALID, "more_context_count: at most %d devices in all",
+                      TUNE_MAX_DEVICES);
+    if (!run->options.more_contexts)
+        return errorf(run->ctx, W8A8_INVALID, "more_contexts is NULL");
+    tune_run *runs = calloc(extra, sizeof *runs);
+    if (!runs)
+        return errorf(run->ctx, W8A8_NO_MEMORY, "out of host memory");
+    w8a8_status st = W8A8_OK;
+    for (size_t d = 0; d < extra && st == W8A8_OK; d++)
+        st = device_run_make(run, run->options.more_contexts[d], d + 1, &runs[d]);
+    pthread_t ids[TUNE_MAX_DEVICES];
+    size_t started = 0;
+    run->shared->devices = 1 + extra;
+    for (size_t d = 0; d < extra && st == W8A8_OK; d++) {
+        run->shared->active[d + 1] = SIZE_MAX;
+        if (pthread_create(&ids[started], NULL, device_thread, &runs[d]) == 0)
+            started++;
+    }
+    run->shared->devices = 1 + started;
+    if (st == W8A8_OK)
+        tune_keys(run);
+    for (size_t d = 0; d < started; d++) {
+        pthread_join(ids[d], NULL);
+        profile_add(&run->profile, &runs[d].profile);
+        run->budget_spent |= runs[d].budget_spent;
+        if (run->failed == W8A8_OK && runs[d].failed != W8A8_OK) {
+            run->failed = runs[d].failed;
+            snprintf(run->failure, sizeof run->failure, "%s", runs[d].failure);
+        }
+    }
+    free(runs);
+    return st;
+}
+
 static w8a8_status tune_all(w8a8_context *ctx, const w8a8_tune_options *options,
                             w8a8_tune_progress_fn progress, void *user, bool refresh,
                             w8a8_tune_report *out)
 {
-    tune_run run = {.ctx = ctx, .options = *options, .progress = progress, .user = user,
-                    .refresh_dispatch = refresh, .started = util_now()};
-    space *spaces[TUNE_MAX_SPACES];
-    size_t nspaces = 0;
+    tune_shared shared = {.devices = 1};
+    pthread_mutex_init(&shared.lock, NULL);
+    tune_run run = {.shared = &shared, .ctx = ctx, .options = *options, .progress = progress,
+                    .user = user, .refresh_dispatch = refresh, .started = util_now()};
     w8a8_tune_result *results = calloc(options->problem_count, sizeof *results);
-    if (!results)
-        return errorf(ctx, W8A8_NO_MEMORY, "out of host memory");
-    w8a8_status st = run_setup(&run);
+    shared.finished = calloc(options->problem_count, sizeof *shared.finished);
+    shared.results = results;
+    w8a8_status st = results && shared.finished ? run_setup(&run)
+                                                 : errorf(ctx, W8A8_NO_MEMORY, "out of host memory");
     if (st == W8A8_OK)
-        st = spaces_load(&run, spaces, &nspaces);
-    for (size_t i = 0; i < options->problem_count; i++) { /* what a problem not reached says */
+        st = tune_plan_all(&run);
+    for (size_t i = 0; results && i < options->problem_count; i++) { /* what a key not reached says */
         results[i].problem = options->problems[i];
         results[i].problem.m = cache_m_bucket(options->problems[i].m);
         results[i].status = st != W8A8_OK ? st : W8A8_BUDGET_SPENT;
         results[i].best_us = results[i].default_us = -1.0;
     }
-    w8a8_status overall = st;
-    char message[W8A8_ERRMSG_BYTES] = "";
-    for (size_t i = 0; i < options->problem_count && st == W8A8_OK; i++) {
-        w8a8_tune_result *res = &results[i];
-        run.problem_index = i;
-        run.problem = res->problem;
-        run.problem_deadline = run.quick_deadline = 0; /* the previous problem's share */
-        w8a8_status one = validate_problem(ctx, &run.problem);
-        if (one != W8A8_OK)
-            res->status = one;
-        else if (!budget_left(&run))
-            res->status = one = W8A8_BUDGET_SPENT;
-        else
-            one = tune_problem(&run, spaces, nspaces, res);
-        if (one != W8A8_OK && one != W8A8_BUDGET_SPENT && overall == W8A8_OK) {
-            overall = one;
-            snprintf(message, sizeof message, "problem %zu (%lldx%lldx%lld): %s", i,
-                     (long long)run.problem.m, (long long)run.problem.n,
-                     (long long)run.problem.k, w8a8_errmsg(ctx));
-        }
-        if (one == W8A8_CUDA_ERROR || one == W8A8_CACHE_ERROR || one == W8A8_NO_MEMORY)
-            break; /* the GPU or the database is gone: the next problems would fail alike */
+    if (st == W8A8_OK)
+        st = tune_devices(&run);
+    if (st != W8A8_OK && run.failed == W8A8_OK) {
+        run.failed = st;
+        snprintf(run.failure, sizeof run.failure, "%s", w8a8_errmsg(ctx));
     }
-    for (size_t i = 0; i < nspaces; i++)
-        space_free(spaces[i]);
-    if (out) {
+    for (size_t i = 0; refresh && results && i < options->problem_count; i++)
+        if (shared.finished[i] && (results[i].status == W8A8_OK ||
+                                   results[i].status == W8A8_BUDGET_SPENT))
+            dispatch_refresh(ctx, &results[i].problem);
+    if (run.kernels)
+        profile_finish(&run);
+    tune_plan_free(&run);
+    free(shared.finished);
+    pthread_mutex_destroy(&shared.lock);
+    if (out && results) {
         out->results = results;
         out->count = options->problem_count;
         out->seconds = util_now() - run.started;
         out->budget_spent = run.budget_spent;
+        out->profile = run.profile;
     } else {
         free(results);
     }
-    if (overall != W8A8_OK)
-        return message[0] ? errorf(ctx, overall, "%s", message) : overall;
+    if (run.failed != W8A8_OK)
+        return errorf(ctx, run.failed, "%s", run.failure);
     return run.budget_spent ? errorf(ctx, W8A8_BUDGET_SPENT, "the tuning budget of %.0f s ran out",
                                      options->budget_seconds)
                             : W8A8_OK;

@@ -10,9 +10,10 @@
 /* ---- timing.c: buffers ---------------------------------------------------------------------- */
 
 /* Device buffers for one problem: `count` complete tensor sets (A, B, out, scales, bias, zero
- * points, column sums) so that together they exceed rotate_l2_factor × L2, plus one reference
- * output for set 0 (computed on first use) and an optional workspace. Every set holds the
- * same random values (addresses, not contents, defeat the cache). */
+ * points, column sums) so that together they exceed rotate_l2_factor × L2, plus the reference
+ * output of set 0's sampled rows (computed on first use) and an optional workspace. Every set
+ * holds the same random values (addresses, not contents, defeat the cache). */
+#define TIMING_MAX_SAMPLE_BLOCKS 5
 typedef struct timing_buffers {
     w8a8_problem problem;      /* resolved: strides and scale lds filled in */
     w8a8_tensors *sets;        /* count tensor sets, all inside one allocation */
@@ -20,8 +21,14 @@ typedef struct timing_buffers {
     CUdeviceptr base;          /* count × set_bytes */
     size_t set_bytes;
     size_t out_bytes;          /* bytes of one output (m × ldc elements) */
-    CUdeviceptr reference_out; /* 0 until the reference ran */
-    double reference_max;      /* max |ref| over the output */
+    CUdeviceptr verify_base;   /* 0 until the reference ran; holds the next three */
+    CUdeviceptr verify_result; /* 3 words: non-finite outputs, failed elements, worst |diff| */
+    CUdeviceptr sample_index;  /* int32 row numbers of the sampled rows */
+    CUdeviceptr reference_out; /* the reference's sampled rows, packed (stride ldc) */
+    int64_t sample_starts[TIMING_MAX_SAMPLE_BLOCKS], sample_lengths[TIMING_MAX_SAMPLE_BLOCKS];
+    int sample_blocks;
+    int64_t sample_rows;
+    double reference_max;      /* max |ref| over the sampled rows */
     CUdeviceptr workspace;
     size_t workspace_bytes;
     CUstream stream;
@@ -53,12 +60,22 @@ typedef struct timing_result {
 w8a8_status timing_measure(w8a8_context *ctx, timing_buffers *b, timing_launch_fn launch,
                            void *user, int samples, double min_batch_us, timing_result *r);
 
-/* Runs `launch` once on set 0 (output poisoned first) and compares with the reference kernel's
- * output for the same inputs. *error = max |out − ref| / max |ref|; *passed per the bound of
- * timing_tolerance. Returns W8A8_OK whether or not it passed (errors are launch/copy failures). */
+/* Runs `launch` once on set 0 (output poisoned first), checks on the GPU that every output
+ * element was written (finite) and compares sampled rows with the reference kernel's output
+ * for the same inputs: every row when M ≤ 512, else 128-row blocks at the start, the end and
+ * evenly between (each with every column). The reference runs once per buffers, on those rows
+ * only. *error = max |out − ref| / max |ref| over the sampled rows (infinite when an element
+ * was not written); *passed per the bound of timing_tolerance. Returns W8A8_OK whether or not
+ * it passed (errors are launch/copy failures). */
 w8a8_status timing_verify(w8a8_context *ctx, timing_buffers *b, timing_launch_fn launch,
                           void *user, double *error, bool *passed);
 
+/* Runs the reference on the sampled rows now, unless done (timing_verify does it on first use). */
+w8a8_status timing_verify_prepare(w8a8_context *ctx, timing_buffers *b);
+/* The template of the verification kernel, and its defines for `w8a8 compile --all` (one per
+ * out dtype; NULL past the end). */
+#define TIMING_VERIFY_TEMPLATE "verify"
+const char *timing_compile_defines(size_t index);
 /* The acceptance bound of timing_verify: element-wise
  *   |out − ref| ≤ ulp_rel(out_type) · |ref| + accumulation_rel · max |ref|
  * (see timing.c for the reasoning). */
@@ -75,6 +92,58 @@ typedef void (*pool_fn)(void *user, size_t index);
 void pool_run(int threads, size_t count, pool_fn fn, void *user);
 /* Online CPUs (≥ 1). */
 int pool_cpu_count(void);
+
+/* ---- kernel_queue.c: compile once, time many --------------------------------------------- */
+
+#define KQ_DEFINES_BYTES 1024
+
+/* One distinct kernel of a tuning run. Fields other than the name are written by whoever
+ * compiles it and read only once kq_wait returned it. */
+typedef struct kq_kernel {
+    char template_name[64];
+    char arch[16];
+    char defines[KQ_DEFINES_BYTES];
+    bool running, done;
+    bool compiled;          /* built or found in the cubin store, and accepted */
+    w8a8_kernel_info info;
+    char error[256];        /* why not compiled: a compile error or the rejection */
+} kq_kernel;
+
+typedef struct kernel_queue kernel_queue;
+
+typedef struct kq_stats {
+    size_t kernels;         /* distinct kernels the run's candidates name */
+    size_t built;           /* compiled or loaded, and accepted */
+    size_t compiled_fresh;  /* of them, compiled by NVRTC in this run (not from the store) */
+    size_t from_store, rejected, failed;
+    size_t by_waiter;       /* compiled by the timing thread itself (no worker had started) */
+    int threads;
+    double busy_seconds;    /* summed over the threads */
+    double wall_seconds;    /* from kq_start to the last compile's end */
+    double wait_seconds;    /* the timing thread's time in kq_wait */
+} kq_stats;
+
+/* An empty queue with `threads` workers (not started). */
+w8a8_status kq_create(w8a8_context *ctx, int threads, kernel_queue **out);
+/* Stops the workers (a compile under way finishes) and frees everything. NULL is fine. */
+void kq_destroy(kernel_queue *q);
+/* The index of (template, arch, defines), added if new. Thread-safe. */
+w8a8_status kq_add(kernel_queue *q, const char *template_name, const char *arch,
+                   const char *defines, size_t *index);
+/* What the keys will need: lists[key] holds kernel indices in the order the timing loop asks
+ * for them. Borrowed until kq_destroy. */
+void kq_set_demand(kernel_queue *q, const size_t *const *lists, const size_t *lengths,
+                   size_t count);
+/* Starts the workers; they compile the demand from the current key on. */
+void kq_start(kernel_queue *q);
+/* The timing loop moved to `key`: earlier keys' kernels are no longer compiled ahead. */
+void kq_set_current(kernel_queue *q, size_t key);
+/* Kernel `index`, done: compiled on the calling thread if no worker has started it, else
+ * waited for. */
+const kq_kernel *kq_wait(kernel_queue *q, size_t index);
+/* Kernel `index` as it stands (done or not); NULL past the end. */
+const kq_kernel *kq_kernel_at(kernel_queue *q, size_t index);
+void kq_stats_get(kernel_queue *q, kq_stats *s);
 
 /* ---- tune.c ----------------------------------------------------------------------------------- */
 

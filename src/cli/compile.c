@@ -10,6 +10,7 @@
 #include "gemm.h"
 #include "quant.h"
 #include "space.h"
+#include "tune.h"
 
 typedef struct job {
     char template_name[64];
@@ -218,6 +219,15 @@ static w8a8_status collect_jobs(w8a8_context *ctx, const compile_args *a, job_li
                 return W8A8_NO_MEMORY;
             snprintf(j->template_name, sizeof j->template_name, "quant");
             snprintf(j->defines, sizeof j->defines, "%s", quant_compile_defines(i));
+            snprintf(j->label, sizeof j->label, "%s", j->defines);
+        }
+        /* nor has the tuner's verification kernel */
+        for (size_t i = 0; timing_compile_defines(i) && st == W8A8_OK; i++) {
+            job *j = job_add(l);
+            if (!j)
+                return W8A8_NO_MEMORY;
+            snprintf(j->template_name, sizeof j->template_name, "%s", TIMING_VERIFY_TEMPLATE);
+            snprintf(j->defines, sizeof j->defines, "%s", timing_compile_defines(i));
             snprintf(j->label, sizeof j->label, "%s", j->defines);
         }
         const char *const *names = space_builtin_names();

@@ -164,6 +164,7 @@ const char *cli_scale_label(const cli_problem_spec *spec)
 
 #define TUNE_MAX_SHAPES 256
 #define TUNE_MAX_MS 64
+#define TUNE_MAX_DEVICES 64
 
 typedef struct tune_cli {
     cli_problem_spec spec;
@@ -176,6 +177,11 @@ typedef struct tune_cli {
     const char *space, *db;
     double budget;
     int max_candidates, threads;
+    long long devices[TUNE_MAX_DEVICES];
+    size_t device_count;
+    long long shard_index, shard_count; /* --shard I/N; count 0: all keys */
+    w8a8_context *more[TUNE_MAX_DEVICES];
+    size_t more_count;
     w8a8_problem *problems;
     size_t problem_count, problem_cap;
     int progress_width; /* characters of the last progress line */
@@ -187,11 +193,16 @@ static void tune_usage(FILE *f)
             "usage: w8a8 tune [--shape M,N,K]... [--model %s [--m LIST]] [--untuned]\n"
             "                 [--dtype e4m3|e5m2|int8] [--scale A,B] [--out bf16|fp16|fp32]\n"
             "                 [--space FILE] [--budget SECONDS] [--db PATH] [--force]\n"
-            "                 [--max-candidates N] [--threads N] [--json]\n"
+            "                 [--max-candidates N] [--threads N] [--devices LIST]\n"
+            "                 [--shard I/N] [--json]\n"
             "  --scale A,B    tensor|row|block for A and B (one name: both); default tensor,\n"
             "                 block for deepseek-v3\n"
             "  --m LIST       M values for --model (default: every M bucket 1 … 16384)\n"
             "  --untuned      the keys W8A8_TUNE=record saw on this device\n"
+            "  --devices LIST CUDA devices that time keys in parallel, e.g. 0,1 (same model;\n"
+            "                 one database, kernels compiled once); default: device 0\n"
+            "  --shard I/N    only keys I, I+N, I+2N, … of the list (0 ≤ I < N): run shard\n"
+            "                 I of N on each host, then `w8a8 cache merge` the databases\n"
             "  --json         one object per measured candidate and per winner\n",
             cli_model_names());
 }
@@ -210,6 +221,48 @@ static bool add_problem(tune_cli *t, const w8a8_problem *p)
     return true;
 }
 
+/* Ordinals ≥ 0, none twice. */
+static bool devices_distinct(const long long *devices, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        if (devices[i] < 0)
+            return false;
+        for (size_t j = 0; j < i; j++)
+            if (devices[i] == devices[j])
+                return false;
+    }
+    return count > 0;
+}
+
+/* "I/N" with 0 ≤ I < N. */
+static bool parse_shard(const char *text, long long *index, long long *count)
+{
+    char *end = NULL;
+    long long i = strtoll(text, &end, 10);
+    if (end == text || *end != '/')
+        return false;
+    const char *rest = end + 1;
+    long long n = strtoll(rest, &end, 10);
+    if (end == rest || *end || n < 1 || i < 0 || i >= n)
+        return false;
+    *index = i;
+    *count = n;
+    return true;
+}
+
+/* Keeps keys shard_index, shard_index + shard_count, … of the list (the list is the same on
+ * every host given the same options, so the shards partition it). */
+static void apply_shard(tune_cli *t)
+{
+    if (t->shard_count < 1)
+        return;
+    size_t kept = 0;
+    for (size_t i = 0; i < t->problem_count; i++)
+        if ((long long)(i % (size_t)t->shard_count) == t->shard_index)
+            t->problems[kept++] = t->problems[i];
+    t->problem_count = kept;
+}
+
 /* The options that are not problem options; 1 consumed, 0 unknown, -1 error. */
 static int tune_option(tune_cli *t, int argc, char **argv, int *i)
 {
@@ -222,11 +275,12 @@ static int tune_option(tune_cli *t, int argc, char **argv, int *i)
             return 1;
         }
     static const char *const valued[] = {"--shape", "--model", "--m", "--space", "--budget",
-                                         "--db", "--max-candidates", "--threads"};
-    size_t which = 0;
-    while (which < 8 && strcmp(opt, valued[which]) != 0)
+                                         "--db", "--max-candidates", "--threads", "--devices",
+                                         "--shard"};
+    size_t which = 0, count = sizeof valued / sizeof valued[0];
+    while (which < count && strcmp(opt, valued[which]) != 0)
         which++;
-    if (which == 8)
+    if (which == count)
         return 0;
     if (*i + 1 >= argc) {
         cli_usage_error("%s needs a value", opt);
@@ -248,6 +302,10 @@ static int tune_option(tune_cli *t, int argc, char **argv, int *i)
     case 5: t->db = v; break;
     case 6: t->max_candidates = atoi(v); ok = t->max_candidates > 0; break;
     case 7: t->threads = atoi(v); ok = t->threads > 0; break;
+    case 8: ok = cli_parse_list(v, t->devices, TUNE_MAX_DEVICES, &t->device_count) &&
+                 devices_distinct(t->devices, t->device_count);
+            break;
+    case 9: ok = parse_shard(v, &t->shard_index, &t->shard_count); break;
     }
     if (!ok) {
         cli_usage_error("%s: bad value '%s'", opt, v);
@@ -475,16 +533,53 @@ static void print_table(const w8a8_tune_report *r)
     printf("%.1f s%s\n", r->seconds, r->budget_spent ? " (budget spent: results are partial)" : "");
 }
 
+/* Where the run's time went: after the table, or as one JSON object. */
+static void print_profile(const w8a8_tune_report *r, bool json)
+{
+    const w8a8_tune_profile *p = &r->profile;
+    if (json) {
+        printf("{\"profile\": {\"seconds\": %.3f, \"plan_s\": %.3f, \"compile_wait_s\": %.3f, "
+               "\"buffers_s\": %.3f, \"reference_s\": %.3f, \"verify_s\": %.3f, "
+               "\"timing_s\": %.3f, \"record_s\": %.3f, \"kernels\": %zu, "
+               "\"kernels_compiled\": %zu, \"kernels_from_store\": %zu, \"kernels_unused\": %zu, "
+               "\"compile_threads\": %d, \"compile_busy_s\": %.3f, \"compile_wall_s\": %.3f, "
+               "\"pool_utilization\": %.3f, \"candidates_timed\": %zu}}\n",
+               r->seconds, p->plan_seconds, p->compile_wait_seconds, p->buffers_seconds,
+               p->reference_seconds, p->verify_seconds, p->timing_seconds, p->record_seconds,
+               p->kernels, p->kernels_compiled, p->kernels_from_store, p->kernels_unused,
+               p->compile_threads, p->compile_busy_seconds, p->compile_wall_seconds,
+               p->pool_utilization, p->candidates_timed);
+        return;
+    }
+    double known = p->plan_seconds + p->compile_wait_seconds + p->buffers_seconds +
+                   p->reference_seconds + p->verify_seconds + p->timing_seconds +
+                   p->record_seconds;
+    printf("time: plan %.1f s, waiting for compiles %.1f s, input buffers %.1f s, reference "
+           "%.1f s, verify %.1f s, timing %.1f s, database %.1f s, other %.1f s\n",
+           p->plan_seconds, p->compile_wait_seconds, p->buffers_seconds, p->reference_seconds,
+           p->verify_seconds, p->timing_seconds, p->record_seconds, r->seconds - known);
+    printf("kernels: %zu distinct, %zu compiled, %zu from the store, %zu never needed; pool of "
+           "%d threads %.0f%% busy over %.1f s (%.1f s of compiling); %zu candidates timed\n",
+           p->kernels, p->kernels_compiled, p->kernels_from_store, p->kernels_unused,
+           p->compile_threads, 100.0 * p->pool_utilization, p->compile_wall_seconds,
+           p->compile_busy_seconds, p->candidates_timed);
+}
+
 static int tune_run_cli(tune_cli *t, w8a8_context *ctx)
 {
     if (t->untuned && problems_from_untuned(t, ctx) != 0)
         return 1;
-    if (!t->problem_count)
+    apply_shard(t);
+    if (!t->problem_count) {
+        fprintf(stderr, "w8a8: tune: no key to tune%s\n",
+                t->shard_count ? " in this shard" : "");
         return 0;
+    }
     w8a8_tune_options options = {.problems = t->problems, .problem_count = t->problem_count,
                                  .space = t->space, .budget_seconds = t->budget,
                                  .force = t->force, .max_candidates = t->max_candidates,
-                                 .threads = t->threads};
+                                 .threads = t->threads, .more_contexts = t->more,
+                                 .more_context_count = t->device_count ? t->device_count - 1 : 0};
     w8a8_tune_report report;
     t->tty = cli_is_tty();
     w8a8_status st = w8a8_tune(ctx, &options, on_progress, t, &report);
@@ -495,12 +590,34 @@ static int tune_run_cli(tune_cli *t, w8a8_context *ctx)
         any |= report.results[i].status == W8A8_OK || report.results[i].family[0];
     if (!t->json && any)
         print_table(&report);
+    if (report.count)
+        print_profile(&report, t->json);
     w8a8_tune_report_free(&report);
     if (st == W8A8_BUDGET_SPENT) {
         fprintf(stderr, "w8a8: %s\n", w8a8_errmsg(ctx));
         return 0;
     }
     return st == W8A8_OK ? 0 : cli_fail_ctx(ctx, st);
+}
+
+/* Contexts of --devices after the first, on the same database and cubin store. */
+static int open_more(tune_cli *t)
+{
+    for (size_t i = 1; i < t->device_count; i++) {
+        w8a8_context_options options = {.cache_db = t->db, .device_ordinal = (int)t->devices[i]};
+        w8a8_context *more = NULL;
+        w8a8_status st = w8a8_context_open(&more, &options);
+        if (st == W8A8_OK && !w8a8_context_has_device(more))
+            st = W8A8_NO_DEVICE;
+        if (st != W8A8_OK) {
+            fprintf(stderr, "w8a8: --devices: device %lld: %s\n", t->devices[i],
+                    more ? w8a8_errmsg(more) : w8a8_status_string(st));
+            w8a8_context_close(more);
+            return 1;
+        }
+        t->more[t->more_count++] = more;
+    }
+    return 0;
 }
 
 int cmd_tune(int argc, char **argv)
@@ -516,10 +633,15 @@ int cmd_tune(int argc, char **argv)
         return rc;
     w8a8_context *ctx = NULL;
     if (rc == 0) {
-        w8a8_context_options options = {.cache_db = t.db};
+        w8a8_context_options options = {.cache_db = t.db,
+                                        .device_ordinal = t.device_count ? (int)t.devices[0] : 0};
         w8a8_status st = w8a8_context_open(&ctx, &options);
-        rc = st == W8A8_OK ? tune_run_cli(&t, ctx) : cli_fail_ctx(ctx, st);
+        rc = st == W8A8_OK ? open_more(&t) : cli_fail_ctx(ctx, st);
+        if (rc == 0)
+            rc = tune_run_cli(&t, ctx);
     }
+    for (size_t i = 0; i < t.more_count; i++)
+        w8a8_context_close(t.more[i]);
     w8a8_context_close(ctx);
     free(t.problems);
     return rc;

@@ -1,0 +1,413 @@
+/* Planning a tuning run before any timing: every key's candidates (the spaces' ranked configs
+ * and defaults), with the spaces evaluated in parallel on the pool (each evaluation runs in a
+ * fresh Lua state, so one loaded space serves every thread); then every distinct kernel named
+ * by any key goes into the compile queue once, in the order the keys will need them, and the
+ * queue starts compiling while the first key is timed. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tune_run.h"
+
+/* Keys evaluated per pool round: enough to keep the pool busy, few enough that their full
+ * enumerations (a few MB each) do not pile up. */
+#define PLAN_KEYS_PER_ROUND_PER_THREAD 2
+
+/* One (key, space) evaluation on a pool thread. */
+typedef struct space_eval {
+    bool applies;
+    space_enumeration e;
+    bool has_default;
+    char default_config[W8A8_CONFIG_BYTES];
+    w8a8_status status;
+    char message[256];
+} space_eval;
+
+typedef struct plan_round {
+    tune_run *run;
+    size_t first;       /* the round's first key */
+    space_eval *evals;  /* keys × spaces */
+} plan_round;
+
+/* ---- lists -------------------------------------------------------------------------------- */
+
+static candidate *list_add(w8a8_context *ctx, candidate_list *l)
+{
+    if (l->count == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        candidate *grown = realloc(l->items, cap * sizeof *grown);
+        if (!grown) {
+            errorf(ctx, W8A8_NO_MEMORY, "out of host memory for candidates");
+            return NULL;
+        }
+        l->items = grown;
+        l->cap = cap;
+    }
+    candidate *c = &l->items[l->count++];
+    memset(c, 0, sizeof *c);
+    c->quick_us = c->final_us = c->verify_error = -1.0;
+    return c;
+}
+
+static candidate *list_find(candidate_list *l, const gemm_family *f, const char *config)
+{
+    for (size_t i = 0; i < l->count; i++)
+        if (l->items[i].family == f && strcmp(l->items[i].config, config) == 0)
+            return &l->items[i];
+    return NULL;
+}
+
+/* Adds a candidate of space s; asks the database whether it was measured before. */
+static candidate *add_config(tune_run *run, problem_plan *p, const space *s, const gemm_family *f,
+                             const char *config, double rank, size_t space_pos)
+{
+    candidate *c = list_add(run->ctx, &p->list);
+    if (!c)
+        return NULL;
+    c->family = f;
+    snprintf(c->template_name, sizeof c->template_name, "%s", space_template(s));
+    /* An arch-specific target ("sm_90a") is compiled as such; a portable one ("sm_80": from
+     * sm_80 on) for the device's own arch, as the family's plan will, so the cubin the pool
+     * builds is the one plan finds in the store. */
+    const char *arch = space_arch(s);
+    size_t len = strlen(arch);
+    snprintf(c->arch, sizeof c->arch, "%s", len && arch[len - 1] == 'a' ? arch : run->ctx->arch);
+    snprintf(c->space, sizeof c->space, "%s", space_name(s));
+    snprintf(c->config, sizeof c->config, "%s", config);
+    c->rank = rank;
+    c->space_pos = space_pos;
+    c->order = p->list.count - 1;
+    if (!run->options.force) {
+        bool found = false;
+        double t0 = util_now();
+        if (cache_has_measurement(run->ctx, &p->key, f->name, config, &found) == W8A8_OK)
+            c->measured_before = found;
+        error_clear(run->ctx);
+        run->profile.record_seconds += util_now() - t0;
+    }
+    return c;
+}
+
+/* ---- evaluating the spaces ------------------------------------------------------------------ */
+
+/* The family of a space, when it may be tuned for the problem. The reference kernel is the
+ * oracle and the dispatcher's last fallback, never a candidate: timing it on large shapes would
+ * eat the budget (a second a launch) and a problem no other family measured would record it as
+ * the winner. Only a space named explicitly (--space) tunes it. */
+static const gemm_family *tunable_family(const tune_run *run, const space *s,
+                                         const w8a8_problem *problem)
+{
+    const gemm_family *f = gemm_family_find(space_template(s));
+    if (!f || !f->supports(run->ctx, problem))
+        return NULL;
+    if (f == &gemm_family_reference && !(run->options.space && *run->options.space))
+        return NULL;
+    return f;
+}
+
+static void evaluate_one(void *user, size_t index)
+{
+    plan_round *round = user;
+    tune_run *run = round->run;
+    w8a8_context *ctx = run->ctx;
+    size_t key = round->first + index / run->space_count;
+    const space *s = run->spaces[index % run->space_count];
+    space_eval *ev = &round->evals[index];
+    const problem_plan *p = &run->plans[key];
+    if (p->status != W8A8_OK)
+        return;
+    ev->status = space_applies(ctx, s, &p->problem, &run->space_dev, &ev->applies);
+    if (ev->status == W8A8_OK && ev->applies && tunable_family(run, s, &p->problem)) {
+        ev->status = space_enumerate(ctx, s, &p->problem, &run->space_dev, &ev->e);
+        if (ev->status == W8A8_OK)
+            ev->has_default = space_default(ctx, s, &p->problem, &run->space_dev,
+                                            ev->default_config,
+                                            sizeof ev->default_config) == W8A8_OK;
+    } else {
+        ev->applies = false;
+    }
+    if (ev->status != W8A8_OK)
+        snprintf(ev->message, sizeof ev->message, "%s", w8a8_errmsg(ctx));
+    error_clear(ctx);
+}
+
+/* The ranked valid configs of one evaluated space — at most `limit` not measured before (0:
+ * all) — plus its default. */
+static w8a8_status add_space(tune_run *run, problem_plan *p, const space *s, space_eval *ev)
+{
+    const gemm_family *f = tunable_family(run, s, &p->problem);
+    size_t limit = run->options.max_candidates > 0 ? (size_t)run->options.max_candidates
+                   : run->options.budget_seconds > 0 ? TUNE_BUDGET_CANDIDATES : 0;
+    size_t fresh = 0, i = 0;
+    for (; i < ev->e.count && (!limit || fresh < limit); i++) {
+        candidate *c = add_config(run, p, s, f, ev->e.candidates[i].config,
+                                  ev->e.candidates[i].rank, i);
+        if (!c)
+            return W8A8_NO_MEMORY;
+        fresh += !c->measured_before;
+    }
+    if (ev->has_default) {
+        candidate *c = list_find(&p->list, f, ev->default_config);
+        if (!c && !(c = add_config(run, p, s, f, ev->default_config, INFINITY, i)))
+            return W8A8_NO_MEMORY;
+        c->is_default = true;
+    }
+    return W8A8_OK;
+}
+
+/* ---- ordering --------------------------------------------------------------------------------- */
+
+/* Rank position first, then space order: the spaces' candidates interleave (the best of
+ * each, then the second of each, …), so a budget cut part-way leaves every family measured
+ * on its own best-ranked configs; a space's ranks are in its own units. */
+static int by_space_pos(const void *x, const void *y)
+{
+    const candidate *a = x, *b = y;
+    if (a->space_pos != b->space_pos)
+        return a->space_pos < b->space_pos ? -1 : 1;
+    return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* Moves item `from` to position `to` (≤ from), the items between shifting back by one. */
+static void list_move_forward(candidate_list *l, size_t from, size_t to)
+{
+    candidate moved = l->items[from];
+    memmove(&l->items[to + 1], &l->items[to], (from - to) * sizeof moved);
+    l->items[to] = moved;
+}
+
+/* Defaults first (the baseline of "vs default", measured even on a tight budget); the rest
+ * keep their order. */
+static void defaults_first(candidate_list *l)
+{
+    size_t front = 0;
+    for (size_t i = 0; i < l->count; i++)
+        if (l->items[i].is_default)
+            list_move_forward(l, i, front++);
+}
+
+/* ---- kernels -------------------------------------------------------------------------------- */
+
+/* The compile-queue entry of a candidate (added if new); a config the family cannot turn into
+ * defines keeps has_kernel false and its error. */
+static w8a8_status candidate_kernel(tune_run *run, const problem_plan *p, candidate *c)
+{
+    char defines[KQ_DEFINES_BYTES];
+    w8a8_status st = gemm_defines(run->ctx, &p->problem, c->config, defines, sizeof defines);
+    if (st != W8A8_OK) {
+        snprintf(c->error, sizeof c->error, "%s: %s", w8a8_status_string(st), w8a8_errmsg(run->ctx));
+        error_clear(run->ctx);
+        return W8A8_OK;
+    }
+    st = kq_add(run->kernels, c->template_name, c->arch, defines, &c->kernel);
+    c->has_kernel = st == W8A8_OK;
+    return st;
+}
+
+/* The kernels key p will ask for, in list order: the candidates it will time. */
+static w8a8_status plan_kernels(tune_run *run, problem_plan *p)
+{
+    p->kernels = malloc((p->list.count ? p->list.count : 1) * sizeof *p->kernels);
+    if (!p->kernels)
+        return errorf(run->ctx, W8A8_NO_MEMORY, "out of host memory");
+    w8a8_status st = W8A8_OK;
+    for (size_t i = 0; i < p->list.count && st == W8A8_OK; i++) {
+        candidate *c = &p->list.items[i];
+        if (c->measured_before && !c->is_default)
+            continue;
+        st = candidate_kernel(run, p, c);
+        if (st == W8A8_OK && c->has_kernel)
+            p->kernels[p->kernel_count++] = c->kernel;
+    }
+    return st;
+}
+
+/* ---- the run ------------------------------------------------------------------------------- */
+
+static w8a8_status spaces_load(tune_run *run)
+{
+    run->space_count = 0;
+    if (run->options.space && *run->options.space) {
+        w8a8_status st = space_load(run->ctx, run->options.space, &run->spaces[0]);
+        run->space_count = st == W8A8_OK;
+        return st;
+    }
+    const char *const *names = space_builtin_names();
+    for (size_t i = 0; names && names[i] && run->space_count < TUNE_MAX_SPACES; i++) {
+        w8a8_status st = space_load(run->ctx, names[i], &run->spaces[run->space_count]);
+        if (st != W8A8_OK)
+            return st;
+        run->space_count++;
+    }
+    return W8A8_OK;
+}
+
+/* Validates each problem and makes its key. */
+static void plans_start(tune_run *run)
+{
+    for (size_t i = 0; i < run->options.problem_count; i++) {
+        problem_plan *p = &run->plans[i];
+        p->problem = run->options.problems[i];
+        p->problem.m = cache_m_bucket(p->problem.m);
+        p->status = validate_problem(run->ctx, &p->problem);
+        if (p->status != W8A8_OK)
+            snprintf(p->message, sizeof p->message, "%s", w8a8_errmsg(run->ctx));
+        error_clear(run->ctx);
+        cache_key_make(&p->key, &p->problem, &run->cache_dev);
+    }
+}
+
+/* One round: keys [first, first + count) evaluated on the pool, then their lists built here
+ * (the database is asked from this thread only). */
+static w8a8_status plan_round_run(tune_run *run, size_t first, size_t count)
+{
+    size_t jobs = count * run->space_count;
+    plan_round round = {run, first, calloc(jobs ? jobs : 1, sizeof(space_eval))};
+    if (!round.evals)
+        return errorf(run->ctx, W8A8_NO_MEMORY, "out of host memory");
+    pool_run(run->options.threads, jobs, evaluate_one, &round);
+    w8a8_status st = W8A8_OK;
+    for (size_t i = 0; i < count && st == W8A8_OK; i++) {
+        problem_plan *p = &run->plans[first + i];
+        for (size_t s = 0; s < run->space_count && st == W8A8_OK && p->status == W8A8_OK; s++) {
+            space_eval *ev = &round.evals[i * run->space_count + s];
+            if (ev->status != W8A8_OK) { /* a broken script fails the run, as before */
+                st = errorf(run->ctx, ev->status, "%s", ev->message);
+                break;
+            }
+            if (ev->applies)
+                st = add_space(run, p, run->spaces[s], ev);
+        }
+        if (st == W8A8_OK && p->status == W8A8_OK) {
+            qsort(p->list.items, p->list.count, sizeof *p->list.items, by_space_pos);
+            defaults_first(&p->list);
+            if (p->list.count == 0) {
+                p->status = W8A8_UNSUPPORTED;
+                snprintf(p->message, sizeof p->message,
+                         "no tuning space applies to this problem on %s", run->space_dev.name);
+            }
+        }
+        if (st == W8A8_OK && p->status == W8A8_OK)
+            st = plan_kernels(run, p);
+    }
+    for (size_t j = 0; j < jobs; j++)
+        space_enumeration_free(&round.evals[j].e);
+    free(round.evals);
+    return st;
+}
+
+w8a8_status tune_plan_all(tune_run *run)
+{
+    double t0 = util_now();
+    size_t n = run->options.problem_count;
+    run->plans = calloc(n ? n : 1, sizeof *run->plans);
+    if (!run->plans)
+        return errorf(run->ctx, W8A8_NO_MEMORY, "out of host memory");
+    w8a8_status st = spaces_load(run);
+    if (st == W8A8_OK)
+        st = kq_create(run->ctx, run->options.threads, &run->kernels);
+    if (st != W8A8_OK)
+        return st;
+    plans_start(run);
+    size_t per_round = (size_t)run->options.threads * PLAN_KEYS_PER_ROUND_PER_THREAD;
+    for (size_t first = 0; first < n && st == W8A8_OK; first += per_round)
+        st = plan_round_run(run, first, n - first < per_round ? n - first : per_round);
+    if (st != W8A8_OK)
+        return st;
+    size_t **lists = malloc((n ? n : 1) * sizeof *lists);
+    size_t *lengths = malloc((n ? n : 1) * sizeof *lengths);
+    if (!lists || !lengths) {
+        free(lists);
+        free(lengths);
+        return errorf(run->ctx, W8A8_NO_MEMORY, "out of host memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        lists[i] = run->plans[i].kernels;
+        lengths[i] = run->plans[i].kernel_count;
+    }
+    run->demand_lists = lists;
+    run->demand_lengths = lengths;
+    kq_set_demand(run->kernels, (const size_t *const *)lists, lengths, n);
+    run->profile.plan_seconds = util_now() - t0;
+    kq_start(run->kernels);
+    return W8A8_OK;
+}
+
+void tune_plan_free(tune_run *run)
+{
+    kq_destroy(run->kernels); /* first: the workers read the demand lists */
+    run->kernels = NULL;
+    for (size_t i = 0; run->plans && i < run->options.problem_count; i++) {
+        free(run->plans[i].list.items);
+        free(run->plans[i].kernels);
+    }
+    free(run->plans);
+    free(run->demand_lists);
+    free(run->demand_lengths);
+    run->plans = NULL;
+    for (size_t i = 0; i < run->space_count; i++)
+        space_free(run->spaces[i]);
+    run->space_count = 0;
+}
+
+/* ---- seeding from neighbouring M buckets ------------------------------------------------------ */
+
+static bool same_class(const w8a8_problem *a, const w8a8_problem *b)
+{
+    w8a8_problem x = *a, y = *b;
+    x.m = y.m = 0;
+    return memcmp(&x, &y, sizeof x) == 0;
+}
+
+/* Key j's winner, when it is final: false otherwise (another device may be tuning it). */
+static bool finished_winner(tune_run *run, size_t j, char family[64], char config[256])
+{
+    tune_shared *sh = run->shared;
+    pthread_mutex_lock(&sh->lock);
+    bool ok = sh->finished[j] && sh->results[j].family[0];
+    if (ok) {
+        snprintf(family, 64, "%s", sh->results[j].family);
+        snprintf(config, 256, "%s", sh->results[j].config);
+    }
+    pthread_mutex_unlock(&sh->lock);
+    return ok;
+}
+
+w8a8_status tune_plan_seed(tune_run *run, size_t i)
+{
+    problem_plan *p = &run->plans[i];
+    size_t front = 0;
+    while (front < p->list.count && p->list.items[front].is_default)
+        front++;
+    for (size_t j = 0; j < run->options.problem_count; j++) {
+        const problem_plan *q = &run->plans[j];
+        char family[64], config[256];
+        if (j == i || q->status != W8A8_OK || !same_class(&q->problem, &p->problem) ||
+            q->problem.m > 2 * p->problem.m || p->problem.m > 2 * q->problem.m ||
+            !finished_winner(run, j, family, config))
+            continue;
+        const gemm_family *f = gemm_family_find(family);
+        if (!f || !f->supports(run->ctx, &p->problem))
+            continue;
+        candidate *c = list_find(&p->list, f, config);
+        if (!c) {
+            const space *s = NULL;
+            for (size_t k = 0; k < run->space_count && !s; k++)
+                if (strcmp(space_template(run->spaces[k]), f->name) == 0)
+                    s = run->spaces[k];
+            if (!s || !(c = add_config(run, p, s, f, config, INFINITY, SIZE_MAX)))
+                continue;
+            w8a8_status st = candidate_kernel(run, p, c);
+            if (st != W8A8_OK)
+                return st;
+        }
+        if (c->is_default || c->seeded)
+            continue;
+        c->seeded = true;
+        size_t at = (size_t)(c - p->list.items);
+        if (at >= front) /* a candidate ahead of the others that are not defaults */
+            list_move_forward(&p->list, at, front++);
+    }
+    return W8A8_OK;
+}

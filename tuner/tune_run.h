@@ -1,0 +1,121 @@
+/* What the files of one tuning run share: tune_plan.c builds every key's candidate list and
+ * hands the distinct kernels to the compile queue; tune.c times them key by key. */
+#ifndef W8A8_TUNE_RUN_H
+#define W8A8_TUNE_RUN_H
+
+#include <pthread.h>
+
+#include "cache.h"
+#include "gemm.h"
+#include "space.h"
+#include "tune.h"
+
+#define TUNE_MAX_SPACES 16
+/* With a budget and no --max-candidates, each space offers a key at most this many configs
+ * not measured before: more could not be timed in any budget a run is given, and the list and
+ * the compile queue stay small. A resumed run goes deeper, as measured configs do not count. */
+#define TUNE_BUDGET_CANDIDATES 256
+
+typedef struct candidate {
+    const gemm_family *family;
+    char template_name[64];
+    char arch[16];
+    char space[64];
+    char config[W8A8_CONFIG_BYTES];
+    double rank;
+    size_t space_pos;         /* rank position inside its own space (ranks of two spaces are
+                                 in different units and never compared) */
+    size_t order;             /* position in the list as collected (space order) */
+    bool is_default;
+    bool seeded;              /* a neighbouring M bucket's winner, tried early */
+    bool measured_before;     /* the database has an "ok" row: not measured again */
+    bool has_kernel;          /* `kernel` names its entry in the compile queue */
+    size_t kernel;
+    w8a8_kernel_info info;    /* of its kernel, once compiled */
+    char error[256];
+    gemm_plan plan;
+    bool usable;              /* planned, verified and timed in the quick pass */
+    double quick_us, final_us;
+    double verify_error;
+} candidate;
+
+typedef struct candidate_list {
+    candidate *items;
+    size_t count, cap;
+} candidate_list;
+
+/* One key of the run, planned before any timing. */
+typedef struct problem_plan {
+    w8a8_problem problem;     /* m = its bucket */
+    cache_key key;
+    w8a8_status status;       /* W8A8_OK, or why the key is not tuned */
+    char message[256];
+    candidate_list list;      /* defaults first, then the spaces interleaved by rank */
+    size_t *kernels;          /* the compile queue's indices, in the order of the list */
+    size_t kernel_count;
+} problem_plan;
+
+#define TUNE_MAX_DEVICES 64
+
+/* What the timing threads of several devices share (tune.c): the next key to take and the
+ * keys each is timing, so the compile queue serves the earliest one. */
+typedef struct tune_shared {
+    pthread_mutex_t lock;          /* the fields below and the progress callback */
+    size_t next;                   /* the next key no device has taken */
+    size_t active[TUNE_MAX_DEVICES];
+    size_t devices;
+    w8a8_tune_result *results;
+    bool *finished;                /* per key: its result is final (read under lock) */
+} tune_shared;
+
+/* One w8a8_tune call, as one device's timing thread sees it (each device has a copy; the
+ * plans, spaces and compile queue are shared). */
+typedef struct tune_run {
+    tune_shared *shared;
+    size_t device_index;
+    w8a8_context *ctx;
+    w8a8_tune_options options;
+    w8a8_tune_progress_fn progress;
+    void *user;
+    bool refresh_dispatch;   /* not from online mode: the dispatcher's lock is held then */
+    double started;
+    bool budget_spent;
+    double problem_deadline; /* a fair share of what is left, per problem; 0: none */
+    double quick_deadline;   /* the part of that share the quick pass may use */
+    bool problem_cut;        /* a deadline stopped this problem's work early */
+    cache_device cache_dev;
+    space_device space_dev;
+    int driver_version, nvrtc_version;
+    space *spaces[TUNE_MAX_SPACES];
+    size_t space_count;
+    problem_plan *plans;     /* options.problem_count */
+    kernel_queue *kernels;
+    size_t **demand_lists;   /* the plans' kernel lists, as the queue borrows them */
+    size_t *demand_lengths;
+    w8a8_tune_profile profile;
+    /* template name → content hash, computed once per run */
+    char hash_names[TUNE_MAX_SPACES][64];
+    char hash_values[TUNE_MAX_SPACES][65];
+    size_t hash_count;
+    /* the problem at hand */
+    size_t problem_index;
+    w8a8_problem problem;
+    cache_key key;
+    const char *space_label;
+    double best_us;
+    char best_config[W8A8_CONFIG_BYTES + 64];
+    /* the first error that stopped a key (not a budget), for the call's status */
+    w8a8_status failed;
+    char failure[W8A8_ERRMSG_BYTES];
+} tune_run;
+
+/* tune_plan.c: loads the spaces, plans every key (the spaces evaluated in parallel), creates
+ * the compile queue with every distinct kernel and starts it. */
+w8a8_status tune_plan_all(tune_run *run);
+void tune_plan_free(tune_run *run);
+/* Moves the winners of keys already tuned in this run whose M bucket neighbours plan i's
+ * (same class, N and K; M within a factor of two) to the front of its list, after the
+ * defaults, adding them when the list lacks them. */
+w8a8_status tune_plan_seed(tune_run *run, size_t i);
+
+#endif
