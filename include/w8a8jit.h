@@ -1043,7 +1043,11 @@ typedef struct w8a8_tune_options {
     const char *space;      /* a space name or a .lua path; NULL: every built-in that applies */
     double budget_seconds;  /* wall-clock budget of the whole call; ≤ 0: none */
     int force;              /* re-measure configs the database already has */
-    int max_candidates;     /* per problem and space, best-ranked first; 0: all */
+    int max_candidates;     /* per problem and space, best-ranked first; 0: all, or with a
+                               budget the best 256 not measured before */
+    int explore;            /* per space, about this many configs sampled from its whole
+                               space (the same for every key) are timed too, after the
+                               defaults: data to check a space's rank() against; 0: none */
     int threads;            /* compile threads; 0: online CPUs */
     int quick_samples;      /* samples per candidate in the quick pass (default 5) */
     int final_samples;      /* samples per finalist (default 30) */
@@ -1079,6 +1083,10 @@ typedef struct w8a8_tune_measurement {
     double compile_ms;
     int pass;             /* 1 quick, 2 final */
     int is_default;       /* the space's default config */
+    long rank_position;   /* its place in its space's rank() order for this key (0 = best
+                             ranked); -1 for a config the list got otherwise (a neighbour's
+                             winner not among the space's valid configs) */
+    int explored;         /* in the exploration sample (options.explore) */
 } w8a8_tune_measurement;
 
 /* The outcome for one problem. */

@@ -2,7 +2,7 @@
 # One batch of GPU work on a lent GPU host, over a build made elsewhere with the static-deps
 # preset (that host lacks the SQLite, Lua and Check packages). Logs go to $OUT (or ./gpu-out);
 # with W8A8_PACK=1 they are written to a scratch folder and packed after every step into the
-# single file $OUT/gpu-session.tgz (a lent machine may hand back only a few files, and a
+# single file $OUT/gpu-session.tgz ($W8A8_PACK_NAME.tgz if set; a lent machine may hand back only a few files, and a
 # command cut off by its time limit still leaves what was packed).
 #   scripts/gpu-session.sh tests            every GPU suite (its own time limit each) + w8a8 check
 #   scripts/gpu-session.sh tune [args]      w8a8 tune --budget $W8A8_BUDGET [args] (default
@@ -16,9 +16,13 @@
 #                                           dsv3) at granularity S (tensor,tensor | row,row |
 #                                           int8 | block,block)
 #   scripts/gpu-session.sh bench-grid:G     w8a8 bench --json for each granularity of grid G
-#                                           (block,block for dsv3) beside peers.py, same shapes
+#                                           (block,block for dsv3; $W8A8_SCALES to choose) beside
+#                                           peers.py ($W8A8_PROVIDERS to choose), same shapes;
+#                                           G also llama3-8b (its 4 layers × M 1…16384)
 # Several modes may be given, separated by '+': "tests+tune+llama3". Every step appends
 # "<step> exit <code> <seconds> s" to summary.txt.
+# A tune step's log ends with the run's time profile (plan, compile waits, reference, verify,
+# timing, database) and its compile pool's figures.
 # Environment: W8A8_BUDGET (tune, s, default 240), W8A8_TEST_TIMEOUT (per GPU suite, s,
 # default 300), W8A8_SKIP_CHECK=1 (skip `w8a8 check`: check_gpu_reference runs the same
 # problems), W8A8_CACHE_DB (default $OUT/tuning.db; W8A8_SEED_DB, when set, is copied there
@@ -45,7 +49,7 @@ fi
 pack() {
   [ -n "${W8A8_PACK:-}" ] || return 0
   cp -f "$W8A8_CACHE_DB" "$logs/" 2>/dev/null
-  tar czf "$out/gpu-session.tgz" -C "$(dirname "$logs")" gpu-session
+  tar czf "$out/${W8A8_PACK_NAME:-gpu-session}.tgz" -C "$(dirname "$logs")" gpu-session
 }
 
 # step NAME COMMAND...: runs it, records exit code and wall time, packs.
@@ -95,6 +99,8 @@ grid_shapes() {
     llama3-small) nks="6144,4096 4096,4096 28672,4096 4096,14336 10240,8192 8192,8192 57344,8192 8192,28672"
                   ms="1 16 64 128 256 512" ;;
     dsv3) nks="2112,7168 24576,1536 32768,512 7168,16384 4096,7168 7168,2048"; ms="1 16 64 128 512" ;;
+    llama3-8b) nks="6144,4096 4096,4096 28672,4096 4096,14336"
+               ms="1 16 64 128 256 512 1024 2048 4096 8192 16384" ;;
     *) echo "gpu-session: unknown grid $1" >&2; return 1 ;;
   esac
   for nk in $nks; do for m in $ms; do printf ' --shape %s,%s' "$m" "$nk"; done; done
@@ -110,7 +116,7 @@ run_tune_grid() {
 }
 
 run_bench_grid() {
-  local shapes scales="tensor,tensor row,row int8" s
+  local shapes scales="${W8A8_SCALES:-tensor,tensor row,row int8}" s
   shapes=$(grid_shapes "$1") || return
   [ "$1" = dsv3 ] && scales="block,block"
   for s in $scales; do
@@ -119,7 +125,8 @@ run_bench_grid() {
       $shapes > '$logs/ours-$1-${s//,/-}.jsonl'"
   done
   # shellcheck disable=SC2086
-  step "peers $1" python3 "$peers" $shapes --out "$logs/peers-$1.jsonl"
+  step "peers $1" python3 "$peers" $shapes ${W8A8_PROVIDERS:+--providers "$W8A8_PROVIDERS"} \
+    --out "$logs/peers-$1.jsonl"
 }
 
 IFS='+' read -ra modes <<< "${1:-tests}"

@@ -138,6 +138,8 @@ static w8a8_status record(tune_run *run, const candidate *c, const char *status,
     m.compile_ms = c->info.compile_ms;
     m.pass = pass;
     m.is_default = c->is_default;
+    m.rank_position = c->space_pos == SIZE_MAX ? -1 : (long)c->space_pos;
+    m.explored = c->explored;
     w8a8_status st = W8A8_OK;
     if (!c->measured_before) {
         cache_measurement row;
@@ -550,11 +552,11 @@ static w8a8_status device_run_make(const tune_run *main, w8a8_context *ctx, size
     out->hash_count = 0;
     out->failed = W8A8_OK;
     out->failure[0] = '\0';
+    if (!ctx || ctx == main->ctx)
+        return errorf(main->ctx, W8A8_INVALID, "more_contexts[%zu] is NULL or ctx itself",
+                      index - 1);
     cache_device dev;
-    w8a8_status st = ctx && ctx != main->ctx ? context_make_current(ctx)
-                                             : errorf(main->ctx, W8A8_INVALID,
-                                                      "more_contexts[%zu] is NULL or ctx itself",
-                                                      index - 1);
+    w8a8_status st = context_make_current(ctx);
     if (st == W8A8_OK)
         st = cache_device_from_ctx(ctx, &dev);
     if (st != W8A8_OK)

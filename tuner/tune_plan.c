@@ -132,24 +132,53 @@ static void evaluate_one(void *user, size_t index)
     error_clear(ctx);
 }
 
-/* The ranked valid configs of one evaluated space — at most `limit` not measured before (0:
- * all) — plus its default. */
+/* Whether a config is in the space's fixed exploration sample: about `explore` configs of the
+ * whole cross product, chosen by a hash of the config string alone, so every key of a space
+ * samples the same configs (compiled once for all) whatever their ranks. */
+static bool explored(const tune_run *run, const space *s, const char *config)
+{
+    if (run->options.explore <= 0)
+        return false;
+    size_t every = space_config_total(s) / (size_t)run->options.explore;
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (const char *c = config; *c; c++)
+        h = (h ^ (uint8_t)*c) * 1099511628211ull;
+    return every <= 1 || h % every == 0;
+}
+
+/* The ranked valid configs of one evaluated space plus its default and its exploration
+ * sample. With max_candidates, the best-ranked that many; with only a budget, the best-ranked
+ * TUNE_BUDGET_CANDIDATES not measured before (a resumed run goes deeper); else all. */
 static w8a8_status add_space(tune_run *run, problem_plan *p, const space *s, space_eval *ev)
 {
     const gemm_family *f = tunable_family(run, s, &p->problem);
-    size_t limit = run->options.max_candidates > 0 ? (size_t)run->options.max_candidates
+    bool count_all = run->options.max_candidates > 0;
+    size_t limit = count_all ? (size_t)run->options.max_candidates
                    : run->options.budget_seconds > 0 ? TUNE_BUDGET_CANDIDATES : 0;
-    size_t fresh = 0, i = 0;
-    for (; i < ev->e.count && (!limit || fresh < limit); i++) {
+    size_t counted = 0, i = 0;
+    for (; i < ev->e.count && (!limit || counted < limit); i++) {
         candidate *c = add_config(run, p, s, f, ev->e.candidates[i].config,
                                   ev->e.candidates[i].rank, i);
         if (!c)
             return W8A8_NO_MEMORY;
-        fresh += !c->measured_before;
+        counted += count_all || !c->measured_before;
+    }
+    for (size_t j = i; j < ev->e.count && run->options.explore > 0; j++) {
+        if (!explored(run, s, ev->e.candidates[j].config))
+            continue;
+        candidate *c = add_config(run, p, s, f, ev->e.candidates[j].config,
+                                  ev->e.candidates[j].rank, j);
+        if (!c)
+            return W8A8_NO_MEMORY;
+        c->explored = true;
     }
     if (ev->has_default) {
         candidate *c = list_find(&p->list, f, ev->default_config);
-        if (!c && !(c = add_config(run, p, s, f, ev->default_config, INFINITY, i)))
+        size_t at = SIZE_MAX; /* its rank position, when valid() accepts it */
+        for (size_t j = i; !c && j < ev->e.count && at == SIZE_MAX; j++)
+            if (strcmp(ev->e.candidates[j].config, ev->default_config) == 0)
+                at = j;
+        if (!c && !(c = add_config(run, p, s, f, ev->default_config, INFINITY, at)))
             return W8A8_NO_MEMORY;
         c->is_default = true;
     }
@@ -177,13 +206,16 @@ static void list_move_forward(candidate_list *l, size_t from, size_t to)
     l->items[to] = moved;
 }
 
-/* Defaults first (the baseline of "vs default", measured even on a tight budget); the rest
- * keep their order. */
+/* Defaults first (the baseline of "vs default", measured even on a tight budget), then the
+ * exploration sample (few, and shared by every key); the rest keep their order. */
 static void defaults_first(candidate_list *l)
 {
     size_t front = 0;
     for (size_t i = 0; i < l->count; i++)
         if (l->items[i].is_default)
+            list_move_forward(l, i, front++);
+    for (size_t i = front; i < l->count; i++)
+        if (l->items[i].explored)
             list_move_forward(l, i, front++);
 }
 

@@ -28,6 +28,7 @@ typedef struct candidate {
     size_t order;             /* position in the list as collected (space order) */
     bool is_default;
     bool seeded;              /* a neighbouring M bucket's winner, tried early */
+    bool explored;            /* in the space's exploration sample (options.explore) */
     bool measured_before;     /* the database has an "ok" row: not measured again */
     bool has_kernel;          /* `kernel` names its entry in the compile queue */
     size_t kernel;

@@ -176,7 +176,7 @@ typedef struct tune_cli {
     bool untuned, force, json, tty;
     const char *space, *db;
     double budget;
-    int max_candidates, threads;
+    int max_candidates, threads, explore;
     long long devices[TUNE_MAX_DEVICES];
     size_t device_count;
     long long shard_index, shard_count; /* --shard I/N; count 0: all keys */
@@ -194,7 +194,11 @@ static void tune_usage(FILE *f)
             "                 [--dtype e4m3|e5m2|int8] [--scale A,B] [--out bf16|fp16|fp32]\n"
             "                 [--space FILE] [--budget SECONDS] [--db PATH] [--force]\n"
             "                 [--max-candidates N] [--threads N] [--devices LIST]\n"
-            "                 [--shard I/N] [--json]\n"
+            "                 [--shard I/N] [--explore N] [--json]\n"
+            "  --max-candidates N  per key and space, the N best-ranked configs (default: all,\n"
+            "                 or with --budget the best 256 not measured before)\n"
+            "  --explore N    also time ~N configs per space sampled from its whole space (the\n"
+            "                 same for every key): data to validate the space's rank()\n"
             "  --scale A,B    tensor|row|block for A and B (one name: both); default tensor,\n"
             "                 block for deepseek-v3\n"
             "  --m LIST       M values for --model (default: every M bucket 1 … 16384)\n"
@@ -276,7 +280,7 @@ static int tune_option(tune_cli *t, int argc, char **argv, int *i)
         }
     static const char *const valued[] = {"--shape", "--model", "--m", "--space", "--budget",
                                          "--db", "--max-candidates", "--threads", "--devices",
-                                         "--shard"};
+                                         "--shard", "--explore"};
     size_t which = 0, count = sizeof valued / sizeof valued[0];
     while (which < count && strcmp(opt, valued[which]) != 0)
         which++;
@@ -306,6 +310,7 @@ static int tune_option(tune_cli *t, int argc, char **argv, int *i)
                  devices_distinct(t->devices, t->device_count);
             break;
     case 9: ok = parse_shard(v, &t->shard_index, &t->shard_count); break;
+    case 10: t->explore = atoi(v); ok = t->explore > 0; break;
     }
     if (!ok) {
         cli_usage_error("%s: bad value '%s'", opt, v);
@@ -432,10 +437,11 @@ static void print_measurement_json(const w8a8_problem *p, const w8a8_tune_measur
     cli_json_string(stdout, m->config);
     printf(", \"status\": \"%s\", \"pass\": %d, \"default\": %s, \"us\": %.3f, \"spread_us\": %.3f, "
            "\"samples\": %d, \"batch\": %d, \"tflops\": %.1f, \"verify_error\": %.3g, "
-           "\"registers\": %d, \"spills\": %d, \"compile_ms\": %.1f}\n",
+           "\"registers\": %d, \"spills\": %d, \"compile_ms\": %.1f, \"rank_position\": %ld, "
+           "\"explored\": %s}\n",
            m->status, m->pass, m->is_default ? "true" : "false", m->median_us, m->spread_us,
            m->samples, m->batch, tflops_of(p, m->median_us), m->verify_error, m->registers,
-           m->spills, m->compile_ms);
+           m->spills, m->compile_ms, m->rank_position, m->explored ? "true" : "false");
     fflush(stdout);
 }
 
@@ -578,7 +584,8 @@ static int tune_run_cli(tune_cli *t, w8a8_context *ctx)
     w8a8_tune_options options = {.problems = t->problems, .problem_count = t->problem_count,
                                  .space = t->space, .budget_seconds = t->budget,
                                  .force = t->force, .max_candidates = t->max_candidates,
-                                 .threads = t->threads, .more_contexts = t->more,
+                                 .threads = t->threads, .explore = t->explore,
+                                 .more_contexts = t->more,
                                  .more_context_count = t->device_count ? t->device_count - 1 : 0};
     w8a8_tune_report report;
     t->tty = cli_is_tty();
