@@ -59,6 +59,13 @@ START_TEST(usage_errors_exit_2)
     expect("info --bogus", 2, "unknown option");
     expect("--help", 0, "compile");
     expect("--version", 0, W8A8JIT_VERSION_STRING);
+    expect("tune --model llama3-8b --devices 0,0", 2, "--devices: bad value '0,0'");
+    expect("tune --model llama3-8b --devices -1", 2, "--devices: bad value");
+    expect("tune --model llama3-8b --devices 0,x", 2, "--devices: bad value");
+    expect("tune --model llama3-8b --shard 2/2", 2, "--shard: bad value '2/2'");
+    expect("tune --model llama3-8b --shard 1", 2, "--shard: bad value");
+    expect("tune --model llama3-8b --explore 0", 2, "--explore: bad value");
+    expect("tune --help", 0, "--shard I/N");
 }
 END_TEST
 

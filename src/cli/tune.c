@@ -2,6 +2,8 @@
  * saw) with w8a8_tune, renders its progress on a terminal, prints every measurement (--json)
  * and a table of winners. Also the model presets and problem options that bench shares. */
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -225,17 +227,22 @@ static bool add_problem(tune_cli *t, const w8a8_problem *p)
     return true;
 }
 
-/* Ordinals ≥ 0, none twice. */
-static bool devices_distinct(const long long *devices, size_t count)
+/* "0,1,…": CUDA ordinals ≥ 0, none twice. */
+static bool parse_devices(const char *text, long long *devices, size_t max, size_t *count)
 {
-    for (size_t i = 0; i < count; i++) {
-        if (devices[i] < 0)
+    *count = 0;
+    for (const char *p = text; *p;) {
+        char *end = NULL;
+        long long v = strtoll(p, &end, 10);
+        if (end == p || v < 0 || v > INT32_MAX || *count == max || (*end && *end != ','))
             return false;
-        for (size_t j = 0; j < i; j++)
-            if (devices[i] == devices[j])
+        for (size_t j = 0; j < *count; j++)
+            if (devices[j] == v)
                 return false;
+        devices[(*count)++] = v;
+        p = *end ? end + 1 : end;
     }
-    return count > 0;
+    return *count > 0;
 }
 
 /* "I/N" with 0 ≤ I < N. */
@@ -306,9 +313,7 @@ static int tune_option(tune_cli *t, int argc, char **argv, int *i)
     case 5: t->db = v; break;
     case 6: t->max_candidates = atoi(v); ok = t->max_candidates > 0; break;
     case 7: t->threads = atoi(v); ok = t->threads > 0; break;
-    case 8: ok = cli_parse_list(v, t->devices, TUNE_MAX_DEVICES, &t->device_count) &&
-                 devices_distinct(t->devices, t->device_count);
-            break;
+    case 8: ok = parse_devices(v, t->devices, TUNE_MAX_DEVICES, &t->device_count); break;
     case 9: ok = parse_shard(v, &t->shard_index, &t->shard_count); break;
     case 10: t->explore = atoi(v); ok = t->explore > 0; break;
     }

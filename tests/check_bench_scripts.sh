@@ -1,0 +1,197 @@
+#!/usr/bin/env bash
+# CPU checks of the Python tools: scripts/ratios.py, bench/compare.py, bench/peers.py and
+# bench/plot.py, on the results committed under bench/results-2026-11-23 (their geometric
+# means are the README's), with tests/bench_fakes standing in for torch and for `w8a8 bench`
+# where a run is needed. No GPU, no torch. plot.py is checked only where matplotlib imports
+# (said so when not); with a w8a8 binary as $1, its heat map also reads a real tuning
+# database made by `w8a8 cache import cache/h200-decode.sql`.
+#
+# usage: tests/check_bench_scripts.sh [W8A8_BIN]
+# exit 0 when every check passes, 1 when one fails, 77 (skipped) without python3.
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+w8a8=${1:-}
+python=${PYTHON:-python3}
+if ! command -v "$python" >/dev/null 2>&1; then
+  echo "check_bench_scripts: no $python: skipped"
+  exit 77
+fi
+export PYTHONDONTWRITEBYTECODE=1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+results=$root/bench/results-2026-11-23
+fakes=$root/tests/bench_fakes
+passed=0
+failed=0
+
+# check NAME RC PATTERN COMMAND...: COMMAND exits RC and its stdout + stderr holds PATTERN (an
+# extended regular expression; '' for anything)
+check() {
+  local name=$1 want_rc=$2 pattern=$3
+  shift 3
+  "$@" >"$tmp/out" 2>&1
+  local rc=$?
+  if [ "$rc" -ne "$want_rc" ]; then
+    echo "FAIL $name: exit $rc, wanted $want_rc"
+  elif [ -n "$pattern" ] && ! grep -Eq -- "$pattern" "$tmp/out"; then
+    echo "FAIL $name: output lacks /$pattern/"
+  else
+    passed=$((passed + 1))
+    return 0
+  fi
+  sed 's/^/    | /' "$tmp/out" | head -20
+  failed=$((failed + 1))
+  return 1
+}
+
+# expect NAME CONDITION...: a shell test on what an earlier check left behind
+expect() {
+  local name=$1
+  shift
+  if "$@"; then
+    passed=$((passed + 1))
+  else
+    echo "FAIL $name"
+    failed=$((failed + 1))
+  fi
+}
+
+is_png() { [ "$(head -c 8 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
+
+ratios=$root/scripts/ratios.py
+compare=$root/bench/compare.py
+peers=$root/bench/peers.py
+plot=$root/bench/plot.py
+
+# ---- scripts/ratios.py
+check "ratios --help" 0 '^usage: ratios.py' "$python" "$ratios" --help
+check "ratios without arguments" 2 'required: OURS.jsonl, PEERS.jsonl, PEER_PROVIDER' \
+  "$python" "$ratios"
+check "ratios without the provider" 2 'required: PEER_PROVIDER' \
+  "$python" "$ratios" "$results/ours-decode-row-row.jsonl" "$results/peers-decode.jsonl"
+check "ratios on a missing file" 2 'cannot read /nonexistent/ours.jsonl' \
+  "$python" "$ratios" /nonexistent/ours.jsonl "$results/peers-decode.jsonl" torch.row.fast
+check "ratios with an unknown provider" 2 "no rows of provider 'torch.rw'" \
+  "$python" "$ratios" "$results/ours-decode-row-row.jsonl" "$results/peers-decode.jsonl" torch.rw
+check "ratios --min-m abc" 2 "invalid int value: 'abc'" \
+  "$python" "$ratios" "$results/ours-decode-row-row.jsonl" "$results/peers-decode.jsonl" \
+  torch.row.fast --min-m abc
+check "ratios decode row" 0 '^30 shapes: geometric mean 1\.411, min 0\.875, max 2\.161$' \
+  "$python" "$ratios" "$results/ours-decode-row-row.jsonl" "$results/peers-decode.jsonl" \
+  torch.row.fast
+check "ratios decode int8 M >= 32" 0 '^5 shapes: geometric mean 1\.081, min 0\.921' \
+  "$python" "$ratios" "$results/ours-decode-int8.jsonl" "$results/peers-decode.jsonl" \
+  torch.int8 --min-m 32
+
+# ---- bench/compare.py
+check "compare --help" 0 '^usage: compare.py' "$python" "$compare" --help
+check "compare --grid nope" 2 "invalid choice: 'nope'" "$python" "$compare" --grid nope
+check "compare --scale rows" 2 "--scale: 'rows' is not" "$python" "$compare" --scale rows
+check "compare --also torch.nope" 2 "--also: unknown peer 'torch.nope'" \
+  "$python" "$compare" --also torch.nope
+check "compare without a w8a8 binary" 2 "^compare: no w8a8 command at '$tmp/none'" \
+  "$python" "$compare" --grid decode --bin "$tmp/none"
+check "compare --from an empty folder" 2 '^compare: --from: no .*ours-decode-tensor-tensor.jsonl' \
+  "$python" "$compare" --grid decode --from "$tmp"
+check "compare --from decode" 0 \
+  'tensor vs torch.tensor.fast: 30 shapes, geometric mean 0\.960, worst 0\.568 at 32x4096x14336' \
+  "$python" "$compare" --grid decode --from "$results"
+expect "compare --from decode: row" grep -q \
+  '^row vs torch.row.fast: 30 shapes, geometric mean 1\.411, worst 0\.875 at 32x28672x4096' \
+  "$tmp/out"
+expect "compare --from decode: int8" grep -q \
+  '^int8 vs torch.int8: 5 shapes, geometric mean 1\.081, worst 0\.920 at 32x8192x8192' "$tmp/out"
+expect "compare --from decode: 3 x 30 shape rows" \
+  test "$(grep -cE '^ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+ ' "$tmp/out")" -eq 90
+check "compare --from dsv3 --json, M 16…512" 0 \
+  '"granularity": "block", "peer": "torch.block", "shapes": 20, "geomean": 0\.82' \
+  "$python" "$compare" --grid dsv3 --from "$results" --min-m 16 --max-m 512 --json
+check "compare --exact-accum" 0 '^tensor vs torch.tensor: 30 shapes' \
+  "$python" "$compare" --grid decode --scale tensor --exact-accum --from "$results"
+
+# a whole run on the stand-ins: ours through the fake w8a8, the peers through the fake torch
+check "compare run on the stand-ins" 0 '^tensor vs torch.tensor.fast: 6 shapes' \
+  env PYTHONPATH="$fakes" "$python" "$compare" --grid small --bin "$fakes/w8a8" \
+  --also torch.bf16,cublaslt --save "$tmp/run"
+cp "$tmp/out" "$tmp/run.out"
+expect "compare run: the files of --save" test -s "$tmp/run/ours-small-tensor-tensor.jsonl" \
+  -a -s "$tmp/run/ours-small-row-row.jsonl" -a -s "$tmp/run/ours-small-int8.jsonl" \
+  -a -s "$tmp/run/peers-small.jsonl"
+expect "compare run: cublaslt rows of w8a8 bench join" grep -q \
+  '^row vs cublaslt: 6 shapes, geometric mean 1\.100' "$tmp/run.out"
+check "compare --from what --save wrote" 0 '' \
+  "$python" "$compare" --grid small --also torch.bf16,cublaslt --from "$tmp/run"
+expect "compare --from gives the run's table" \
+  diff <(grep -v '^compare: \|^peers: ' "$tmp/run.out") "$tmp/out"
+
+# ---- bench/peers.py
+check "peers --help without torch" 0 'torch._scaled_mm' "$python" "$peers" --help
+check "peers --list" 0 'grid llama3: 80 shapes' "$python" "$peers" --list
+expect "peers --list: decode and dsv3" grep -q 'grid dsv3: 48 shapes' "$tmp/out"
+check "peers --shape 1,2" 2 "--shape: '1,2' is not M,N,K" "$python" "$peers" --shape 1,2
+check "peers --providers torch.nope" 2 "--providers: unknown 'torch.nope'" \
+  "$python" "$peers" --providers torch.nope
+if "$python" -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' \
+    >/dev/null 2>&1; then
+  echo "note: torch with CUDA is here: the missing-torch case is not run"
+else
+  check "peers without torch or CUDA" 2 '^peers: torch' \
+    "$python" "$peers" --grid decode --out "$tmp/peers.jsonl"
+  expect "peers without torch: one line" test "$(wc -l <"$tmp/out")" -eq 1
+  expect "peers without torch: no --out file" test ! -e "$tmp/peers.jsonl"
+fi
+check "peers on the fake torch" 0 '' env PYTHONPATH="$fakes" "$python" "$peers" --grid small \
+  --providers torch.tensor,torch.row.fast,torch.block,torch.block.fast,torch.int8,torch.bf16 \
+  --out "$tmp/fake-peers.jsonl"
+# 60 MiB L2 x 4 over 16.8 MB a set: 15 sets, 30 calls a graph, 0.25 ms a replay
+timed='"provider": "torch.tensor", "dtype": "e4m3", "scale": "tensor", "m": 1, "n": 4096, '
+timed+='"k": 4096, "us": 8.33, "tflops": 4.0, "gbps": 2014.7'
+expect "peers: a timed row" grep -qxF "{$timed}" "$tmp/fake-peers.jsonl"
+expect "peers: block scales in torch's layout" grep -q \
+  '"provider": "torch.block", "dtype": "e4m3", "scale": "block", "m": 128, "n": 28672' \
+  "$tmp/fake-peers.jsonl"
+refused='{"provider": "torch.block", "m": 1, "n": 4096, "k": 4096, "error": "CUDA error: '
+refused+='CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasLtMatmulAlgoGetHeuristic(...)`"}'
+expect "peers: a refusal is an error row (its first line)" grep -qxF "$refused" \
+  "$tmp/fake-peers.jsonl"
+expect "peers: 6 shapes x 6 providers" test "$(wc -l <"$tmp/fake-peers.jsonl")" -eq 36
+
+# ---- bench/plot.py
+check "plot --help" 0 'heatmap' "$python" "$plot" --help
+check "plot without a subcommand" 2 'required' "$python" "$plot"
+mkdir -p "$tmp/no-matplotlib/matplotlib"
+echo 'raise ImportError("No module named matplotlib")' >"$tmp/no-matplotlib/matplotlib/__init__.py"
+check "plot without matplotlib" 2 '^plot: matplotlib is not importable' \
+  env PYTHONPATH="$tmp/no-matplotlib" "$python" "$plot" ratio \
+  "$results/ours-decode-int8.jsonl" --peers "$results/peers-decode.jsonl" -o "$tmp/x.png"
+if "$python" -c 'import matplotlib' >/dev/null 2>&1; then
+  check "plot ratio" 0 '^plot: wrote' "$python" "$plot" ratio \
+    "$results/ours-decode-tensor-tensor.jsonl" "$results/ours-decode-row-row.jsonl" \
+    "$results/ours-decode-int8.jsonl" --peers "$results/peers-decode.jsonl" -o "$tmp/ratio.png"
+  expect "plot ratio: a PNG" is_png "$tmp/ratio.png"
+  check "plot ratio of a peers file as ours" 2 "has no timed rows of provider 'w8a8jit'" \
+    "$python" "$plot" ratio "$results/peers-decode.jsonl" --peers "$results/peers-decode.jsonl" \
+    -o "$tmp/bad.png"
+  check "plot heatmap from CSV" 0 '^plot: wrote' "$python" "$plot" heatmap \
+    "$results/measurements.csv.gz" --n 4096 --k 14336 -o "$tmp/heat.png"
+  expect "plot heatmap: a PNG" is_png "$tmp/heat.png"
+  check "plot heatmap of an absent key" 2 'no verified ok measurement of N=4096 K=1 .*4096x14336' \
+    "$python" "$plot" heatmap "$results/measurements.csv.gz" --n 4096 --k 1 -o "$tmp/none.png"
+  check "plot heatmap of a JSON file" 2 'neither a tuning database nor a CSV' \
+    "$python" "$plot" heatmap "$results/peers-decode.jsonl" --n 1 --k 1 -o "$tmp/none.png"
+  if [ -n "$w8a8" ]; then
+    check "w8a8 cache import" 0 '' env W8A8_CACHE_DB="$tmp/tuning.db" "$w8a8" cache import \
+      "$root/cache/h200-decode.sql"
+    check "plot heatmap from a database" 0 '^plot: wrote' "$python" "$plot" heatmap \
+      "$tmp/tuning.db" --n 8192 --k 8192 --scale row -o "$tmp/heat-db.png"
+    expect "plot heatmap from a database: a PNG" is_png "$tmp/heat-db.png"
+  else
+    echo "note: no w8a8 binary given: the heat map of a database is not checked"
+  fi
+else
+  echo "check_bench_scripts: matplotlib is not importable: plot.py's drawing is not checked" \
+    "(pip install matplotlib)"
+fi
+
+echo "check_bench_scripts: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
