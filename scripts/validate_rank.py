@@ -14,6 +14,7 @@ result; it is not a pass/fail test).
     scripts/validate_rank.py tune-1.jsonl tune-2.jsonl [--top 32] [--within 0.02]
 """
 import argparse
+import gzip
 import json
 import math
 import sys
@@ -30,7 +31,7 @@ def load(paths):
     keys = defaultdict(list)
     for path in paths:
         try:
-            with open(path) as f:
+            with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
                 for number, line in enumerate(f, 1):
                     line = line.strip()
                     if not line.startswith("{"):
@@ -67,7 +68,7 @@ def spearman(xs, ys):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("logs", nargs="+", help="JSON lines of w8a8 tune --json")
+    ap.add_argument("logs", nargs="+", help="JSON lines of w8a8 tune --json (.gz too)")
     ap.add_argument("--top", type=int, default=32, help="the model's top N (default 32)")
     ap.add_argument("--within", type=float, default=0.02,
                     help="relative slack to the fastest measured (default 0.02)")

@@ -132,8 +132,8 @@ START_TEST(a_space_file_compiles)
 }
 END_TEST
 
-/* The tuned cache shipped in cache/ loads as a read-only layer and answers for an H200, and
- * for another sm_90 part as a foreign device. */
+/* The tuned caches shipped in cache/ load as read-only layers and answer for an H200 and an
+ * H100 80GB HBM3 exactly, and for another sm_90 part as a foreign device. */
 START_TEST(shipped_cache_answers)
 {
     char args[1024];
@@ -145,7 +145,12 @@ START_TEST(shipped_cache_answers)
     expect(args, 0, "h200-sm90.sql");
     snprintf(args, sizeof args,
              "cache --db /nonexistent/dir/tuning.db explain 4096,4096,4096 "
-             "--on 'sm_90:NVIDIA H100 80GB HBM3:132:85520809984'");
+             "--on 'sm_90:NVIDIA H100 80GB HBM3:132:85017493504'");
+    expect(args, 0, "exact");
+    expect(args, 0, "h100-llama3-8b.sql");
+    snprintf(args, sizeof args,
+             "cache --db /nonexistent/dir/tuning.db explain 4096,4096,4096 "
+             "--on 'sm_90:NVIDIA H800:132:85520809984'");
     expect(args, 0, "foreign sm_90 device");
     unsetenv("W8A8_CACHE_PATH");
 }
@@ -158,6 +163,10 @@ START_TEST(gpu_commands_without_a_device)
         return; /* this machine has a GPU: the GPU suites cover these commands */
     expect("info", 0, "no CUDA device");
     expect("check --count 3", 0, "no CUDA device");
+    /* the shards of a key list partition it: 100 keys in 34 + 33 + 33 */
+    expect("tune --model llama3-8b --shard 0/3", 1, "shard 0/3: 34 of 100 keys");
+    expect("tune --model llama3-8b --shard 2/3", 1, "shard 2/3: 33 of 100 keys");
+    expect("tune --model llama3-8b --shard 2/3", 1, "W8A8_NO_DEVICE");
 }
 END_TEST
 

@@ -267,11 +267,13 @@ static void apply_shard(tune_cli *t)
 {
     if (t->shard_count < 1)
         return;
-    size_t kept = 0;
-    for (size_t i = 0; i < t->problem_count; i++)
+    size_t kept = 0, total = t->problem_count;
+    for (size_t i = 0; i < total; i++)
         if ((long long)(i % (size_t)t->shard_count) == t->shard_index)
             t->problems[kept++] = t->problems[i];
     t->problem_count = kept;
+    fprintf(stderr, "w8a8: tune: shard %lld/%lld: %zu of %zu keys\n", t->shard_index,
+            t->shard_count, kept, total);
 }
 
 /* The options that are not problem options; 1 consumed, 0 unknown, -1 error. */
