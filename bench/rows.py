@@ -6,6 +6,7 @@ A timed row is an object with provider, dtype, scale, m, n, k, us, tflops, gbps;
 has provider, m, n, k and error, and no "us" (kept apart, never joined). Lines that do not start
 with "{" are skipped, as bench/decode_table.py and scripts/ratios.py skip them.
 """
+import gzip
 import json
 import math
 
@@ -31,25 +32,31 @@ class RowsError(Exception):
     """A file that cannot be read, or a line that is not JSON; str() is the whole message."""
 
 
-def load(path):
-    """The rows of a JSON-lines file: (timed, failed), each a list of dicts in file order."""
-    timed, failed = [], []
+def json_lines(path):
+    """The objects of a JSON-lines file (gzip'ed when its name ends in .gz), in file order;
+    lines that do not start with "{" are skipped. Raises RowsError naming the file (and line)."""
     try:
-        with open(path) as f:
+        with (gzip.open(path, "rt") if str(path).endswith(".gz") else open(path)) as f:
             for number, line in enumerate(f, 1):
                 line = line.strip()
                 if not line.startswith("{"):
                     continue
                 try:
-                    row = json.loads(line)
+                    yield json.loads(line)
                 except json.JSONDecodeError as e:
                     raise RowsError(f"{path}:{number}: not JSON: {e}") from None
-                if "us" in row:
-                    timed.append(row)
-                elif "error" in row:
-                    failed.append(row)
     except OSError as e:
-        raise RowsError(f"cannot read {path}: {e.strerror}") from None
+        raise RowsError(f"cannot read {path}: {e.strerror or e}") from None
+
+
+def load(path):
+    """The rows of a JSON-lines file: (timed, failed), each a list of dicts in file order."""
+    timed, failed = [], []
+    for row in json_lines(path):
+        if "us" in row:
+            timed.append(row)
+        elif "error" in row:
+            failed.append(row)
     return timed, failed
 
 

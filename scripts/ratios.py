@@ -8,9 +8,12 @@ Exit 2 on a usage error: a missing argument, an unreadable file, a line that is 
 provider neither file has rows for.
 """
 import argparse
-import json
 import math
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench"))
+from rows import RowsError, json_lines  # noqa: E402  (bench/rows.py: the JSON-lines reader)
 
 
 class UsageError(Exception):
@@ -20,19 +23,11 @@ class UsageError(Exception):
 def load(path):
     rows = {}
     try:
-        with open(path) as f:
-            for number, line in enumerate(f, 1):
-                line = line.strip()
-                if not line.startswith("{"):
-                    continue
-                try:
-                    r = json.loads(line)
-                except json.JSONDecodeError as e:
-                    raise UsageError(f"{path}:{number}: not JSON: {e}") from None
-                if "us" in r:
-                    rows.setdefault(r["provider"], {})[(r["m"], r["n"], r["k"])] = r
-    except OSError as e:
-        raise UsageError(f"cannot read {path}: {e.strerror}") from None
+        for r in json_lines(path):
+            if "us" in r:
+                rows.setdefault(r["provider"], {})[(r["m"], r["n"], r["k"])] = r
+    except RowsError as e:
+        raise UsageError(str(e)) from None
     return rows
 
 

@@ -14,11 +14,13 @@ result; it is not a pass/fail test).
     scripts/validate_rank.py tune-1.jsonl tune-2.jsonl [--top 32] [--within 0.02]
 """
 import argparse
-import gzip
-import json
 import math
+import os
 import sys
 from collections import defaultdict
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench"))
+from rows import RowsError, json_lines  # noqa: E402  (bench/rows.py: the JSON-lines reader)
 
 KEY_FIELDS = ("m", "n", "k", "dtype", "scale", "out")
 
@@ -31,21 +33,13 @@ def load(paths):
     keys = defaultdict(list)
     for path in paths:
         try:
-            with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
-                for number, line in enumerate(f, 1):
-                    line = line.strip()
-                    if not line.startswith("{"):
-                        continue
-                    try:
-                        row = json.loads(line)
-                    except json.JSONDecodeError as e:
-                        sys.exit(f"validate_rank: {path}:{number}: not JSON: {e}")
-                    if row.get("type") != "measurement" or row.get("status") != "ok":
-                        continue
-                    if row.get("pass") != 1 or not row.get("us", -1) > 0:
-                        continue
-                    keys[key_of(row)].append(row)
-        except OSError as e:
+            for row in json_lines(path):
+                if row.get("type") != "measurement" or row.get("status") != "ok":
+                    continue
+                if row.get("pass") != 1 or not row.get("us", -1) > 0:
+                    continue
+                keys[key_of(row)].append(row)
+        except RowsError as e:
             sys.exit(f"validate_rank: {e}")
     return keys
 
