@@ -119,4 +119,13 @@ void tune_plan_free(tune_run *run);
  * defaults, adding them when the list lacks them. */
 w8a8_status tune_plan_seed(tune_run *run, size_t i);
 
+/* tune.c: whether the run's budget and the key's share allow more work (records a cut); one
+ * key's quick and final passes. */
+bool tune_budget_left(tune_run *run);
+w8a8_status tune_problem(tune_run *run, problem_plan *plan, w8a8_tune_result *res);
+
+/* tune_devices.c: times every planned key, on the calling thread alone or with one thread per
+ * device of options.more_contexts; the first error that stopped a key is in run->failed. */
+w8a8_status tune_devices(tune_run *run);
+
 #endif

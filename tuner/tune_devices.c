@@ -1,0 +1,166 @@
+/* Timing a planned run's keys on one device or several: each device's thread takes the next
+ * key, tunes it (tune.c) and publishes its result, which later keys may seed from; the compile
+ * queue is told the earliest key in progress. More devices are contexts the caller opened on
+ * other GPUs of the same model; each writes its measurements through its own connection. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tune_run.h"
+
+/* The next key for this device (keys go out in order, one at a time); false when none is left.
+ * The compile queue is told the earliest key any device is timing. */
+static bool key_take(tune_run *run, size_t *key)
+{
+    tune_shared *sh = run->shared;
+    pthread_mutex_lock(&sh->lock);
+    bool ok = sh->next < run->options.problem_count;
+    *key = sh->next;
+    sh->next += ok;
+    sh->active[run->device_index] = ok ? *key : SIZE_MAX;
+    size_t earliest = SIZE_MAX;
+    for (size_t d = 0; d < sh->devices; d++)
+        earliest = sh->active[d] < earliest ? sh->active[d] : earliest;
+    pthread_mutex_unlock(&sh->lock);
+    if (earliest != SIZE_MAX)
+        kq_set_current(run->kernels, earliest);
+    return ok;
+}
+
+/* One device's timing thread: takes keys until none is left or an error leaves its GPU or
+ * the database unusable. The first other error is kept in run->failed / failure. */
+static void tune_keys(tune_run *run)
+{
+    w8a8_context *ctx = run->ctx;
+    tune_shared *sh = run->shared;
+    size_t i;
+    while (key_take(run, &i)) {
+        problem_plan *plan = &run->plans[i];
+        w8a8_tune_result res = sh->results[i]; /* this thread's key: no other writes it */
+        run->problem_index = i;
+        run->problem = plan->problem;
+        run->problem_deadline = run->quick_deadline = 0; /* the previous problem's share */
+        w8a8_status one = plan->status;
+        if (one != W8A8_OK)
+            errorf(ctx, one, "%s", plan->message);
+        else if (!tune_budget_left(run))
+            one = W8A8_BUDGET_SPENT;
+        else if ((one = tune_plan_seed(run, i)) == W8A8_OK)
+            one = tune_problem(run, plan, &res);
+        res.status = one;
+        pthread_mutex_lock(&sh->lock);
+        sh->results[i] = res;
+        sh->finished[i] = true;
+        pthread_mutex_unlock(&sh->lock);
+        if (one != W8A8_OK && one != W8A8_BUDGET_SPENT && run->failed == W8A8_OK) {
+            run->failed = one;
+            snprintf(run->failure, sizeof run->failure, "problem %zu (%lldx%lldx%lld): %s", i,
+                     (long long)run->problem.m, (long long)run->problem.n,
+                     (long long)run->problem.k, w8a8_errmsg(ctx));
+        }
+        if (one == W8A8_CUDA_ERROR || one == W8A8_CACHE_ERROR || one == W8A8_NO_MEMORY)
+            break; /* the GPU or the database is gone: the next problems would fail alike */
+    }
+    pthread_mutex_lock(&sh->lock);
+    sh->active[run->device_index] = SIZE_MAX;
+    pthread_mutex_unlock(&sh->lock);
+}
+
+static void *device_thread(void *arg)
+{
+    tune_run *run = arg;
+    w8a8_status st = context_make_current(run->ctx);
+    if (st == W8A8_OK)
+        tune_keys(run);
+    else if (run->failed == W8A8_OK) {
+        run->failed = st;
+        snprintf(run->failure, sizeof run->failure, "%s", w8a8_errmsg(run->ctx));
+    }
+    return NULL;
+}
+
+/* The copy of `main` another device's thread works with: its own context, device, profile
+ * and memo; the plans, spaces, queue and shared state are the same. */
+static w8a8_status device_run_make(const tune_run *main, w8a8_context *ctx, size_t index,
+                                   tune_run *out)
+{
+    *out = *main;
+    out->ctx = ctx;
+    out->device_index = index;
+    memset(&out->profile, 0, sizeof out->profile);
+    out->hash_count = 0;
+    out->failed = W8A8_OK;
+    out->failure[0] = '\0';
+    if (!ctx || ctx == main->ctx)
+        return errorf(main->ctx, W8A8_INVALID, "more_contexts[%zu] is NULL or ctx itself",
+                      index - 1);
+    cache_device dev;
+    w8a8_status st = context_make_current(ctx);
+    if (st == W8A8_OK)
+        st = cache_device_from_ctx(ctx, &dev);
+    if (st != W8A8_OK)
+        return errorf(main->ctx, st, "more_contexts[%zu]: %s", index - 1, w8a8_errmsg(ctx));
+    if (strcmp(dev.name, main->cache_dev.name) != 0 || dev.sm_count != main->cache_dev.sm_count ||
+        dev.memory_bytes != main->cache_dev.memory_bytes || strcmp(dev.arch, main->cache_dev.arch))
+        return errorf(main->ctx, W8A8_INVALID,
+                      "more_contexts[%zu] is a %s (%d SMs), the first device a %s (%d SMs): tune "
+                      "different models separately", index - 1, dev.name, dev.sm_count,
+                      main->cache_dev.name, main->cache_dev.sm_count);
+    out->cache_dev = dev;
+    return context_make_current(main->ctx);
+}
+
+static void profile_add(w8a8_tune_profile *to, const w8a8_tune_profile *from)
+{
+    to->compile_wait_seconds += from->compile_wait_seconds;
+    to->buffers_seconds += from->buffers_seconds;
+    to->reference_seconds += from->reference_seconds;
+    to->verify_seconds += from->verify_seconds;
+    to->timing_seconds += from->timing_seconds;
+    to->record_seconds += from->record_seconds;
+    to->candidates_timed += from->candidates_timed;
+}
+
+/* Times every planned key: on the calling thread alone, or with one thread per device. */
+w8a8_status tune_devices(tune_run *run)
+{
+    size_t extra = run->options.more_context_count;
+    if (extra == 0) {
+        tune_keys(run);
+        return W8A8_OK;
+    }
+    if (extra + 1 > TUNE_MAX_DEVICES)
+        return errorf(run->ctx, W8A8_INVALID, "more_context_count: at most %d devices in all",
+                      TUNE_MAX_DEVICES);
+    if (!run->options.more_contexts)
+        return errorf(run->ctx, W8A8_INVALID, "more_contexts is NULL");
+    tune_run *runs = calloc(extra, sizeof *runs);
+    if (!runs)
+        return errorf(run->ctx, W8A8_NO_MEMORY, "out of host memory");
+    w8a8_status st = W8A8_OK;
+    for (size_t d = 0; d < extra && st == W8A8_OK; d++)
+        st = device_run_make(run, run->options.more_contexts[d], d + 1, &runs[d]);
+    pthread_t ids[TUNE_MAX_DEVICES];
+    size_t started = 0;
+    run->shared->devices = 1 + extra;
+    for (size_t d = 0; d < extra && st == W8A8_OK; d++) {
+        run->shared->active[d + 1] = SIZE_MAX;
+        if (pthread_create(&ids[started], NULL, device_thread, &runs[d]) == 0)
+            started++;
+    }
+    run->shared->devices = 1 + started;
+    if (st == W8A8_OK)
+        tune_keys(run);
+    for (size_t d = 0; d < started; d++) {
+        pthread_join(ids[d], NULL);
+        profile_add(&run->profile, &runs[d].profile);
+        run->budget_spent |= runs[d].budget_spent;
+        if (run->failed == W8A8_OK && runs[d].failed != W8A8_OK) {
+            run->failed = runs[d].failed;
+            snprintf(run->failure, sizeof run->failure, "%s", runs[d].failure);
+        }
+    }
+    free(runs);
+    return st;
+}
+
