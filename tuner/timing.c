@@ -4,6 +4,7 @@
  * values (never zeros: zeros lower power draw and flatter timings); CUDA events around
  * batches of launches; medians; and verification against the reference kernel. */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,19 +212,37 @@ static w8a8_status fill_zero_points(w8a8_context *ctx, const w8a8_problem *p, co
     return st;
 }
 
+/* The random table of one operand (A or B) of one element type: made once per process and
+ * kept (a few MB at most), since every key of a tuning run fills its operands from it —
+ * making it costs a large part of a key's setup. NULL when out of memory. */
+#define TIMING_TABLE_TYPES 8 /* w8a8_dtype values of 8-bit operands are below this */
+static const uint8_t *random_table(w8a8_dtype dtype, int operand)
+{
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    static uint8_t *tables[TIMING_TABLE_TYPES][2];
+    if ((unsigned)dtype >= TIMING_TABLE_TYPES || operand < 0 || operand > 1)
+        return NULL;
+    pthread_mutex_lock(&lock);
+    uint8_t *t = tables[dtype][operand];
+    if (!t && (t = malloc(TIMING_TABLE_BYTES)) != NULL) {
+        timing_rng r = {0x9E3779B97F4A7C15ull ^ ((uint64_t)dtype << 8 | (uint64_t)operand)};
+        for (size_t i = 0; i < TIMING_TABLE_BYTES; i++)
+            num_store_f64(dtype, t, (int64_t)i, random_value(&r, dtype));
+        tables[dtype][operand] = t;
+    }
+    pthread_mutex_unlock(&lock);
+    return t;
+}
+
 /* Fills set 0 with random values. */
 static w8a8_status fill_set(w8a8_context *ctx, const w8a8_problem *p, const set_layout *l,
                             CUdeviceptr base)
 {
     timing_rng r = {0x9E3779B97F4A7C15ull};
-    uint8_t *a_table = malloc(TIMING_TABLE_BYTES), *b_table = malloc(TIMING_TABLE_BYTES);
+    const uint8_t *a_table = random_table(p->a_type, 0), *b_table = random_table(p->b_type, 1);
     w8a8_status st = W8A8_OK;
     if (!a_table || !b_table)
         st = errorf(ctx, W8A8_NO_MEMORY, "out of host memory for random data");
-    for (size_t i = 0; st == W8A8_OK && i < TIMING_TABLE_BYTES; i++) {
-        num_store_f64(p->a_type, a_table, (int64_t)i, random_value(&r, p->a_type));
-        num_store_f64(p->b_type, b_table, (int64_t)i, random_value(&r, p->b_type));
-    }
     if (st == W8A8_OK)
         st = fill_tiled(ctx, base + l->a, l->a_bytes, a_table, TIMING_TABLE_BYTES);
     if (st == W8A8_OK)
@@ -240,8 +259,6 @@ static w8a8_status fill_set(w8a8_context *ctx, const w8a8_problem *p, const set_
         st = upload_values(ctx, base + l->bias, p->bias_type, (size_t)p->n, &r, 0, 0, true);
     if (st == W8A8_OK)
         st = fill_zero_points(ctx, p, l, base, b_table, &r);
-    free(a_table);
-    free(b_table);
     return st;
 }
 
