@@ -120,13 +120,47 @@ end
 -- K block costs the larger of its wgmma time (math at 8192 FP8 FLOP/clk/SM, or shared-memory
 -- reads of A and B per m64 instruction at 128 B/clk) and its operand load time (~64 B/clk per
 -- SM from L2/HBM), plus an epilogue (mostly hidden with ping-pong), with penalties for
--- shallow rings, a lone consumer and 64-row consumers. Calibrated on a handful of H200
--- timings; the tuner's measurements are what count. Measured there for cluster and epilogue
--- (128-row tiles, 512..8192 x 4096..57344 x 4096..8192, per-tensor FP8): cluster 2 within
--- +-1 % of cluster 1 once the consumers release stages without a GPU-wide fence; epilogue 1
--- 5-8 % faster at 512x4096x4096 and 4096^3, 1-3 % slower on the largest shapes (its staging
--- costs ring stages).
-local function rank(c, problem, device)
+-- shallow rings and a lone consumer. The factors `f` differ between the two uses:
+--  * DEFAULT_FACTORS pick default()'s tile among DEFAULT_SHAPES; calibrated on a handful of
+--    H200 timings. Measured there for cluster and epilogue (128-row tiles, 512..8192 x
+--    4096..57344 x 4096..8192, per-tensor FP8): cluster 2 within +-1 % of cluster 1 once the
+--    consumers release stages without a GPU-wide fence; epilogue 1 5-8 % faster at
+--    512x4096x4096 and 4096^3, 1-3 % slower on the largest shapes (its staging costs stages).
+--  * RANK_FACTORS order the tuner's candidates; fitted to ~94,000 H100 measurements of the
+--    Llama-3.1-8B per-tensor keys (bench/results-2026-11-23-tuner, scripts/validate_rank.py):
+--    the fastest configs use the deepest ring that fits (10-12 stages at small M), ping-pong
+--    even with one tile per CTA, 64-row consumers as readily as 128-row ones, and two
+--    consumers; the top 32 held a config within 2 % of the fastest on 74 of 100 keys, against
+--    48 with the default factors. Variants the model cannot tell apart cost 10 % per step away
+--    from the usual choice there, so the top 32 cover many tile shapes and ring depths.
+local DEFAULT_FACTORS = { cooperative = 1.10, one_consumer = 1.05, rows64 = 1.15,
+    pingpong_one_tile = 1.10, step = 0.02, deep_ring = false }
+local RANK_FACTORS = { cooperative = 1.10, one_consumer = 1.15, rows64 = 1.0,
+    pingpong_one_tile = 1.0, step = 0.10, deep_ring = true }
+local STAGES = { 2, 3, 4, 5, 6, 7, 8, 10, 12 }
+
+-- Steps between c's ring depth and the usual one: the deepest ring of STAGES that fits
+-- (deep_ring; 0.2 a step along STAGES), or min(8, K blocks) (0.5 a stage).
+local function ring_steps(c, problem, device, f, k_blocks)
+    if not f.deep_ring then
+        return math.abs(c.stages - math.min(8, math.max(3, k_blocks))) * 0.5
+    end
+    -- smem_bytes is linear in stages: what one more stage costs, and what the rest takes
+    local per_stage = (c.block_m + c.block_n) * BK + BARRIER_BYTES
+    local fixed = smem_bytes(c, problem) - c.stages * per_stage
+    local here, deepest = 1, 1
+    for i, stages in ipairs(STAGES) do
+        if stages == c.stages then
+            here = i
+        end
+        if fixed + stages * per_stage <= device.max_smem then
+            deepest = i
+        end
+    end
+    return math.abs(here - deepest) * 0.2
+end
+
+local function cost_model(c, problem, device, f)
     local tiles_m, tiles_n = ceil_div(problem.m, c.block_m), ceil_div(problem.n, c.block_n)
     -- cluster 2 works in units of two tile-rows; an odd count wastes half a unit
     local tiles = ceil_div(tiles_m, c.cluster) * c.cluster * tiles_n
@@ -143,7 +177,7 @@ local function rank(c, problem, device)
         epilogue = epilogue * 0.6                         -- the TMA store runs under the next tile
     end
     -- two warpgroups sharing each tile: measured 5-10 % under ping-pong
-    local main_loop_factor = c.consumers == 2 and 1.10 or 1.0
+    local main_loop_factor = c.consumers == 2 and f.cooperative or 1.0
     if c.pingpong == 1 then
         -- one warpgroup's epilogue hides under the other's main loop
         epilogue = epilogue * 0.1
@@ -151,9 +185,8 @@ local function rank(c, problem, device)
     end
     local per_block = math.max(mma, load)
     if rows_per_consumer(c) == 64 then
-        -- a warpgroup of m64 wgmmas waits on latency more: measured 10-20 % behind 128-row
-        -- consumers on the H200 at the same FLOP count (4096^3, 8192^3)
-        per_block = per_block * 1.15
+        -- a warpgroup of m64 wgmmas waits on latency more (H200, 4096^3, 8192^3)
+        per_block = per_block * f.rows64
     end
     if is_block(problem) then
         -- promotion: wait for the K block's wgmmas, then one FMA per accumulator; a second
@@ -168,19 +201,19 @@ local function rank(c, problem, device)
     local fill = 2 * load                                 -- ring fill before the first wgmma
     local tile_time = k_blocks * per_block * main_loop_factor + epilogue
     if c.consumers == 1 then
-        tile_time = tile_time * 1.05                      -- no second warpgroup to hide waits
+        tile_time = tile_time * f.one_consumer            -- no second warpgroup to hide waits
     end
     local cost = waves * tile_time + fill
     if c.pingpong == 1 and tiles <= device.sm_count then
-        cost = cost * 1.10   -- one tile per CTA: nothing to overlap, a warpgroup sits idle
+        cost = cost * f.pingpong_one_tile -- one tile per CTA: nothing to overlap
     end
-    -- Variants the model cannot tell apart (raster, group, ring depth, cluster) cost 2 % per
-    -- step away from the usual choice, so the best-ranked configs of a problem differ in tile
-    -- shape first and the tuner's first candidates cover several shapes.
     local steps = (c.raster == 0 and 0 or 1) + (c.group == 8 and 0 or 1)
-        + math.abs(c.stages - math.min(8, math.max(3, k_blocks))) * 0.5
-        + (c.cluster == 1 and 0 or 1)
-    return cost * (1 + 0.02 * steps)
+        + ring_steps(c, problem, device, f, k_blocks) + (c.cluster == 1 and 0 or 1)
+    return cost * (1 + f.step * steps)
+end
+
+local function rank(c, problem, device)
+    return cost_model(c, problem, device, RANK_FACTORS)
 end
 
 -- Candidate tile shapes for the default {block_m, block_n, consumers, pingpong}: measured on
@@ -213,7 +246,7 @@ local function default(problem, device)
             end
         end
         if valid(c, problem, device) then
-            local cost = rank(c, problem, device)
+            local cost = cost_model(c, problem, device, DEFAULT_FACTORS)
             if not best_cost or cost < best_cost then
                 best, best_cost = c, cost
             end
@@ -277,7 +310,7 @@ return {
     params = {
         block_m = { 64, 128, 256 },
         block_n = { 8, 16, 24, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256 },
-        stages = { 2, 3, 4, 5, 6, 7, 8, 10, 12 },
+        stages = STAGES,
         consumers = { 1, 2 },
         pingpong = { 0, 1 },
         raster = { 0, 1 },
