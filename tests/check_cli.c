@@ -21,7 +21,7 @@
 /* Runs `w8a8 <args>` with stderr merged; output (truncated) into out; returns the exit code. */
 static int run_cli(const char *args, char *out, size_t size)
 {
-    char cmd[2048];
+    char cmd[8192];
     snprintf(cmd, sizeof cmd, "'%s' %s 2>&1", W8A8_CLI, args);
     FILE *p = popen(cmd, "r");
     ck_assert_ptr_nonnull(p);
@@ -152,6 +152,19 @@ START_TEST(shipped_cache_answers)
              "cache --db /nonexistent/dir/tuning.db explain 4096,4096,4096 "
              "--on 'sm_90:NVIDIA H800:132:85520809984'");
     expect(args, 0, "foreign sm_90 device");
+    /* any number of shapes: 100, each answered (the last one too) */
+    char many[4096] = "cache --db /nonexistent/dir/tuning.db explain --on "
+                      "'sm_90:NVIDIA H200:132:150109880320'";
+    for (int m = 1; m <= 100; m++) {
+        size_t used = strlen(many);
+        snprintf(many + used, sizeof many - used, " %d,4096,4096", m);
+    }
+    static char out[1 << 16];
+    ck_assert_int_eq(run_cli(many, out, sizeof out), 0);
+    int answered = 0;
+    for (const char *at = out; (at = strstr(at, ",4096,4096  exact ")) != NULL; at++)
+        answered++;
+    ck_assert_int_eq(answered, 100);
     unsetenv("W8A8_CACHE_PATH");
 }
 END_TEST

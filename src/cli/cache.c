@@ -8,8 +8,6 @@
 
 #include "cli.h"
 
-#define CACHE_MAX_ARGS 256
-#define CACHE_MAX_SHAPES 64
 #define SECONDS_PER_DAY 86400
 
 static const char usage_text[] =
@@ -31,7 +29,7 @@ static const char usage_text[] =
 /* The command line after the global options are taken out. */
 typedef struct cache_args {
     int argc;
-    char *argv[CACHE_MAX_ARGS];
+    char **argv; /* malloc'ed, argc entries at most those of the command line */
     bool json;
 } cache_args;
 
@@ -159,7 +157,7 @@ static void print_warnings(w8a8_context *ctx)
 typedef struct listing_options {
     w8a8_cache_filter filter;
     cli_problem_spec spec;
-    long long shapes[CACHE_MAX_SHAPES][3];
+    long long (*shapes)[3]; /* malloc'ed: as many as the arguments, at most */
     size_t shape_count;
     const char *on;
     bool all;
@@ -187,7 +185,7 @@ static int listing_option(cache_args *a, int *i, listing_options *o)
         o->all = true;
     else if (strcmp(arg, "--untuned") == 0)
         o->filter.flags |= W8A8_CACHE_UNTUNED;
-    else if (arg[0] != '-' && o->shape_count < CACHE_MAX_SHAPES) {
+    else if (arg[0] != '-') {
         long long *s = o->shapes[o->shape_count];
         if (!cli_parse_shape(arg, &s[0], &s[1], &s[2])) {
             usage_error("expected M,N,K, got", arg);
@@ -204,6 +202,11 @@ static int listing_option(cache_args *a, int *i, listing_options *o)
 static int parse_listing(cache_args *a, listing_options *o)
 {
     memset(o, 0, sizeof *o);
+    o->shapes = malloc((size_t)(a->argc > 0 ? a->argc : 1) * sizeof *o->shapes);
+    if (!o->shapes) {
+        cli_fail("out of memory");
+        return -1;
+    }
     o->spec.ab_type = W8A8_E4M3;
     o->spec.out_type = W8A8_BF16;
     o->spec.a_scale = o->spec.b_scale = W8A8_SCALE_TENSOR;
@@ -213,11 +216,19 @@ static int parse_listing(cache_args *a, listing_options *o)
     return 0;
 }
 
+static int list_or_show(cache_args *a, listing_options *o_in, bool show);
+
 static int cache_list_or_show(cache_args *a, bool show)
 {
     listing_options o;
-    if (parse_listing(a, &o) < 0)
-        return 2;
+    int rc = parse_listing(a, &o) < 0 ? 2 : list_or_show(a, &o, show);
+    free(o.shapes);
+    return rc;
+}
+
+static int list_or_show(cache_args *a, listing_options *o_in, bool show)
+{
+    listing_options o = *o_in;
     if (show != (o.shape_count == 1))
         return usage_error(show ? "show needs one M,N,K" : "list takes no shape", NULL);
     if (!show && !o.all && !(o.filter.flags & W8A8_CACHE_UNTUNED))
@@ -284,11 +295,19 @@ static void print_explain(const long long *shape, const w8a8_explain *e, bool js
     fputs("}\n", stdout);
 }
 
+static int explain(cache_args *a, listing_options *o_in);
+
 static int cache_explain(cache_args *a)
 {
     listing_options o;
-    if (parse_listing(a, &o) < 0)
-        return 2;
+    int rc = parse_listing(a, &o) < 0 ? 2 : explain(a, &o);
+    free(o.shapes);
+    return rc;
+}
+
+static int explain(cache_args *a, listing_options *o_in)
+{
+    listing_options o = *o_in;
     if (o.shape_count == 0)
         return usage_error("explain needs at least one M,N,K", NULL);
     w8a8_cache_device device;
@@ -408,6 +427,11 @@ static int cache_prune(cache_args *a)
 static int split_globals(int argc, char **argv, cache_args *a)
 {
     memset(a, 0, sizeof *a);
+    a->argv = malloc((size_t)(argc > 0 ? argc : 1) * sizeof *a->argv);
+    if (!a->argv) {
+        cli_fail("out of memory");
+        return 2;
+    }
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0) {
             a->json = true;
@@ -415,20 +439,26 @@ static int split_globals(int argc, char **argv, cache_args *a)
             if (i + 1 >= argc || !argv[i + 1][0])
                 return usage_error("--db needs a path", NULL);
             setenv("W8A8_CACHE_DB", argv[++i], 1);
-        } else if (a->argc < CACHE_MAX_ARGS) {
-            a->argv[a->argc++] = argv[i];
         } else {
-            return usage_error("too many arguments", NULL);
+            a->argv[a->argc++] = argv[i];
         }
     }
     return 0;
 }
 
+static int cache_dispatch(cache_args *a);
+
 int cmd_cache(int argc, char **argv)
 {
     cache_args a;
-    if (split_globals(argc, argv, &a) != 0)
-        return 2;
+    int rc = split_globals(argc, argv, &a) != 0 ? 2 : cache_dispatch(&a);
+    free(a.argv);
+    return rc;
+}
+
+static int cache_dispatch(cache_args *a_in)
+{
+    cache_args a = *a_in;
     if (a.argc == 0)
         return usage_error("which subcommand?", NULL);
     const char *sub = a.argv[0];
