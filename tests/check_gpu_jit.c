@@ -5,12 +5,30 @@
 #include <string.h>
 
 #include "jit.h"
+#include "jit_probe_source.h"
 #include "testutil.h"
+
+/* A folder holding jit_probe.cuh, written from the copy compiled into this test, so the suite
+ * runs wherever the build folder was copied (no source tree needed). */
+static const char *probe_dir(void)
+{
+    static char dir[512];
+    if (dir[0])
+        return dir;
+    test_mkdtemp(dir, sizeof dir);
+    char path[600];
+    snprintf(path, sizeof path, "%s/jit_probe.cuh", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(fputs(jit_probe_source, f) >= 0, 1);
+    ck_assert_int_eq(fclose(f), 0);
+    return dir;
+}
 
 static w8a8_context *probe_ctx(void)
 {
     w8a8_context_options o = {0};
-    o.template_dir = W8A8_SOURCE_DIR "/tests/templates";
+    o.template_dir = probe_dir();
     w8a8_context *ctx = NULL;
     ck_assert_int_eq(w8a8_context_open(&ctx, &o), W8A8_OK);
     ck_assert(w8a8_context_has_device(ctx));
