@@ -47,6 +47,7 @@ cache_store *cache_store_get(w8a8_context *ctx)
         pthread_mutexattr_destroy(&attr);
         cache_copy(store->user.path, sizeof store->user.path, ctx->cache_db);
         ctx->cache = store;
+        ctx->cache_on_close = cache_close;
     }
     pthread_mutex_unlock(&store_create_lock);
     return store;

@@ -311,7 +311,12 @@ void w8a8_context_close(w8a8_context *ctx)
 {
     if (!ctx)
         return;
-    context_close_hooks(ctx);
+    /* the layers above release their state: the dispatcher's plans point into the cache and
+     * the JIT, so it goes first */
+    if (ctx->dispatch_on_close)
+        ctx->dispatch_on_close(ctx);
+    if (ctx->cache_on_close)
+        ctx->cache_on_close(ctx);
     jit_table_destroy(ctx);
     if (ctx->has_device)
         ctx->cu->cuDevicePrimaryCtxRelease(ctx->device);
@@ -451,4 +456,10 @@ const char *const *w8a8_template_names(w8a8_context *ctx)
     names[n] = NULL;
     pthread_mutex_unlock(&lock);
     return names;
+}
+
+void context_key_tuned(w8a8_context *ctx, const w8a8_problem *problem)
+{
+    if (ctx && ctx->dispatch_on_tuned)
+        ctx->dispatch_on_tuned(ctx, problem);
 }

@@ -77,8 +77,14 @@ struct w8a8_context {
     uint64_t l2_bytes;
 
     jit_table *jit;
+    /* State the layers above the runtime hang on the context, and what the runtime calls of
+     * them: set by each layer when it creates its state (so the runtime calls up only through
+     * these pointers, never by name). */
     dispatch_table *dispatch;
+    void (*dispatch_on_close)(w8a8_context *ctx);   /* at close, first: its plans use the rest */
+    void (*dispatch_on_tuned)(w8a8_context *ctx, const w8a8_problem *problem); /* a key tuned */
     cache_store *cache;
+    void (*cache_on_close)(w8a8_context *ctx);
 
     /* counters (w8a8_context_stats) */
     atomic_uint_fast64_t nvrtc_compiles, disk_hits, memory_hits, launches;
@@ -101,8 +107,9 @@ w8a8_status error_nvrtc(const w8a8_context *ctx, int nvrtc_result, const char *f
  * not on the hot path). */
 void error_clear(const w8a8_context *ctx);
 
-/* Subsystems that hang state on the context release it here (hooks.c). */
-void context_close_hooks(w8a8_context *ctx);
+/* Tells the layer that dispatches (if it has state on ctx) that the tuner measured a new
+ * winner for the key of `problem`, so it re-plans that key. */
+void context_key_tuned(w8a8_context *ctx, const w8a8_problem *problem);
 
 /* W8A8_NO_DEVICE with the reason when ctx has no device; W8A8_OK otherwise. */
 w8a8_status context_require_device(w8a8_context *ctx);

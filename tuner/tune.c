@@ -14,7 +14,6 @@
 
 #include <nvrtc.h>
 
-#include "dispatch.h"
 #include "tune_run.h"
 
 #define TUNE_QUICK_SAMPLES 5
@@ -499,7 +498,7 @@ static w8a8_status tune_all(w8a8_context *ctx, const w8a8_tune_options *options,
     for (size_t i = 0; refresh && results && i < options->problem_count; i++)
         if (shared.finished[i] && (results[i].status == W8A8_OK ||
                                    results[i].status == W8A8_BUDGET_SPENT))
-            dispatch_refresh(ctx, &results[i].problem);
+            context_key_tuned(ctx, &results[i].problem);
     if (run.kernels)
         profile_finish(&run);
     tune_plan_free(&run);

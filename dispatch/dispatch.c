@@ -210,7 +210,10 @@ static void table_free(dispatch_table *t)
     free(t);
 }
 
-/* The context's table, created on first use (double-checked under ctx->lock). */
+static void dispatch_tuned(w8a8_context *ctx, const w8a8_problem *problem);
+
+/* The context's table, created on first use (double-checked under ctx->lock); it registers
+ * the dispatcher's close and re-plan hooks on the context. */
 static dispatch_table *table_get(w8a8_context *ctx)
 {
     dispatch_table *t = __atomic_load_n(&ctx->dispatch, __ATOMIC_ACQUIRE);
@@ -230,6 +233,8 @@ static dispatch_table *table_get(w8a8_context *ctx)
             if (dispatch_tune_mode_from_env(getenv("W8A8_TUNE"), &mode) != W8A8_OK)
                 mode = W8A8_TUNE_OFF; /* a typo must not break inference */
             atomic_init(&t->tune_mode, (int)mode);
+            ctx->dispatch_on_close = dispatch_destroy;
+            ctx->dispatch_on_tuned = dispatch_tuned;
             __atomic_store_n(&ctx->dispatch, t, __ATOMIC_RELEASE);
         }
     }
@@ -720,4 +725,11 @@ void dispatch_chain_explain(const dispatch_chain *chain, const w8a8_problem *pro
                             w8a8_explain *out)
 {
     explain_fill(&chain->choices[0], chain->notes, cache_m_bucket(problem->m), out);
+}
+
+/* The context's hook after tuning: errors stay the tuner's business (the old plan keeps
+ * working), so they are not reported. */
+static void dispatch_tuned(w8a8_context *ctx, const w8a8_problem *problem)
+{
+    dispatch_refresh(ctx, problem);
 }
