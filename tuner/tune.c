@@ -1,24 +1,17 @@
-/* The autotuner (w8a8_tune). A run first plans every key (tune_plan.c: the spaces' ranked
- * candidates, evaluated in parallel) and hands every distinct kernel to the compile queue
- * (kernel_queue.c), which compiles each once on every core while this thread times: key by
- * key, each candidate is planned, verified against the reference kernel on sampled rows and
- * timed in two passes (successive halving: a quick pass for all, more samples for the best
- * few). Winners of neighbouring M buckets are tried early. Every measurement goes to the
- * user's cache database as soon as it is taken, so an interrupted run resumes where it
- * stopped; a rerun skips (key, family, config) already measured. */
+/* Tuning one key of a run (the run itself is tune_run.c): its candidates in list order, each
+ * kernel taken from the compile queue (kernel_queue.c), planned, verified against the
+ * reference kernel on sampled rows and timed in two passes (successive halving: a quick pass
+ * for all, more samples for the best few), within the key's share of the budget. Every
+ * measurement goes to the user's cache database as soon as it is taken, so an interrupted run
+ * resumes where it stopped; a rerun skips (key, family, config) already measured. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include <nvrtc.h>
-
 #include "tune_run.h"
 
-#define TUNE_QUICK_SAMPLES 5
-#define TUNE_FINAL_SAMPLES 30
-#define TUNE_FINALISTS 4
 #define TUNE_QUICK_BATCH_US 300.0
 #define TUNE_FINAL_BATCH_US 1000.0
 
@@ -419,134 +412,4 @@ w8a8_status tune_problem(tune_run *run, problem_plan *plan, w8a8_tune_result *re
         errorf(ctx, st, "%s", message);
     report(run, W8A8_TUNE_PHASE_DONE, 1, 1, NULL, NULL, res);
     return st;
-}
-
-/* ---- the run ------------------------------------------------------------------------------- */
-
-static w8a8_status run_setup(tune_run *run)
-{
-    w8a8_context *ctx = run->ctx;
-    w8a8_tune_options *o = &run->options;
-    if (o->quick_samples <= 0)
-        o->quick_samples = TUNE_QUICK_SAMPLES;
-    if (o->final_samples <= 0)
-        o->final_samples = TUNE_FINAL_SAMPLES;
-    if (o->finalists <= 0)
-        o->finalists = TUNE_FINALISTS;
-    if (o->threads <= 0)
-        o->threads = pool_cpu_count();
-    w8a8_status st = context_make_current(ctx);
-    if (st == W8A8_OK)
-        st = cache_device_from_ctx(ctx, &run->cache_dev);
-    if (st == W8A8_OK)
-        st = space_device_from_ctx(ctx, &run->space_dev);
-    if (st != W8A8_OK)
-        return st;
-    int major = 0, minor = 0;
-    ctx->cu->cuDriverGetVersion(&run->driver_version);
-    nvrtcVersion(&major, &minor);
-    run->nvrtc_version = major * 1000 + minor * 10;
-    return W8A8_OK;
-}
-
-/* The compile pool's share of the profile. */
-static void profile_finish(tune_run *run)
-{
-    kq_stats k;
-    kq_stats_get(run->kernels, &k);
-    w8a8_tune_profile *p = &run->profile;
-    p->compile_wait_seconds = k.wait_seconds;
-    p->kernels = k.kernels;
-    p->kernels_compiled = k.compiled_fresh;
-    p->kernels_from_store = k.from_store;
-    p->kernels_unused = k.kernels - (k.built + k.rejected + k.failed);
-    p->compile_threads = k.threads;
-    p->compile_busy_seconds = k.busy_seconds;
-    p->compile_wall_seconds = k.wall_seconds;
-    p->pool_utilization = k.wall_seconds > 0 ? k.busy_seconds / (k.threads * k.wall_seconds) : 0;
-    if (p->pool_utilization > 1) /* the timing thread compiled too */
-        p->pool_utilization = 1;
-}
-
-static w8a8_status tune_all(w8a8_context *ctx, const w8a8_tune_options *options,
-                            w8a8_tune_progress_fn progress, void *user, bool refresh,
-                            w8a8_tune_report *out)
-{
-    tune_shared shared = {.devices = 1};
-    pthread_mutex_init(&shared.lock, NULL);
-    tune_run run = {.shared = &shared, .ctx = ctx, .options = *options, .progress = progress,
-                    .user = user, .refresh_dispatch = refresh, .started = util_now()};
-    w8a8_tune_result *results = calloc(options->problem_count, sizeof *results);
-    shared.finished = calloc(options->problem_count, sizeof *shared.finished);
-    shared.results = results;
-    w8a8_status st = results && shared.finished ? run_setup(&run)
-                                                 : errorf(ctx, W8A8_NO_MEMORY, "out of host memory");
-    if (st == W8A8_OK)
-        st = tune_plan_all(&run);
-    for (size_t i = 0; results && i < options->problem_count; i++) { /* what a key not reached says */
-        results[i].problem = options->problems[i];
-        results[i].problem.m = cache_m_bucket(options->problems[i].m);
-        results[i].status = st != W8A8_OK ? st : W8A8_BUDGET_SPENT;
-        results[i].best_us = results[i].default_us = -1.0;
-    }
-    if (st == W8A8_OK)
-        st = tune_devices(&run);
-    if (st != W8A8_OK && run.failed == W8A8_OK) {
-        run.failed = st;
-        snprintf(run.failure, sizeof run.failure, "%s", w8a8_errmsg(ctx));
-    }
-    for (size_t i = 0; refresh && results && i < options->problem_count; i++)
-        if (shared.finished[i] && (results[i].status == W8A8_OK ||
-                                   results[i].status == W8A8_BUDGET_SPENT))
-            context_key_tuned(ctx, &results[i].problem);
-    if (run.kernels)
-        profile_finish(&run);
-    tune_plan_free(&run);
-    free(shared.finished);
-    pthread_mutex_destroy(&shared.lock);
-    if (out && results) {
-        out->results = results;
-        out->count = options->problem_count;
-        out->seconds = util_now() - run.started;
-        out->budget_spent = run.budget_spent;
-        out->profile = run.profile;
-    } else {
-        free(results);
-    }
-    if (run.failed != W8A8_OK)
-        return errorf(ctx, run.failed, "%s", run.failure);
-    return run.budget_spent ? errorf(ctx, W8A8_BUDGET_SPENT, "the tuning budget of %.0f s ran out",
-                                     options->budget_seconds)
-                            : W8A8_OK;
-}
-
-w8a8_status w8a8_tune(w8a8_context *ctx, const w8a8_tune_options *options,
-                      w8a8_tune_progress_fn progress, void *user, w8a8_tune_report *report_out)
-{
-    if (report_out)
-        memset(report_out, 0, sizeof *report_out);
-    if (!ctx)
-        return errorf(NULL, W8A8_INVALID, "ctx is NULL");
-    if (!options)
-        return errorf(ctx, W8A8_INVALID, "options is NULL");
-    if (!options->problems || options->problem_count == 0)
-        return errorf(ctx, W8A8_INVALID, "options.problems: no problem to tune");
-    error_clear(ctx);
-    return tune_all(ctx, options, progress, user, true, report_out);
-}
-
-void w8a8_tune_report_free(w8a8_tune_report *report_in)
-{
-    if (!report_in)
-        return;
-    free(report_in->results);
-    memset(report_in, 0, sizeof *report_in);
-}
-
-w8a8_status tune_problem_online(w8a8_context *ctx, const w8a8_problem *problem,
-                                double budget_seconds)
-{
-    w8a8_tune_options options = {.problems = problem, .problem_count = 1,
-                                 .budget_seconds = budget_seconds};
-    return tune_all(ctx, &options, NULL, NULL, false, NULL);
 }

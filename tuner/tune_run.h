@@ -1,5 +1,6 @@
-/* What the files of one tuning run share: tune_plan.c builds every key's candidate list and
- * hands the distinct kernels to the compile queue; tune.c times them key by key. */
+/* What the files of one tuning run share: tune_run.c runs it (w8a8_tune, one thread per
+ * device), tune_plan.c builds every key's candidate list and hands the distinct kernels to the
+ * compile queue, tune.c times one key. */
 #ifndef W8A8_TUNE_RUN_H
 #define W8A8_TUNE_RUN_H
 
@@ -120,12 +121,9 @@ void tune_plan_free(tune_run *run);
 w8a8_status tune_plan_seed(tune_run *run, size_t i);
 
 /* tune.c: whether the run's budget and the key's share allow more work (records a cut); one
- * key's quick and final passes. */
+ * key's quick and final passes (tune_run.c calls it per key). */
 bool tune_budget_left(tune_run *run);
 w8a8_status tune_problem(tune_run *run, problem_plan *plan, w8a8_tune_result *res);
 
-/* tune_devices.c: times every planned key, on the calling thread alone or with one thread per
- * device of options.more_contexts; the first error that stopped a key is in run->failed. */
-w8a8_status tune_devices(tune_run *run);
 
 #endif
