@@ -140,6 +140,7 @@ static void compile_kernel(kernel_queue *q, kq_kernel *k)
     w8a8_status st = jit_cubin_get(q->ctx, k->template_name, k->defines, k->arch, &cubin);
     if (st != W8A8_OK) {
         snprintf(k->error, sizeof k->error, "%s: %s", w8a8_status_string(st), w8a8_errmsg(q->ctx));
+        jit_cubin_free(&cubin); /* a failed compile keeps its log */
         return;
     }
     k->info = cubin.info;
