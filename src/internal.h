@@ -138,5 +138,9 @@ double util_now(void);
 bool util_format(char *out, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Lowercase hex SHA-256 of the concatenation of n buffers. out has 65 bytes. */
 void util_sha256_hex(const void *const *buffers, const size_t *sizes, size_t n, char out[65]);
+/* FNV-1a over the bytes of `text`, continuing from h (start from UTIL_HASH_SEED): a cheap
+ * string hash for in-memory tables and samples, stable across runs. */
+#define UTIL_HASH_SEED 1469598103934665603ull
+uint64_t util_hash_text(uint64_t h, const char *text);
 
 #endif

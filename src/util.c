@@ -220,3 +220,10 @@ void util_sha256_hex(const void *const *buffers, const size_t *sizes, size_t n, 
         }
     out[64] = '\0';
 }
+
+uint64_t util_hash_text(uint64_t h, const char *text)
+{
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++)
+        h = (h ^ *c) * 1099511628211ull;
+    return h;
+}

@@ -40,14 +40,10 @@ struct kernel_queue {
 
 static uint64_t kernel_hash(const char *template_name, const char *arch, const char *defines)
 {
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    const char *parts[3] = {template_name, arch, defines};
-    for (int p = 0; p < 3; p++) {
-        for (const char *c = parts[p]; *c; c++)
-            h = (h ^ (uint8_t)*c) * 1099511628211ull;
-        h = (h ^ 0xFFu) * 1099511628211ull; /* separator */
-    }
-    return h;
+    /* "\xff" between the parts: no byte of a name, so ("ab", "c") and ("a", "bc") differ */
+    uint64_t h = util_hash_text(UTIL_HASH_SEED, template_name);
+    h = util_hash_text(util_hash_text(h, "\xff"), arch);
+    return util_hash_text(util_hash_text(h, "\xff"), defines);
 }
 
 static bool kernel_is(const kq_kernel *k, const char *template_name, const char *arch,

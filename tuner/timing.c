@@ -26,7 +26,6 @@
  * output is checked for poison (unwritten elements) either way. */
 #define TIMING_VERIFY_ALL_ROWS 512
 #define TIMING_VERIFY_BLOCK_ROWS 128
-#define TIMING_VERIFY_BLOCKS TIMING_MAX_SAMPLE_BLOCKS
 #define TIMING_VERIFY_GRID 4096
 #define TIMING_VERIFY_THREADS 256
 /* Scales of int8 operands: values are ~N(0, 40²), so 1/64 keeps outputs near fp8's. */
@@ -495,7 +494,7 @@ static void rows_tensors(const w8a8_problem *p, const w8a8_tensors *t, int64_t r
 }
 
 /* Which rows the verification compares with the reference: all of them up to
- * TIMING_VERIFY_ALL_ROWS, else TIMING_VERIFY_BLOCKS blocks of TIMING_VERIFY_BLOCK_ROWS rows
+ * TIMING_VERIFY_ALL_ROWS, else TIMING_MAX_SAMPLE_BLOCKS blocks of TIMING_VERIFY_BLOCK_ROWS rows
  * spread over M (the first, the last, and evenly between), each starting on a block boundary
  * so every tile shape sees rows at several tile positions. Fills b->sample_* on the host. */
 static w8a8_status sample_rows_choose(w8a8_context *ctx, timing_buffers *b)
@@ -506,7 +505,7 @@ static w8a8_status sample_rows_choose(w8a8_context *ctx, timing_buffers *b)
                         ? p->a_scale.group_rows : 1;
     block = (block + group - 1) / group * group;
     int64_t blocks = (p->m + block - 1) / block;
-    int64_t chosen[TIMING_VERIFY_BLOCKS];
+    int64_t chosen[TIMING_MAX_SAMPLE_BLOCKS];
     int count = 0;
     if (p->m <= TIMING_VERIFY_ALL_ROWS) {
         b->sample_starts[0] = 0;
@@ -514,8 +513,8 @@ static w8a8_status sample_rows_choose(w8a8_context *ctx, timing_buffers *b)
         b->sample_blocks = 1;
         b->sample_rows = p->m;
     } else {
-        for (int i = 0; i < TIMING_VERIFY_BLOCKS; i++) {
-            int64_t pick = (blocks - 1) * i / (TIMING_VERIFY_BLOCKS - 1);
+        for (int i = 0; i < TIMING_MAX_SAMPLE_BLOCKS; i++) {
+            int64_t pick = (blocks - 1) * i / (TIMING_MAX_SAMPLE_BLOCKS - 1);
             if (count == 0 || chosen[count - 1] != pick)
                 chosen[count++] = pick;
         }

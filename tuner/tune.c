@@ -76,24 +76,6 @@ static void report(tune_run *run, w8a8_tune_phase phase, size_t done, size_t tot
 
 /* ---- recording -------------------------------------------------------------------------------- */
 
-static void template_hash_compute(w8a8_context *ctx, const char *template_name, char out[65])
-{
-    char name[96];
-    const char *text = NULL;
-    size_t size = 0;
-    bool owned = false;
-    out[0] = '\0';
-    snprintf(name, sizeof name, "%s.cuh", template_name);
-    if (source_read(ctx, "templates", name, &text, &size, &owned) != W8A8_OK) {
-        error_clear(ctx);
-        return;
-    }
-    const void *buffers[1] = {text};
-    util_sha256_hex(buffers, &size, 1, out);
-    if (owned)
-        free((void *)text);
-}
-
 /* The template's content hash, memoized for the run (a template does not change under it). */
 static const char *template_hash(tune_run *run, const char *template_name)
 {
@@ -106,7 +88,10 @@ static const char *template_hash(tune_run *run, const char *template_name)
         snprintf(run->hash_names[run->hash_count], sizeof run->hash_names[0], "%s", template_name);
         out = run->hash_values[run->hash_count++];
     }
-    template_hash_compute(run->ctx, template_name, out);
+    if (cache_template_hash(run->ctx, template_name, out) != W8A8_OK) {
+        out[0] = '\0'; /* a row without a hash is still a measurement */
+        error_clear(run->ctx);
+    }
     return out;
 }
 

@@ -17,6 +17,7 @@
 /* One (key, space) evaluation on a pool thread. */
 typedef struct space_eval {
     bool applies;
+    const gemm_family *family; /* the space's family, when it may be tuned for the key */
     space_enumeration e;
     bool has_default;
     char default_config[W8A8_CONFIG_BYTES];
@@ -118,7 +119,8 @@ static void evaluate_one(void *user, size_t index)
     if (p->status != W8A8_OK)
         return;
     ev->status = space_applies(ctx, s, &p->problem, &run->space_dev, &ev->applies);
-    if (ev->status == W8A8_OK && ev->applies && tunable_family(run, s, &p->problem)) {
+    if (ev->status == W8A8_OK && ev->applies &&
+        (ev->family = tunable_family(run, s, &p->problem)) != NULL) {
         ev->status = space_enumerate(ctx, s, &p->problem, &run->space_dev, &ev->e);
         if (ev->status == W8A8_OK)
             ev->has_default = space_default(ctx, s, &p->problem, &run->space_dev,
@@ -140,10 +142,7 @@ static bool explored(const tune_run *run, const space *s, const char *config)
     if (run->options.explore <= 0)
         return false;
     size_t every = space_config_total(s) / (size_t)run->options.explore;
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (const char *c = config; *c; c++)
-        h = (h ^ (uint8_t)*c) * 1099511628211ull;
-    return every <= 1 || h % every == 0;
+    return every <= 1 || util_hash_text(UTIL_HASH_SEED, config) % every == 0;
 }
 
 /* The ranked valid configs of one evaluated space plus its default and its exploration
@@ -151,7 +150,7 @@ static bool explored(const tune_run *run, const space *s, const char *config)
  * TUNE_BUDGET_CANDIDATES not measured before (a resumed run goes deeper); else all. */
 static w8a8_status add_space(tune_run *run, problem_plan *p, const space *s, space_eval *ev)
 {
-    const gemm_family *f = tunable_family(run, s, &p->problem);
+    const gemm_family *f = ev->family;
     bool count_all = run->options.max_candidates > 0;
     size_t limit = count_all ? (size_t)run->options.max_candidates
                    : run->options.budget_seconds > 0 ? TUNE_BUDGET_CANDIDATES : 0;

@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <nvrtc.h>
-
 #include "tune_run.h"
 
 #define TUNE_QUICK_SAMPLES 5
@@ -195,10 +193,8 @@ static w8a8_status run_setup(tune_run *run)
         st = space_device_from_ctx(ctx, &run->space_dev);
     if (st != W8A8_OK)
         return st;
-    int major = 0, minor = 0;
     ctx->cu->cuDriverGetVersion(&run->driver_version);
-    nvrtcVersion(&major, &minor);
-    run->nvrtc_version = major * 1000 + minor * 10;
+    run->nvrtc_version = cache_nvrtc_version();
     return W8A8_OK;
 }
 
@@ -228,7 +224,7 @@ static w8a8_status tune_all(w8a8_context *ctx, const w8a8_tune_options *options,
     tune_shared shared = {.devices = 1};
     pthread_mutex_init(&shared.lock, NULL);
     tune_run run = {.shared = &shared, .ctx = ctx, .options = *options, .progress = progress,
-                    .user = user, .refresh_dispatch = refresh, .started = util_now()};
+                    .user = user, .started = util_now()};
     w8a8_tune_result *results = calloc(options->problem_count, sizeof *results);
     shared.finished = calloc(options->problem_count, sizeof *shared.finished);
     shared.results = results;

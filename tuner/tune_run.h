@@ -79,7 +79,6 @@ typedef struct tune_run {
     w8a8_tune_options options;
     w8a8_tune_progress_fn progress;
     void *user;
-    bool refresh_dispatch;   /* not from online mode: the dispatcher's lock is held then */
     double started;
     bool budget_spent;
     double problem_deadline; /* a fair share of what is left, per problem; 0: none */

@@ -319,7 +319,7 @@ static int bench_option(bench_cli *b, int argc, char **argv, int *i)
     switch (which) {
     case 0: ok = cli_parse_shape(v, &m, &n, &k) && add_shape(b, m, n, k); break;
     case 1: b->model = v; break;
-    case 2: ok = cli_parse_list(v, b->ms, BENCH_MAX_MS, &b->m_count); break;
+    case 2: ok = cli_parse_list(v, 1, b->ms, BENCH_MAX_MS, &b->m_count); break;
     case 3: b->grid = v; break;
     case 4: b->samples = atoi(v); ok = b->samples > 0; break;
     case 5: b->calls = atoi(v); ok = b->calls > 0; break;

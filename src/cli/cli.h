@@ -44,8 +44,9 @@ const cli_layer *cli_model_layers(const char *model, size_t *count, bool *block_
 const char *cli_model_names(void);
 /* The M buckets of the cache (1 … 16384), their number in *count. */
 const long long *cli_m_buckets(size_t *count);
-/* Parses "1,16,64" into up to max positive values; false if malformed or too many. */
-bool cli_parse_list(const char *text, long long *values, size_t max, size_t *count);
+/* Parses "1,16,64" into up to max values, each ≥ min; false if malformed or too many. */
+bool cli_parse_list(const char *text, long long min, long long *values, size_t max,
+                    size_t *count);
 
 /* The dtype/scale/out options shared by tune and bench. */
 typedef struct cli_problem_spec {

@@ -58,14 +58,15 @@ const long long *cli_m_buckets(size_t *count)
     return m_buckets;
 }
 
-bool cli_parse_list(const char *text, long long *values, size_t max, size_t *count)
+bool cli_parse_list(const char *text, long long min, long long *values, size_t max,
+                    size_t *count)
 {
     *count = 0;
     const char *p = text;
     while (*p) {
         char *end = NULL;
         long long v = strtoll(p, &end, 10);
-        if (end == p || v <= 0 || *count == max || (*end && *end != ','))
+        if (end == p || v < min || *count == max || (*end && *end != ','))
             return false;
         values[(*count)++] = v;
         p = *end ? end + 1 : end;
@@ -230,19 +231,16 @@ static bool add_problem(tune_cli *t, const w8a8_problem *p)
 /* "0,1,…": CUDA ordinals ≥ 0, none twice. */
 static bool parse_devices(const char *text, long long *devices, size_t max, size_t *count)
 {
-    *count = 0;
-    for (const char *p = text; *p;) {
-        char *end = NULL;
-        long long v = strtoll(p, &end, 10);
-        if (end == p || v < 0 || v > INT32_MAX || *count == max || (*end && *end != ','))
+    if (!cli_parse_list(text, 0, devices, max, count))
+        return false;
+    for (size_t i = 0; i < *count; i++) {
+        if (devices[i] > INT32_MAX)
             return false;
-        for (size_t j = 0; j < *count; j++)
-            if (devices[j] == v)
+        for (size_t j = 0; j < i; j++)
+            if (devices[j] == devices[i])
                 return false;
-        devices[(*count)++] = v;
-        p = *end ? end + 1 : end;
     }
-    return *count > 0;
+    return true;
 }
 
 /* "I/N" with 0 ≤ I < N. */
@@ -309,7 +307,7 @@ static int tune_option(tune_cli *t, int argc, char **argv, int *i)
         t->shape_count += ok;
         break;
     case 1: t->model = v; break;
-    case 2: ok = cli_parse_list(v, t->ms, TUNE_MAX_MS, &t->m_count); break;
+    case 2: ok = cli_parse_list(v, 1, t->ms, TUNE_MAX_MS, &t->m_count); break;
     case 3: t->space = v; break;
     case 4: t->budget = atof(v); ok = t->budget > 0; break;
     case 5: t->db = v; break;
