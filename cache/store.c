@@ -4,7 +4,9 @@
  * Layers, in lookup order: 0 = the user's database (ctx->cache_db; created with its folders
  * on the first write), then every entry of ctx->cache_path (':'-separated; a file, or a
  * folder whose *.db and *.sql files are taken in name order), then the shipped folder
- * (W8A8_SHIPPED_CACHE_DIR when the build defines it; silently absent otherwise). A .db file
+ * (W8A8_SHIPPED_CACHE_RELDIR beside the file that holds this code — libw8a8jit.so in an
+ * installed tree or a Python wheel — then W8A8_SHIPPED_CACHE_DIR, the configured prefix; the
+ * same folder is taken once; silently absent otherwise). A .db file
  * is opened read-only (copied into memory and migrated when it has an older schema); a .sql
  * file (exported or shipped text) is loaded into an in-memory database. A file that is
  * garbage, truncated, corrupt, foreign or newer is skipped with a line in cache_warnings().
@@ -19,6 +21,9 @@
  *
  * One recursive mutex per store serializes the context's connections. */
 #include <dirent.h>
+#include <dlfcn.h>
+#include <libgen.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -274,6 +279,41 @@ static void add_layer_entry(cache_store *store, const char *entry)
         add_layer_file(store, entry);
 }
 
+/* The shipped folder relative to the loaded object that holds this function (dladdr), so an
+ * installed tree that was moved, or a Python wheel, finds its databases without any
+ * environment variable. Writes "" when it cannot tell. */
+static void shipped_folder_beside_library(char *out, size_t size)
+{
+    out[0] = '\0';
+#ifdef W8A8_SHIPPED_CACHE_RELDIR
+    Dl_info info;
+    if (!dladdr((void *)&shipped_folder_beside_library, &info) || !info.dli_fname)
+        return;
+    char object[W8A8_PATH_BYTES], resolved[PATH_MAX];
+    if (!realpath(info.dli_fname, resolved) || strlen(resolved) >= sizeof object)
+        return;
+    cache_copy(object, sizeof object, resolved);
+    if (!util_format(out, size, "%s/%s", dirname(object), W8A8_SHIPPED_CACHE_RELDIR))
+        out[0] = '\0';
+#else
+    (void)size;
+#endif
+}
+
+static void add_shipped_layers(cache_store *store)
+{
+    char beside[W8A8_PATH_BYTES], beside_real[PATH_MAX] = "";
+    shipped_folder_beside_library(beside, sizeof beside);
+    if (beside[0] && realpath(beside, beside_real))
+        add_layer_folder(store, beside_real, true);
+#ifdef W8A8_SHIPPED_CACHE_DIR
+    char prefix_real[PATH_MAX];
+    /* an absent prefix folder is skipped quietly by add_layer_folder */
+    if (!realpath(W8A8_SHIPPED_CACHE_DIR, prefix_real) || strcmp(prefix_real, beside_real) != 0)
+        add_layer_folder(store, W8A8_SHIPPED_CACHE_DIR, true);
+#endif
+}
+
 static void open_layers(w8a8_context *ctx, cache_store *store)
 {
     open_user(store);
@@ -282,9 +322,7 @@ static void open_layers(w8a8_context *ctx, cache_store *store)
     char *save = NULL;
     for (char *entry = strtok_r(paths, ":", &save); entry; entry = strtok_r(NULL, ":", &save))
         add_layer_entry(store, entry);
-#ifdef W8A8_SHIPPED_CACHE_DIR
-    add_layer_folder(store, W8A8_SHIPPED_CACHE_DIR, true);
-#endif
+    add_shipped_layers(store);
     store->opened = true;
 }
 
