@@ -25,6 +25,7 @@ _Static_assert(W8A8_Z_NONE == W8A8_AZP_NONE && W8A8_Z_TENSOR == W8A8_AZP_TENSOR 
 const gemm_family *const gemm_families[] = {
     &gemm_family_sm80_decode,
     &gemm_family_sm90,
+    &gemm_family_sm80_gemm,
     &gemm_family_reference,
     NULL,
 };

@@ -1,6 +1,7 @@
 /* GEMM kernel families. A family is one template plus the host code that turns a problem and
  * a config into a launch: the reference family (reference_gemm.c) and the Hopper family
- * (sm90_gemm.c) and the decode family (sm80_decode.c) implement it; the dispatcher and the tuner only see this interface. */
+ * (sm90_gemm.c), the decode family (sm80_decode.c) and the portable mma.sync family
+ * (sm80_gemm.c) implement it; the dispatcher and the tuner only see this interface. */
 #ifndef W8A8_GEMM_H
 #define W8A8_GEMM_H
 
@@ -37,6 +38,7 @@ typedef struct gemm_family {
 extern const gemm_family gemm_family_reference;
 extern const gemm_family gemm_family_sm90;
 extern const gemm_family gemm_family_sm80_decode;
+extern const gemm_family gemm_family_sm80_gemm;
 
 /* NULL-terminated list of every family, most specialized first. */
 extern const gemm_family *const gemm_families[];

@@ -54,6 +54,8 @@
 #endif
 
 #include "common/epilogue.cuh"
+#include "common/sm80.cuh"
+#include "common/pdl.cuh"
 
 #define DEC_INT8 (W8A8_A_TYPE == W8A8_T_INT8)
 #define DEC_BLOCK (W8A8_A_SCALE == W8A8_S_BLOCK)
@@ -82,33 +84,14 @@ static_assert(W8A8_OUT_TYPE == W8A8_T_BF16 || W8A8_OUT_TYPE == W8A8_T_FP16 ||
 #endif
 
 /* ---- the mma.sync instruction: weights (B_TYPE) as PTX's A, tokens (A_TYPE) as its B ---- */
-#if DEC_INT8
-typedef int dec_acc_t;
-#define DEC_MMA_TYPES ".s32.s8.s8.s32"
-#define DEC_ACC_REG "r"
-#else
-typedef float dec_acc_t;
-#if W8A8_B_TYPE == W8A8_T_E4M3 && W8A8_A_TYPE == W8A8_T_E4M3
-#define DEC_MMA_TYPES ".f32.e4m3.e4m3.f32"
-#elif W8A8_B_TYPE == W8A8_T_E4M3
-#define DEC_MMA_TYPES ".f32.e4m3.e5m2.f32"
-#elif W8A8_A_TYPE == W8A8_T_E4M3
-#define DEC_MMA_TYPES ".f32.e5m2.e4m3.f32"
-#else
-#define DEC_MMA_TYPES ".f32.e5m2.e5m2.f32"
-#endif
-#define DEC_ACC_REG "f"
-#endif
+typedef w8a8_mma_k32<W8A8_B_TYPE, W8A8_A_TYPE> dec_mma_op;
+typedef dec_mma_op::acc_t dec_acc_t;
 
 /* c += A(16×32 weights) · B(32×8 tokens) */
 W8A8_DEVICE void dec_mma(dec_acc_t (&c)[4], w8a8_u32 a0, w8a8_u32 a1, w8a8_u32 a2, w8a8_u32 a3,
                          w8a8_u32 b0, w8a8_u32 b1)
 {
-    asm volatile("mma.sync.aligned.m16n8k32.row.col" DEC_MMA_TYPES
-                 " {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
-                 : "+" DEC_ACC_REG(c[0]), "+" DEC_ACC_REG(c[1]), "+" DEC_ACC_REG(c[2]),
-                   "+" DEC_ACC_REG(c[3])
-                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+    dec_mma_op::run(c, a0, a1, a2, a3, b0, b1);
 }
 
 /* ---- loads ------------------------------------------------------------------------------ */
@@ -249,13 +232,7 @@ W8A8_DEVICE void dec_store(const w8a8_gemm_args &args, dec_acc_t sum, long long 
     const long long n = n0 + 16 * r + (lane >> 2) + 8 * (i >> 1);
     if (m >= args.m || n >= args.n)
         return;
-#if W8A8_AZP == W8A8_Z_TOKEN
-    const float value = (float)(sum - __ldg(args.azp + m) * __ldg(args.b_col_sums + n));
-#elif W8A8_AZP == W8A8_Z_TENSOR
-    const float value = (float)(sum - __ldg(args.azp) * __ldg(args.b_col_sums + n));
-#else
-    const float value = (float)sum;
-#endif
+    const float value = w8a8_azp_corrected(args, sum, m, n);
     float v = value * w8a8_a_scale_at(args, m) * w8a8_b_scale_at(args, n);
 #if W8A8_BIAS_TYPE != W8A8_T_NONE
     v += w8a8_load_bias(args.bias, n);
@@ -273,6 +250,9 @@ extern "C" __global__ void __launch_bounds__(DEC_THREADS)
     const long long n0 = (long long)blockIdx.y * DEC_ROWS;
     const long long chunks = (args.k + DEC_CHUNK - 1) / DEC_CHUNK;
     const w8a8_u64 policy = dec_weight_policy(gridDim.x == 1);
+    /* Programmatic dependent launch (common/pdl.cuh): before any global memory access. */
+    w8a8_pdl_launch_dependents();
+    w8a8_pdl_wait();
 
     dec_acc_t acc[W8A8_ROW_TILES][W8A8_TOKEN_TILES][4];
 #pragma unroll

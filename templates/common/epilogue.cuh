@@ -11,7 +11,11 @@
  *   w8a8_b_scale_at(args, col)          sb for an output column (1 with block scales)
  *   w8a8_block_scale(ptr, k_major, ld, index, kb)
  *                                       a block-scale matrix's entry for (row or block row
- *                                       `index`, K block kb), row-major or K-major */
+ *                                       `index`, K block kb), row-major or K-major
+ *   w8a8_azp_corrected(args, sum, row, col)
+ *                                       an accumulator as float, less azp · Σ_k B[col, k]
+ *                                       when W8A8_AZP asks for it (in int32 for INT8 sums);
+ *                                       defined when the template defines W8A8_AZP */
 #ifndef W8A8_EPILOGUE_CUH
 #define W8A8_EPILOGUE_CUH
 
@@ -126,5 +130,26 @@ W8A8_DEVICE float w8a8_block_scale(const float *scale, int k_major, long long ld
 {
     return __ldg(scale + (k_major ? kb * ld + index : index * ld + kb));
 }
+
+#ifdef W8A8_AZP
+/* INT8 with an activation zero point: Σ_k (A − azp)·B = Σ_k A·B − azp·colsum(B), exact in
+ * int32; FP8 sums pass through. */
+template <typename Acc>
+static __device__ __forceinline__ float w8a8_azp_corrected(const w8a8_gemm_args &args, Acc sum,
+                                                           long long row, long long col)
+{
+#if W8A8_AZP == W8A8_Z_TOKEN
+    return (float)(sum - __ldg(args.azp + row) * __ldg(args.b_col_sums + col));
+#elif W8A8_AZP == W8A8_Z_TENSOR
+    (void)row;
+    return (float)(sum - __ldg(args.azp) * __ldg(args.b_col_sums + col));
+#else
+    (void)args;
+    (void)row;
+    (void)col;
+    return (float)sum;
+#endif
+}
+#endif
 
 #endif /* W8A8_EPILOGUE_CUH */

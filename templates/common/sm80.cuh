@@ -1,0 +1,97 @@
+/* mma.sync-era device helpers (any arch from sm_80 on), shared by the families built on
+ * mma.sync (sm80_decode, sm80_gemm):
+ *
+ *   w8a8_mma_k32<PTX_A, PTX_B>::run(c, a0, a1, a2, a3, b0, b1)
+ *       c += A(16×32) · B(32×8) with mma.sync.aligned.m16n8k32.row.col; PTX_A / PTX_B are the
+ *       W8A8_T_* types of the instruction's A and B operands: INT8 × INT8 (.s32.s8.s8.s32, from
+ *       sm_80) or any e4m3/e5m2 mix (.f32.<a>.<b>.f32, from sm_89). ::acc_t is int or float.
+ *       Fragments (g = lane / 4, t = lane % 4): a0 (row g, k 4t…4t+3), a1 (row g + 8, the
+ *       same k), a2 / a3 the same rows at k 16 + 4t…; b0 (k 4t…4t+3, col g), b1 (k 16 + 4t…,
+ *       col g); c0, c1 (row g, cols 2t, 2t + 1), c2, c3 (row g + 8, the same cols).
+ *   w8a8_smem_u32(p)             a shared-memory pointer as the 32-bit address PTX takes
+ *   w8a8_ldmatrix_x4(r, addr)    ldmatrix.m8n8.x4.b16: lanes 8i…8i+7 give the 8 row addresses
+ *                                (16 bytes each) of matrix i; r[i] = the 4 bytes of matrix i
+ *                                at row lane / 4, bytes 4·(lane % 4)… — for 8-bit data exactly
+ *                                one mma.sync k32 fragment register
+ *   w8a8_cp_async16(dst, src, valid)
+ *                                cp.async.cg 16 bytes global → shared, bypassing L1; zeros
+ *                                when !valid (src is then not read, but must be a pointer)
+ *   w8a8_cp_async_commit(), w8a8_cp_async_wait<N>()
+ *                                close a group; wait until at most N groups are in flight
+ *
+ * An FP8 specialization is only instantiated by code that uses it, so INT8 kernels of these
+ * families still compile for sm_80/86. */
+#ifndef W8A8_SM80_CUH
+#define W8A8_SM80_CUH
+
+#include "common/gemm_args.h"
+#include "common/types.cuh"
+
+/* ---- mma.sync.m16n8k32 ----------------------------------------------------------------- */
+
+template <int PTX_A, int PTX_B> struct w8a8_mma_k32;
+
+template <> struct w8a8_mma_k32<W8A8_T_INT8, W8A8_T_INT8> {
+    typedef int acc_t;
+    static __device__ __forceinline__ void run(int (&c)[4], w8a8_u32 a0, w8a8_u32 a1,
+                                               w8a8_u32 a2, w8a8_u32 a3, w8a8_u32 b0,
+                                               w8a8_u32 b1)
+    {
+        asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32"
+                     " {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+                     : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
+                     : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+    }
+};
+
+#define W8A8_MMA_K32_FP8(ta, tb, ptx)                                                          \
+    template <> struct w8a8_mma_k32<ta, tb> {                                                  \
+        typedef float acc_t;                                                                   \
+        static __device__ __forceinline__ void run(float (&c)[4], w8a8_u32 a0, w8a8_u32 a1,    \
+                                                   w8a8_u32 a2, w8a8_u32 a3, w8a8_u32 b0,      \
+                                                   w8a8_u32 b1)                                \
+        {                                                                                      \
+            asm volatile("mma.sync.aligned.m16n8k32.row.col.f32." ptx ".f32"                   \
+                         " {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"    \
+                         : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])                      \
+                         : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));              \
+        }                                                                                      \
+    };
+W8A8_MMA_K32_FP8(W8A8_T_E4M3, W8A8_T_E4M3, "e4m3.e4m3")
+W8A8_MMA_K32_FP8(W8A8_T_E4M3, W8A8_T_E5M2, "e4m3.e5m2")
+W8A8_MMA_K32_FP8(W8A8_T_E5M2, W8A8_T_E4M3, "e5m2.e4m3")
+W8A8_MMA_K32_FP8(W8A8_T_E5M2, W8A8_T_E5M2, "e5m2.e5m2")
+#undef W8A8_MMA_K32_FP8
+
+/* ---- shared memory: addresses, ldmatrix, cp.async -------------------------------------- */
+
+W8A8_DEVICE w8a8_u32 w8a8_smem_u32(const void *ptr)
+{
+    w8a8_u32 addr;
+    asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(addr) : "l"(ptr));
+    return addr;
+}
+
+W8A8_DEVICE void w8a8_ldmatrix_x4(w8a8_u32 (&r)[4], w8a8_u32 addr)
+{
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(addr));
+}
+
+W8A8_DEVICE void w8a8_cp_async16(w8a8_u32 dst, const void *src, bool valid)
+{
+    const int bytes = valid ? 16 : 0;
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src),
+                 "r"(bytes)
+                 : "memory");
+}
+
+W8A8_DEVICE void w8a8_cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+
+template <int N> W8A8_DEVICE void w8a8_cp_async_wait()
+{
+    asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
+}
+
+#endif /* W8A8_SM80_CUH */

@@ -1,0 +1,396 @@
+/* sm80_gemm: the portable tensor-core scaled FP8/INT8 GEMM on mma.sync, for Ampere and Ada
+ * (sm_80, sm_86, sm_89) and, compiled for plain sm_90, Hopper:
+ *
+ *   out[m, n] = sa[m] · sb[n] · Σ_k A[m, k] · B[n, k]  (− azp[m] · b_col_sums[n]) (+ bias[n])
+ *
+ * A CTA computes a BLOCK_M × BLOCK_N tile of out. Its operands stream through a ring of
+ * STAGES shared-memory stages, each BLOCK_K bytes of K for the tile's A rows and B rows,
+ * loaded with 16-byte cp.async (zero-filled past M, N and K, so tails need no other
+ * predication). Rows are stored with an XOR swizzle of their 16-byte chunks (chunk ^ (row % 8)
+ * for 128-byte rows, chunk ^ ((row / 2) % 4) for 64-byte rows), so both the cp.async writes
+ * and the ldmatrix reads of 8 rows at one chunk hit 8 distinct bank groups. One barrier per K
+ * tile: after it, every warp has finished the stage the next load overwrites.
+ *
+ * The warps form a WARPS_M × WARPS_N grid over the tile (warp tile WM × WN = BLOCK_M / WARPS_M
+ * × BLOCK_N / WARPS_N), times SLICE_K slices that split each K tile's k32 steps (slice s takes
+ * steps s, s + SLICE_K, …): in-CTA split-K for small M, where a tile has too few rows to keep
+ * the warps busy. The slices' partial sums are added in shared memory in slice order
+ * (deterministic, bitwise identical run to run, no global workspace: safe under graph
+ * capture). Each k32 step a warp loads its A fragments (one ldmatrix.x4 per 16 rows) and B
+ * fragments (one ldmatrix.x4 per 16 columns; B is N×K, K-major, which is mma.sync's "col"
+ * operand as stored) and issues (WM / 16) · (WN / 8) mma.sync.m16n8k32; the next step's
+ * fragments load while this step's mmas run.
+ *
+ * Block scales (A 1×128, B 128×128): BLOCK_K = 128 makes a K tile one scale block, so the
+ * tile's mmas go into a zeroed temporary and are promoted, acc += tmp · sa[m, kb] · sb[n/128,
+ * kb], in fp32 (the FP8 tensor-core accumulator keeps ~14 bits); a warp's columns lie in one
+ * 128-column block (128 % WN == 0). Per-tensor / per-row scales, the INT8 zero point and the
+ * bias are applied in the epilogue straight from registers (common/epilogue.cuh).
+ *
+ * Tiles are rastered in groups of GROUP tile-rows: consecutive CTAs walk down M inside a group
+ * and share B columns through L2 (grid: one dimension, tiles_m · tiles_n CTAs).
+ *
+ * Kernel parameters: args (w8a8_gemm_args, common/gemm_args.h). Launch: block 32 · WARPS_M ·
+ * WARPS_N · SLICE_K, grid (ceil(M / BLOCK_M) · ceil(N / BLOCK_N)), dynamic shared memory
+ * max(STAGES · (BLOCK_M + BLOCK_N) · BLOCK_K, (SLICE_K − 1) · BLOCK_M · BLOCK_N · 4) bytes
+ * (the ring, reused for the slices' partial sums).
+ *
+ * Config macros (W8A8_<NAME>) and their legal values:
+ *   BLOCK_M   16, 32, 64, 128, 256   rows of the tile
+ *   BLOCK_N   16 … 256, a multiple of 16   columns of the tile
+ *   BLOCK_K   64, 128                K bytes per stage (block scales: 128)
+ *   STAGES    2 … 6                  depth of the cp.async ring
+ *   WARPS_M, WARPS_N   warp grid; BLOCK_M / WARPS_M and BLOCK_N / WARPS_N multiples of 16
+ *   SLICE_K   1, 2, 4                K slices (dividing BLOCK_K / 32); all warps:
+ *                                    WARPS_M · WARPS_N · SLICE_K is 4 or 8
+ *   GROUP     1 … 64                 tile-rows per raster group
+ * Problem traits: A_TYPE, B_TYPE (E4M3/E5M2 mixes from sm_89 on, or INT8 with INT8 from
+ * sm_80 on), OUT_TYPE (BF16, FP16, FP32), BIAS_TYPE (NONE, OUT_TYPE or FP32), A_SCALE and
+ * B_SCALE (TENSOR or ROW each, or BLOCK on both), AZP (INT8 only: NONE, TENSOR, TOKEN). */
+#include "common/gemm_args.h"
+#include "common/types.cuh"
+
+/* The host (src/sm80_gemm.c) always defines every trait and every config value. */
+#if !defined(W8A8_A_TYPE) || !defined(W8A8_B_TYPE) || !defined(W8A8_OUT_TYPE) ||            \
+    !defined(W8A8_BIAS_TYPE) || !defined(W8A8_A_SCALE) || !defined(W8A8_B_SCALE) ||         \
+    !defined(W8A8_AZP)
+#error "sm80_gemm needs W8A8_A_TYPE, B_TYPE, OUT_TYPE, BIAS_TYPE, A_SCALE, B_SCALE, AZP"
+#endif
+#if !defined(W8A8_BLOCK_M) || !defined(W8A8_BLOCK_N) || !defined(W8A8_BLOCK_K) ||            \
+    !defined(W8A8_STAGES) || !defined(W8A8_WARPS_M) || !defined(W8A8_WARPS_N) ||             \
+    !defined(W8A8_SLICE_K) || !defined(W8A8_GROUP)
+#error "sm80_gemm needs W8A8_BLOCK_M, BLOCK_N, BLOCK_K, STAGES, WARPS_M, WARPS_N, SLICE_K, GROUP"
+#endif
+
+#include "common/epilogue.cuh"
+#include "common/sm80.cuh"
+
+#define G80_INT8 (W8A8_A_TYPE == W8A8_T_INT8)
+#define G80_BLOCK (W8A8_A_SCALE == W8A8_S_BLOCK)
+#define G80_BM W8A8_BLOCK_M
+#define G80_BN W8A8_BLOCK_N
+#define G80_BK W8A8_BLOCK_K
+#define G80_SLICE_WARPS (W8A8_WARPS_M * W8A8_WARPS_N)   /* warps of one K slice */
+#define G80_WARPS (G80_SLICE_WARPS * W8A8_SLICE_K)
+#define G80_THREADS (32 * G80_WARPS)
+#define G80_WM (G80_BM / W8A8_WARPS_M)                   /* warp tile */
+#define G80_WN (G80_BN / W8A8_WARPS_N)
+#define G80_MT (G80_WM / 16)                             /* m16 tiles of a warp */
+#define G80_NT (G80_WN / 8)                              /* n8 tiles of a warp */
+#define G80_CHUNKS (G80_BK / 16)                         /* 16-byte chunks of a smem row */
+#define G80_STEPS (G80_BK / 32 / W8A8_SLICE_K)           /* k32 steps of a slice per K tile */
+#define G80_A_STAGE_BYTES (G80_BM * G80_BK)
+#define G80_STAGE_BYTES ((G80_BM + G80_BN) * G80_BK)
+#define G80_ROWS_PER_PASS (G80_THREADS / G80_CHUNKS)     /* rows one pass of cp.async covers */
+
+static_assert(G80_BM == 16 || G80_BM == 32 || G80_BM == 64 || G80_BM == 128 || G80_BM == 256,
+              "BLOCK_M is 16, 32, 64, 128 or 256");
+static_assert(G80_BN % 16 == 0 && G80_BN >= 16 && G80_BN <= 256, "BLOCK_N: 16..256 step 16");
+static_assert(G80_BK == 64 || G80_BK == 128, "BLOCK_K is 64 or 128 bytes");
+static_assert(W8A8_STAGES >= 2 && W8A8_STAGES <= 6, "STAGES is 2..6");
+static_assert(W8A8_SLICE_K == 1 || W8A8_SLICE_K == 2 || W8A8_SLICE_K == 4, "SLICE_K");
+static_assert((G80_BK / 32) % W8A8_SLICE_K == 0, "SLICE_K divides the K tile's k32 steps");
+static_assert(G80_WARPS == 4 || G80_WARPS == 8, "WARPS_M * WARPS_N * SLICE_K is 4 or 8");
+static_assert(G80_BM % W8A8_WARPS_M == 0 && G80_WM % 16 == 0, "BLOCK_M / WARPS_M: multiple of 16");
+static_assert(G80_BN % W8A8_WARPS_N == 0 && G80_WN % 16 == 0, "BLOCK_N / WARPS_N: multiple of 16");
+static_assert(W8A8_GROUP >= 1 && W8A8_GROUP <= 64, "GROUP is 1..64");
+static_assert(G80_INT8 == (W8A8_B_TYPE == W8A8_T_INT8), "INT8 pairs only with INT8");
+static_assert(W8A8_A_TYPE == W8A8_T_E4M3 || W8A8_A_TYPE == W8A8_T_E5M2 || G80_INT8, "A_TYPE");
+static_assert(W8A8_B_TYPE == W8A8_T_E4M3 || W8A8_B_TYPE == W8A8_T_E5M2 || G80_INT8, "B_TYPE");
+static_assert(G80_BLOCK == (W8A8_B_SCALE == W8A8_S_BLOCK), "block scales on both sides or none");
+static_assert(!G80_BLOCK || !G80_INT8, "block scales need FP8");
+static_assert(!G80_BLOCK || (G80_BK == 128 && 128 % G80_WN == 0),
+              "block scales: BLOCK_K 128 (one scale block a tile), a warp in one 128-column block");
+static_assert(W8A8_AZP == W8A8_Z_NONE || G80_INT8, "a zero point needs INT8");
+static_assert(W8A8_OUT_TYPE == W8A8_T_BF16 || W8A8_OUT_TYPE == W8A8_T_FP16 ||
+              W8A8_OUT_TYPE == W8A8_T_FP32, "OUT_TYPE");
+static_assert(G80_THREADS % G80_CHUNKS == 0 && G80_ROWS_PER_PASS % 8 == 0,
+              "a cp.async pass covers whole swizzle periods");
+#if !G80_INT8 && defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 890
+#error "sm80_gemm: FP8 mma.sync needs sm_89 or newer"
+#endif
+
+typedef w8a8_mma_k32<W8A8_A_TYPE, W8A8_B_TYPE> g80_mma;
+typedef g80_mma::acc_t g80_acc_t;
+
+/* ---- shared-memory layout ---------------------------------------------------------------- */
+
+/* The XOR applied to a row's chunk index; depends only on row % 8. */
+W8A8_DEVICE int g80_swizzle(int row) { return G80_BK == 128 ? (row & 7) : ((row >> 1) & 3); }
+
+/* ---- loads: one K tile of A and B into a stage ------------------------------------------- */
+
+/* Copies rows [0, ROWS) of one operand (row r at global `row0 + r`, K bytes [k0, k0 + BK))
+ * into a stage. Thread tid moves chunk tid % CHUNKS of rows tid / CHUNKS + j · ROWS_PER_PASS;
+ * ROWS_PER_PASS is a multiple of 8, so the thread's swizzle is the same in every pass. */
+template <int ROWS>
+W8A8_DEVICE void g80_load_rows(w8a8_u32 stage, const w8a8_u8 *base, long long ld,
+                               long long rows_left, long long k_left, int tid)
+{
+    const int chunk = tid % G80_CHUNKS, row = tid / G80_CHUNKS;
+    const bool k_ok = 16 * chunk < k_left;
+    const w8a8_u32 dst = stage + row * G80_BK + ((chunk ^ g80_swizzle(row)) << 4);
+    const w8a8_u8 *src = base + row * ld + 16 * chunk;
+#pragma unroll
+    for (int j = 0; j < (ROWS + G80_ROWS_PER_PASS - 1) / G80_ROWS_PER_PASS; ++j) {
+        const int r = row + j * G80_ROWS_PER_PASS;
+        if (ROWS % G80_ROWS_PER_PASS == 0 || r < ROWS) {
+            const bool ok = k_ok && r < rows_left;
+            w8a8_cp_async16(dst + j * G80_ROWS_PER_PASS * G80_BK,
+                            ok ? (const void *)(src + (long long)j * G80_ROWS_PER_PASS * ld)
+                               : (const void *)base,
+                            ok);
+        }
+    }
+}
+
+/* ---- the main loop's fragments ----------------------------------------------------------- */
+
+struct g80_frags {
+    w8a8_u32 a[G80_MT][4];     /* a0..a3 of each m16 tile */
+    w8a8_u32 b[G80_NT / 2][4]; /* b0, b1 of n8 tiles 2j and 2j + 1 */
+};
+
+/* Fragments of k32 step `step` of a stage. a_row / b_row: this lane's ldmatrix row offsets
+ * (bytes) for m tile 0 / n pair 0; a_hi / b_hi: the lane's extra chunk (0 or 1); a_swz /
+ * b_swz: the lane's row swizzle. */
+W8A8_DEVICE void g80_load_frags(g80_frags &f, w8a8_u32 a_stage, w8a8_u32 b_stage, int step,
+                                w8a8_u32 a_row, w8a8_u32 b_row, int a_hi, int b_hi, int a_swz,
+                                int b_swz)
+{
+    const w8a8_u32 a_addr = a_stage + a_row + (((2 * step + a_hi) ^ a_swz) << 4);
+    const w8a8_u32 b_addr = b_stage + b_row + (((2 * step + b_hi) ^ b_swz) << 4);
+#pragma unroll
+    for (int mi = 0; mi < G80_MT; ++mi)
+        w8a8_ldmatrix_x4(f.a[mi], a_addr + mi * 16 * G80_BK);
+#pragma unroll
+    for (int nj = 0; nj < G80_NT / 2; ++nj)
+        w8a8_ldmatrix_x4(f.b[nj], b_addr + nj * 16 * G80_BK);
+}
+
+W8A8_DEVICE void g80_mma_frags(g80_acc_t (&acc)[G80_MT][G80_NT][4], const g80_frags &f)
+{
+#pragma unroll
+    for (int mi = 0; mi < G80_MT; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < G80_NT; ++ni)
+            g80_mma::run(acc[mi][ni], f.a[mi][0], f.a[mi][1], f.a[mi][2], f.a[mi][3],
+                         f.b[ni >> 1][2 * (ni & 1)], f.b[ni >> 1][2 * (ni & 1) + 1]);
+}
+
+/* This slice's k32 steps of one stage into acc, the next step's fragments loading while the
+ * current step's mmas run. */
+W8A8_DEVICE void g80_stage_mma(g80_acc_t (&acc)[G80_MT][G80_NT][4], w8a8_u32 a_stage,
+                               w8a8_u32 b_stage, int slice, w8a8_u32 a_row, w8a8_u32 b_row,
+                               int a_hi, int b_hi, int a_swz, int b_swz)
+{
+    g80_frags f[2];
+    g80_load_frags(f[0], a_stage, b_stage, slice, a_row, b_row, a_hi, b_hi, a_swz, b_swz);
+#pragma unroll
+    for (int j = 0; j < G80_STEPS; ++j) {
+        if (j + 1 < G80_STEPS)
+            g80_load_frags(f[(j + 1) & 1], a_stage, b_stage, slice + (j + 1) * W8A8_SLICE_K,
+                           a_row, b_row, a_hi, b_hi, a_swz, b_swz);
+        g80_mma_frags(acc, f[j & 1]);
+    }
+}
+
+W8A8_DEVICE void g80_zero(g80_acc_t (&acc)[G80_MT][G80_NT][4])
+{
+#pragma unroll
+    for (int mi = 0; mi < G80_MT; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < G80_NT; ++ni)
+#pragma unroll
+            for (int i = 0; i < 4; ++i)
+                acc[mi][ni][i] = 0;
+}
+
+/* ---- epilogue ---------------------------------------------------------------------------- */
+
+/* Scales, corrects and stores the warp tile: accumulator i of (mi, ni) is row
+ * row0 + 16·mi + 8·(i >> 1), column col0 + 8·ni + (i & 1), with row0 / col0 this lane's. */
+W8A8_DEVICE void g80_store(const w8a8_gemm_args &args, const g80_acc_t (&acc)[G80_MT][G80_NT][4],
+                           long long row0, long long col0)
+{
+    float sa[G80_MT][2];
+#pragma unroll
+    for (int mi = 0; mi < G80_MT; ++mi)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const long long row = row0 + 16 * mi + 8 * h;
+            sa[mi][h] = row < args.m ? w8a8_a_scale_at(args, row) : 0.0f;
+        }
+#pragma unroll
+    for (int ni = 0; ni < G80_NT; ++ni) {
+        const long long col = col0 + 8 * ni;
+        if (col >= args.n)
+            continue;
+        const bool pair = col + 1 < args.n;
+        const float sb0 = w8a8_b_scale_at(args, col);
+        const float sb1 = pair ? w8a8_b_scale_at(args, col + 1) : 0.0f;
+#if W8A8_BIAS_TYPE != W8A8_T_NONE
+        const float bias0 = w8a8_load_bias(args.bias, col);
+        const float bias1 = pair ? w8a8_load_bias(args.bias, col + 1) : 0.0f;
+#else
+        const float bias0 = 0.0f, bias1 = 0.0f;
+#endif
+#pragma unroll
+        for (int mi = 0; mi < G80_MT; ++mi)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const long long row = row0 + 16 * mi + 8 * h;
+                if (row >= args.m)
+                    continue;
+                const float v0 = w8a8_azp_corrected(args, acc[mi][ni][2 * h], row, col) *
+                                     sa[mi][h] * sb0 + bias0;
+                const float v1 = pair ? w8a8_azp_corrected(args, acc[mi][ni][2 * h + 1], row,
+                                                           col + 1) * sa[mi][h] * sb1 + bias1
+                                      : 0.0f;
+                w8a8_store2((char *)args.out + row * args.ldc * W8A8_OUT_BYTES, col, v0, v1, pair);
+            }
+    }
+}
+
+/* The slices' partial sums, added into slice 0's registers in slice order. The ring is free:
+ * every cp.async has landed and every warp has left the main loop. */
+W8A8_DEVICE void g80_reduce_slices(g80_acc_t (&acc)[G80_MT][G80_NT][4], unsigned char *smem,
+                                   int slice, int slice_warp, int lane)
+{
+    const int per_warp = G80_MT * G80_NT * 4 * 32;
+    g80_acc_t *partials = (g80_acc_t *)smem;
+    w8a8_cp_async_wait<0>();
+    __syncthreads();
+    if (slice > 0) {
+        g80_acc_t *mine = partials + ((slice - 1) * G80_SLICE_WARPS + slice_warp) * per_warp;
+#pragma unroll
+        for (int mi = 0; mi < G80_MT; ++mi)
+#pragma unroll
+            for (int ni = 0; ni < G80_NT; ++ni)
+#pragma unroll
+                for (int i = 0; i < 4; ++i)
+                    mine[((mi * G80_NT + ni) * 4 + i) * 32 + lane] = acc[mi][ni][i];
+    }
+    __syncthreads();
+    if (slice == 0)
+        for (int s = 1; s < W8A8_SLICE_K; ++s) {
+            const g80_acc_t *theirs = partials + ((s - 1) * G80_SLICE_WARPS + slice_warp) * per_warp;
+#pragma unroll
+            for (int mi = 0; mi < G80_MT; ++mi)
+#pragma unroll
+                for (int ni = 0; ni < G80_NT; ++ni)
+#pragma unroll
+                    for (int i = 0; i < 4; ++i)
+                        acc[mi][ni][i] += theirs[((mi * G80_NT + ni) * 4 + i) * 32 + lane];
+        }
+}
+
+/* ---- the kernel -------------------------------------------------------------------------- */
+
+extern "C" __global__ void __launch_bounds__(G80_THREADS)
+    w8a8_sm80_gemm(const w8a8_gemm_args args)
+{
+    extern __shared__ __align__(128) unsigned char g80_smem[];
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int slice = warp / G80_SLICE_WARPS, slice_warp = warp % G80_SLICE_WARPS;
+    const int warp_m = slice_warp / W8A8_WARPS_N, warp_n = slice_warp % W8A8_WARPS_N;
+
+    /* Raster: groups of GROUP tile-rows, M fastest inside a group. */
+    const long long tiles_m = (args.m + G80_BM - 1) / G80_BM;
+    const long long tiles_n = (args.n + G80_BN - 1) / G80_BN;
+    const long long id = blockIdx.x, per_group = (long long)W8A8_GROUP * tiles_n;
+    const long long first_m = id / per_group * W8A8_GROUP;
+    const long long group_rows = tiles_m - first_m < W8A8_GROUP ? tiles_m - first_m : W8A8_GROUP;
+    const long long tile_m = first_m + id % per_group % group_rows;
+    const long long tile_n = id % per_group / group_rows;
+    const long long m0 = tile_m * G80_BM, n0 = tile_n * G80_BN;
+
+    const w8a8_u32 ring = w8a8_smem_u32(g80_smem);
+    const w8a8_u8 *a_base = (const w8a8_u8 *)args.a + m0 * args.lda;
+    const w8a8_u8 *b_base = (const w8a8_u8 *)args.b + n0 * args.ldb;
+    const long long k_tiles = (args.k + G80_BK - 1) / G80_BK;
+
+    /* ldmatrix lanes: A rows (lane % 16) at chunk + lane / 16; B rows (lane % 8) + 8·(lane /
+     * 16) at chunk + (lane / 8) % 2. Tile offsets are multiples of 16 rows: the swizzle
+     * depends on the lane only. */
+    const int a_lane_row = lane & 15, b_lane_row = (lane & 7) + ((lane >> 4) << 3);
+    const w8a8_u32 a_row = (w8a8_u32)((warp_m * G80_WM + a_lane_row) * G80_BK);
+    const w8a8_u32 b_row = (w8a8_u32)((warp_n * G80_WN + b_lane_row) * G80_BK);
+    const int a_hi = lane >> 4, b_hi = (lane >> 3) & 1;
+    const int a_swz = g80_swizzle(a_lane_row), b_swz = g80_swizzle(b_lane_row);
+
+    g80_acc_t acc[G80_MT][G80_NT][4];
+    g80_zero(acc);
+
+#pragma unroll
+    for (int s = 0; s < W8A8_STAGES - 1; ++s) {
+        if (s < k_tiles) {
+            const w8a8_u32 stage = ring + s * G80_STAGE_BYTES;
+            g80_load_rows<G80_BM>(stage, a_base + s * G80_BK, args.lda, args.m - m0,
+                                  args.k - s * G80_BK, tid);
+            g80_load_rows<G80_BN>(stage + G80_A_STAGE_BYTES, b_base + s * G80_BK, args.ldb,
+                                  args.n - n0, args.k - s * G80_BK, tid);
+        }
+        w8a8_cp_async_commit(); /* empty groups keep the count uniform */
+    }
+
+#if G80_BLOCK
+    const long long blocks_n = (args.n + 127) >> 7;
+    const long long b_block = (n0 + warp_n * G80_WN) >> 7; /* 128 % WN == 0: one per warp */
+    const long long a_row0 = m0 + warp_m * G80_WM + (lane >> 2);
+#endif
+
+    for (long long kt = 0; kt < k_tiles; ++kt) {
+        w8a8_cp_async_wait<W8A8_STAGES - 2>();
+        __syncthreads();
+        /* every warp is past tile kt − 1: its stage takes tile kt + STAGES − 1 */
+        const long long next = kt + W8A8_STAGES - 1;
+        if (next < k_tiles) {
+            const w8a8_u32 stage = ring + (w8a8_u32)(next % W8A8_STAGES) * G80_STAGE_BYTES;
+            g80_load_rows<G80_BM>(stage, a_base + next * G80_BK, args.lda, args.m - m0,
+                                  args.k - next * G80_BK, tid);
+            g80_load_rows<G80_BN>(stage + G80_A_STAGE_BYTES, b_base + next * G80_BK, args.ldb,
+                                  args.n - n0, args.k - next * G80_BK, tid);
+        }
+        w8a8_cp_async_commit();
+
+        const w8a8_u32 a_stage = ring + (w8a8_u32)(kt % W8A8_STAGES) * G80_STAGE_BYTES;
+        const w8a8_u32 b_stage = a_stage + G80_A_STAGE_BYTES;
+#if G80_BLOCK
+        /* this K block's scales, loaded before the mmas that hide their latency */
+        float sa[G80_MT][2];
+#pragma unroll
+        for (int mi = 0; mi < G80_MT; ++mi)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const long long row = a_row0 + 16 * mi + 8 * h;
+                sa[mi][h] = row < args.m ? w8a8_block_scale(args.a_scale, args.a_scale_k_major,
+                                                            args.a_scale_ld, row, kt)
+                                         : 0.0f;
+            }
+        const float sb = b_block < blocks_n ? w8a8_block_scale(args.b_scale, args.b_scale_k_major,
+                                                               args.b_scale_ld, b_block, kt)
+                                            : 0.0f;
+        g80_acc_t tmp[G80_MT][G80_NT][4];
+        g80_zero(tmp);
+        g80_stage_mma(tmp, a_stage, b_stage, slice, a_row, b_row, a_hi, b_hi, a_swz, b_swz);
+#pragma unroll
+        for (int mi = 0; mi < G80_MT; ++mi)
+#pragma unroll
+            for (int ni = 0; ni < G80_NT; ++ni)
+#pragma unroll
+                for (int i = 0; i < 4; ++i)
+                    acc[mi][ni][i] = __fmaf_rn(tmp[mi][ni][i], sa[mi][i >> 1] * sb, acc[mi][ni][i]);
+#else
+        g80_stage_mma(acc, a_stage, b_stage, slice, a_row, b_row, a_hi, b_hi, a_swz, b_swz);
+#endif
+    }
+
+    if (W8A8_SLICE_K > 1) {
+        g80_reduce_slices(acc, g80_smem, slice, slice_warp, lane);
+        if (slice != 0)
+            return;
+    }
+    g80_store(args, acc, m0 + warp_m * G80_WM + (lane >> 2),
+              n0 + warp_n * G80_WN + 2 * (lane & 3));
+}
