@@ -279,6 +279,8 @@ static w8a8_status open_device(w8a8_context *ctx)
     cu->cuDeviceTotalMem(&total, ctx->device);
     ctx->memory_bytes = total;
     snprintf(ctx->arch, sizeof ctx->arch, "sm_%d%d", ctx->cc_major, ctx->cc_minor);
+    const char *pdl = getenv("W8A8_PDL");
+    ctx->pdl = ctx->cc_major >= 9 && !(pdl && strcmp(pdl, "0") == 0);
     ctx->has_device = true;
     return W8A8_OK;
 }

@@ -75,6 +75,9 @@ struct w8a8_context {
     int max_smem_optin;
     uint64_t memory_bytes;
     uint64_t l2_bytes;
+    /* programmatic dependent launch for the GEMM families: compute capability 9.0 or newer,
+     * unless W8A8_PDL=0 (set once at open) */
+    bool pdl;
 
     jit_table *jit;
     /* State the layers above the runtime hang on the context, and what the runtime calls of

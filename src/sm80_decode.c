@@ -140,6 +140,7 @@ static w8a8_status decode_plan(w8a8_context *ctx, const w8a8_problem *problem, c
     plan->launch.block[1] = plan->launch.block[2] = 1;
     plan->launch.shared_bytes = decode_smem_bytes(&c);
     plan->launch.cluster[0] = plan->launch.cluster[1] = plan->launch.cluster[2] = 1;
+    plan->launch.pdl = ctx->pdl; /* the kernel waits before touching memory (common/pdl.cuh) */
     decode_grid(plan, problem, &plan->launch);
     return W8A8_OK;
 }

@@ -224,6 +224,7 @@ static w8a8_status sm90_plan(w8a8_context *ctx, const w8a8_problem *problem, con
     plan->launch.shared_bytes = sm90_smem_bytes(&c, problem);
     plan->launch.cluster[0] = (unsigned)c.cluster;
     plan->launch.cluster[1] = plan->launch.cluster[2] = 1;
+    plan->launch.pdl = ctx->pdl; /* the kernel waits before touching memory (common/pdl.cuh) */
     int64_t clusters = ctx->sm_count > 0 ? ctx->sm_count / c.cluster : 1;
     if (c.cluster > 1 && ctx->has_device) {
         /* Not every SM pairs up (GPC sizes): ask the driver how many clusters fit at once. */

@@ -77,6 +77,7 @@
  */
 #include "common/gemm_args.h"
 #include "common/sm90.cuh"
+#include "common/pdl.cuh"
 
 #if !defined(W8A8_A_TYPE) || !defined(W8A8_B_TYPE) || !defined(W8A8_OUT_TYPE)
 #error "sm90_gemm needs the problem traits W8A8_A_TYPE, W8A8_B_TYPE, W8A8_OUT_TYPE"
@@ -538,8 +539,10 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
 #else
     __syncthreads();
 #endif
-    /* Programmatic dependent launch: wait for the previous kernel's writes (no-op without). */
-    asm volatile("griddepcontrol.wait;" ::: "memory");
+    /* Programmatic dependent launch (common/pdl.cuh): the next call may start its prologue
+     * now; ours waits here for the previous kernel, before any global memory access. */
+    w8a8_pdl_launch_dependents();
+    w8a8_pdl_wait();
 
     if (warpgroup == 0) {
         /* ---- producer ---- */

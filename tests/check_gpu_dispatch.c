@@ -1,6 +1,7 @@
 /* The dispatcher on a GPU: w8a8_scaled_mm equals the reference kernel on random problems
  * through each link of the fallback chain; a second call on a key compiles and loads nothing;
- * a warmed key works inside a captured CUDA graph; several threads dispatch at once; the host
+ * a warmed key works inside a captured CUDA graph; back-to-back calls into one output keep
+ * their order under programmatic dependent launch; several threads dispatch at once; the host
  * time of a cached call is measured and printed (not asserted). */
 #include <stdio.h>
 #include <string.h>
@@ -246,6 +247,63 @@ START_TEST(test_graph_capture)
 }
 END_TEST
 
+/* Programmatic dependent launch: a call may start before the previous one on its stream has
+ * finished, so each family must wait before it touches memory. A slow problem (long K) and a
+ * fast one (short K) write the same output in turns with no sync between them; the output
+ * must be the last call's. A family that wrote before waiting would let the slow call's
+ * stores land after the fast call's. Once for sm90_gemm (M 256) and once for sm80_decode (M 4),
+ * each forced by a cache row. */
+START_TEST(test_back_to_back_calls_keep_order)
+{
+    static const struct {
+        int64_t m;
+        const char *family, *config;
+    } cases[] = {
+        {256, "sm90_gemm",
+         "block_m=128,block_n=128,stages=4,consumers=2,pingpong=0,raster=0,group=8,cluster=1,"
+         "epilogue=0"},
+        {4, "sm80_decode", "warps=4,row_tiles=2,token_tiles=1,unroll=2"},
+    };
+    pgen_rng rng;
+    pgen_rng_seed(&rng, 17);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        w8a8_problem slow_p, fast_p;
+        w8a8_problem_init(&slow_p, cases[i].m, 4096, 8192, W8A8_E4M3, W8A8_BF16);
+        w8a8_problem_init(&fast_p, cases[i].m, 4096, 128, W8A8_E4M3, W8A8_BF16);
+        gpu_case slow, fast;
+        gpu_case_make(&slow, &rng, &slow_p);
+        gpu_case_make(&fast, &rng, &fast_p);
+        put_row(&slow.host.problem, cases[i].m, cases[i].family, cases[i].config);
+        put_row(&fast.host.problem, cases[i].m, cases[i].family, cases[i].config);
+        w8a8_tensors ts = gpu_case_tensors(&slow), tf = gpu_case_tensors(&fast);
+        tf.out = ts.out; /* one output, the same shape */
+        for (int last_fast = 0; last_fast < 2; last_fast++) {
+            test_gpu_poison(ctx, ts.out, slow.host.out_bytes, 0xFF);
+            for (int call = 0; call < 8; call++) {
+                bool fast_turn = (call % 2) == last_fast;
+                w8a8_status st = w8a8_scaled_mm(
+                    ctx, fast_turn ? &fast.host.problem : &slow.host.problem,
+                    fast_turn ? &tf : &ts, NULL);
+                ck_assert_msg(st == W8A8_OK, "%s: %s", cases[i].family, w8a8_errmsg(ctx));
+            }
+            w8a8_explain e;
+            ck_assert_int_eq(w8a8_dispatch_explain(ctx, &slow.host.problem, &e), W8A8_OK);
+            ck_assert_str_eq(e.family, cases[i].family);
+            if (last_fast) {
+                void *own = fast.out;
+                fast.out = slow.out;
+                expect_reference(&fast, "fast call after slow ones");
+                fast.out = own;
+            } else {
+                expect_reference(&slow, "slow call after fast ones");
+            }
+        }
+        gpu_case_free(&fast);
+        gpu_case_free(&slow);
+    }
+}
+END_TEST
+
 typedef struct thread_job {
     gpu_case *g;
     w8a8_status status;
@@ -315,6 +373,7 @@ int main(void)
     tcase_add_test(tc, test_each_link);
     tcase_add_test(tc, test_second_call_compiles_nothing);
     tcase_add_test(tc, test_graph_capture);
+    tcase_add_test(tc, test_back_to_back_calls_keep_order);
     tcase_add_test(tc, test_threads);
     tcase_add_test(tc, test_host_overhead);
     suite_add_tcase(s, tc);
