@@ -535,6 +535,18 @@ w8a8_status jit_kernel_max_clusters(w8a8_context *ctx, const jit_kernel *kernel,
     return W8A8_OK;
 }
 
+typedef struct launch_hook {
+    jit_launch_hook_fn fn;
+    void *user;
+} launch_hook;
+static _Thread_local launch_hook t_launch_hook;
+
+void jit_launch_hook_set(jit_launch_hook_fn hook, void *user)
+{
+    t_launch_hook.fn = hook;
+    t_launch_hook.user = user;
+}
+
 w8a8_status jit_kernel_launch(w8a8_context *ctx, const jit_kernel *kernel,
                               const jit_launch *launch, void **params)
 {
@@ -565,7 +577,8 @@ w8a8_status jit_kernel_launch(w8a8_context *ctx, const jit_kernel *kernel,
         .blockDimZ = launch->block[2] ? launch->block[2] : 1,
         .sharedMemBytes = launch->shared_bytes, .hStream = launch->stream,
         .attrs = nattrs ? attrs : NULL, .numAttrs = nattrs};
-    rc = cu->cuLaunchKernelEx(&config, kernel->function, params, NULL);
+    rc = t_launch_hook.fn ? t_launch_hook.fn(t_launch_hook.user, &config, kernel->function, params)
+                          : cu->cuLaunchKernelEx(&config, kernel->function, params, NULL);
     if (rc != CUDA_SUCCESS)
         return error_cuda(ctx, rc, "cuLaunchKernelEx (grid %u×%u×%u, block %u, smem %u)",
                           config.gridDimX, config.gridDimY, config.gridDimZ, config.blockDimX,

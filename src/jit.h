@@ -55,6 +55,23 @@ w8a8_status jit_kernel_get(w8a8_context *ctx, const char *template_name, const c
 w8a8_status jit_kernel_launch(w8a8_context *ctx, const jit_kernel *kernel,
                               const jit_launch *launch, void **params);
 
+/* A thread's stand-in for cuLaunchKernelEx (the benchmark's driver floor): called with exactly
+ * what jit_kernel_launch would pass the driver, while the caller's parameters are alive. */
+typedef CUresult (*jit_launch_hook_fn)(void *user, const CUlaunchConfig *config,
+                                       CUfunction function, void **params);
+/* Routes the calling thread's launches to hook (NULL: to the driver again). */
+void jit_launch_hook_set(jit_launch_hook_fn hook, void *user);
+
+/* cuTensorMapEncodeTiled (same arguments, ctx first) through a per-thread cache of the maps
+ * encoded last (tensor_map.c): a repeated call with the same arguments copies the map instead
+ * of asking the driver. Thread-safe; allocates nothing. */
+CUresult jit_tensor_map_encode(const w8a8_context *ctx, CUtensorMap *map, CUtensorMapDataType type,
+                               cuuint32_t rank, void *base, const cuuint64_t *dims,
+                               const cuuint64_t *strides, const cuuint32_t *box,
+                               const cuuint32_t *element_strides, CUtensorMapInterleave interleave,
+                               CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2_promotion,
+                               CUtensorMapFloatOOBfill oob_fill);
+
 /* How many clusters of launch->cluster (block, shared memory as in launch) the device runs at
  * once: the grid of a persistent clustered kernel. */
 w8a8_status jit_kernel_max_clusters(w8a8_context *ctx, const jit_kernel *kernel,

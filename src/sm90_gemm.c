@@ -1,7 +1,8 @@
 /* The Hopper GEMM family: host side of templates/sm90_gemm.cuh (tuning space
  * scripts/sm90_gemm.lua). Parses a config ("block_m=128,block_n=256,stages=4,…"), compiles
- * the sm_90a kernel for the problem's traits, and per call encodes the TMA tensor maps of A,
- * B and (epilogue=1, when the output allows it) the output (host-only work), fills the
+ * the sm_90a kernel for the problem's traits, and per call gets the TMA tensor maps of A,
+ * B and (epilogue=1, when the output allows it) the output from jit_tensor_map_encode (the
+ * driver encodes a map once per thread and arguments; later calls copy it), fills the
  * argument block and launches a persistent grid: min(tiles, SM count) CTAs, or with cluster=2
  * two CTAs per cluster, as many clusters as the device runs at once. Runs on compute
  * capability 9.0 only. */
@@ -253,7 +254,7 @@ static w8a8_status sm90_tensor_map(w8a8_context *ctx, CUtensorMap *map, const vo
     cuuint64_t strides[1] = {(cuuint64_t)ld};
     cuuint32_t box[2] = {SM90_BLOCK_K_BYTES, (cuuint32_t)box_rows};
     cuuint32_t element_strides[2] = {1, 1};
-    CUresult rc = ctx->cu->cuTensorMapEncodeTiled(
+    CUresult rc = jit_tensor_map_encode(ctx,
         map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, (void *)base, dims, strides, box, element_strides,
         CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
         CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
@@ -288,7 +289,7 @@ static bool sm90_out_map(w8a8_context *ctx, CUtensorMap *map, const gemm_plan *p
                                  : box_bytes == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
                                  : box_bytes == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
                                                    : CU_TENSOR_MAP_SWIZZLE_NONE;
-    CUresult rc = ctx->cu->cuTensorMapEncodeTiled(
+    CUresult rc = jit_tensor_map_encode(ctx,
         map, type, 2, args->out, dims, strides, box, element_strides,
         CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_NONE,
         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);

@@ -1,0 +1,289 @@
+/* A stand-in for libcuda.so.1, loaded through W8A8_CUDA_DRIVER by check_hot_path: one Hopper
+ * device (cc 9.0) whose launches do nothing but count. It lets a CPU-only machine drive the
+ * dispatcher's whole hot path (validation, key, table probe, family run, tensor maps, launch)
+ * and observe what reaches the driver per call. Every entry point the library resolves is
+ * answered: the ones whose outputs the library reads fill them; the rest succeed doing nothing.
+ *
+ * Tensor maps: the fake encodes a map as (base address, a hash of every other argument), so a
+ * launch can check that the maps it received describe the operands of that very call. */
+#include <stdint.h>
+#include <string.h>
+
+#include <cuda.h>
+
+#include "fake_cuda.h"
+
+#define FAKE_SM_COUNT 132
+#define FAKE_SMEM_OPTIN (227 * 1024)
+#define FAKE_L2_BYTES (50 * 1024 * 1024)
+#define FAKE_MEMORY_BYTES (80ull << 30)
+#define FAKE_FUNCTIONS 64
+
+__attribute__((visibility("default"))) fake_cuda_counts fake_cuda;
+
+static _Thread_local CUcontext t_current;
+static _Thread_local fake_cuda_launch t_last_launch;
+static int g_primary; /* the address is the primary context's handle */
+
+/* A loaded function: its entry name, so a launch knows how to read its parameters. */
+typedef struct fake_function {
+    char name[64];
+} fake_function;
+static fake_function g_functions[FAKE_FUNCTIONS];
+static int g_function_count;
+
+__attribute__((visibility("default"))) fake_cuda_launch fake_cuda_last_launch(void)
+{
+    return t_last_launch;
+}
+
+static CUresult fake_success(void) { return CUDA_SUCCESS; }
+
+static CUresult fake_init(unsigned flags)
+{
+    (void)flags;
+    return CUDA_SUCCESS;
+}
+
+static CUresult fake_driver_version(int *version)
+{
+    *version = 12080;
+    return CUDA_SUCCESS;
+}
+
+static CUresult fake_device_count(int *count)
+{
+    *count = 1;
+    return CUDA_SUCCESS;
+}
+
+static CUresult fake_device_get(CUdevice *device, int ordinal)
+{
+    *device = ordinal;
+    return CUDA_SUCCESS;
+}
+
+static CUresult fake_device_name(char *name, int size, CUdevice device)
+{
+    (void)device;
+    snprintf(name, (size_t)size, "w8a8jit fake Hopper");
+    return CUDA_SUCCESS;
+}
+
+static CUresult fake_device_attribute(int *value, CUdevice_attribute attribute, CUdevice device)
+{
+    (void)device;
+    switch (attribute) {
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *value = 9; break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *value = 0; break;
+    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *value = FAKE_SM_COUNT; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *value = FAKE_SMEM_OPTIN; break;
+    case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: *value = FAKE_L2_BYTES; break;
+    default: *value = 0; break;
+    }
+    return CUDA_SUCCESS;
+}
+
+static CUresult fake_total_mem(size_t *bytes, CUdevice device)
+{
+    (void)device;
+    *bytes = FAKE_MEMORY_BYTES;
+    return CUDA_SUCCESS;
+}
+
+static CUresult fake_uuid(CUuuid *uuid, CUdevice device)
+{
+    memset(uuid, 0, sizeof *uuid);
+    uuid->bytes[0] = (char)(device + 1);
+    return CUDA_SUCCESS;
+}
+
+static CUresult fake_primary_retain(CUcontext *context, CUdevice device)
+{
+    (void)device;
+    *context = (CUcontext)&g_primary;
+    return CUDA_SUCCESS;
+}
+
+static CUresult fake_ctx_get(CUcontext *context)
+{
+    __atomic_fetch_add(&fake_cuda.ctx_get, 1, __ATOMIC_RELAXED);
+    *context = t_current;
+    return CUDA_SUCCESS;
+}
+
+static CUresult fake_ctx_set(CUcontext context)
+{
+    __atomic_fetch_add(&fake_cuda.ctx_set, 1, __ATOMIC_RELAXED);
+    t_current = context;
+    return CUDA_SUCCESS;
+}
+
+static CUresult fake_module_load(CUmodule *module, const void *image)
+{
+    (void)image;
+    *module = (CUmodule)&g_functions; /* only ever compared and unloaded */
+    return CUDA_SUCCESS;
+}
+
+static CUresult fake_module_function(CUfunction *function, CUmodule module, const char *name)
+{
+    (void)module;
+    int i = __atomic_fetch_add(&g_function_count, 1, __ATOMIC_RELAXED);
+    if (i >= FAKE_FUNCTIONS)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    snprintf(g_functions[i].name, sizeof g_functions[i].name, "%s", name);
+    *function = (CUfunction)&g_functions[i];
+    return CUDA_SUCCESS;
+}
+
+static CUresult fake_func_get_attribute(int *value, CUfunction_attribute attribute, CUfunction f)
+{
+    (void)attribute;
+    (void)f;
+    *value = 0;
+    return CUDA_SUCCESS;
+}
+
+static CUresult fake_func_set_attribute(CUfunction f, CUfunction_attribute attribute, int value)
+{
+    (void)f;
+    (void)attribute;
+    (void)value;
+    __atomic_fetch_add(&fake_cuda.func_set_attribute, 1, __ATOMIC_RELAXED);
+    return CUDA_SUCCESS;
+}
+
+static CUresult fake_max_clusters(int *clusters, CUfunction f, const CUlaunchConfig *config)
+{
+    (void)f;
+    (void)config;
+    *clusters = FAKE_SM_COUNT / 2;
+    return CUDA_SUCCESS;
+}
+
+static CUresult fake_is_capturing(CUstream stream, CUstreamCaptureStatus *status)
+{
+    (void)stream;
+    *status = CU_STREAM_CAPTURE_STATUS_NONE;
+    return CUDA_SUCCESS;
+}
+
+static CUresult fake_error_text(CUresult rc, const char **text)
+{
+    *text = rc == CUDA_SUCCESS ? "CUDA_SUCCESS" : "CUDA_ERROR_FAKE";
+    return CUDA_SUCCESS;
+}
+
+static uint64_t fake_mix(uint64_t h, uint64_t v) { return (h ^ v) * 0x100000001B3ull; }
+
+/* The fake map: word 0 the base address, word 1 a hash of every other argument. */
+static CUresult fake_encode(CUtensorMap *map, CUtensorMapDataType type, cuuint32_t rank,
+                            void *base, const cuuint64_t *dims, const cuuint64_t *strides,
+                            const cuuint32_t *box, const cuuint32_t *element_strides,
+                            CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle,
+                            CUtensorMapL2promotion l2, CUtensorMapFloatOOBfill oob)
+{
+    __atomic_fetch_add(&fake_cuda.encodes, 1, __ATOMIC_RELAXED);
+    if (rank < 1 || rank > 5 || !base || (uintptr_t)base % 16 != 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    uint64_t h = 0xCBF29CE484222325ull;
+    h = fake_mix(h, (uint64_t)type);
+    h = fake_mix(h, rank);
+    for (cuuint32_t i = 0; i < rank; i++) {
+        h = fake_mix(h, dims[i]);
+        h = fake_mix(h, box[i]);
+        h = fake_mix(h, element_strides[i]);
+        if (i + 1 < rank)
+            h = fake_mix(h, strides[i]);
+    }
+    h = fake_mix(h, ((uint64_t)interleave << 24) | ((uint64_t)swizzle << 16) |
+                        ((uint64_t)l2 << 8) | (uint64_t)oob);
+    memset(map, 0, sizeof *map);
+    uint64_t address = (uint64_t)(uintptr_t)base;
+    memcpy(&map->opaque[0], &address, sizeof address);
+    memcpy(&map->opaque[1], &h, sizeof h);
+    return CUDA_SUCCESS;
+}
+
+static CUresult fake_launch_ex(const CUlaunchConfig *config, CUfunction f, void **params,
+                               void **extra)
+{
+    (void)extra;
+    __atomic_fetch_add(&fake_cuda.launches, 1, __ATOMIC_RELAXED);
+    fake_cuda_launch *l = &t_last_launch;
+    const fake_function *function = (const fake_function *)f;
+    l->entry = function->name;
+    l->grid[0] = config->gridDimX;
+    l->grid[1] = config->gridDimY;
+    l->grid[2] = config->gridDimZ;
+    l->block = config->blockDimX;
+    l->shared_bytes = config->sharedMemBytes;
+    l->attributes = config->numAttrs;
+    l->map_base[0] = l->map_base[1] = l->map_hash[0] = l->map_hash[1] = 0;
+    if (strcmp(function->name, "w8a8_sm90_gemm") == 0) { /* (map A, map B, map C, args, …) */
+        for (int i = 0; i < 2; i++) {
+            const CUtensorMap *map = params[i];
+            memcpy(&l->map_base[i], &map->opaque[0], sizeof l->map_base[i]);
+            memcpy(&l->map_hash[i], &map->opaque[1], sizeof l->map_hash[i]);
+        }
+    }
+    return CUDA_SUCCESS;
+}
+
+static CUresult fake_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                            unsigned by, unsigned bz, unsigned smem, CUstream stream,
+                            void **params, void **extra)
+{
+    CUlaunchConfig config = {.gridDimX = gx, .gridDimY = gy, .gridDimZ = gz, .blockDimX = bx,
+                             .blockDimY = by, .blockDimZ = bz, .sharedMemBytes = smem,
+                             .hStream = stream};
+    return fake_launch_ex(&config, f, params, extra);
+}
+
+typedef struct fake_entry {
+    const char *name;
+    void *fn;
+} fake_entry;
+
+static const fake_entry fake_entries[] = {
+    {"cuInit", (void *)fake_init},
+    {"cuDriverGetVersion", (void *)fake_driver_version},
+    {"cuDeviceGetCount", (void *)fake_device_count},
+    {"cuDeviceGet", (void *)fake_device_get},
+    {"cuDeviceGetName", (void *)fake_device_name},
+    {"cuDeviceGetAttribute", (void *)fake_device_attribute},
+    {"cuDeviceTotalMem", (void *)fake_total_mem},
+    {"cuDeviceGetUuid", (void *)fake_uuid},
+    {"cuDevicePrimaryCtxRetain", (void *)fake_primary_retain},
+    {"cuCtxGetCurrent", (void *)fake_ctx_get},
+    {"cuCtxSetCurrent", (void *)fake_ctx_set},
+    {"cuModuleLoadData", (void *)fake_module_load},
+    {"cuModuleGetFunction", (void *)fake_module_function},
+    {"cuFuncGetAttribute", (void *)fake_func_get_attribute},
+    {"cuFuncSetAttribute", (void *)fake_func_set_attribute},
+    {"cuOccupancyMaxActiveClusters", (void *)fake_max_clusters},
+    {"cuStreamIsCapturing", (void *)fake_is_capturing},
+    {"cuGetErrorName", (void *)fake_error_text},
+    {"cuGetErrorString", (void *)fake_error_text},
+    {"cuTensorMapEncodeTiled", (void *)fake_encode},
+    {"cuLaunchKernelEx", (void *)fake_launch_ex},
+    {"cuLaunchKernel", (void *)fake_launch},
+};
+
+/* What the library resolves every entry point through. Anything not in the table succeeds
+ * without writing outputs (frees, unloads, synchronizations, releases). */
+__attribute__((visibility("default"))) CUresult
+cuGetProcAddress_v2(const char *symbol, void **fn, int version, cuuint64_t flags,
+                    CUdriverProcAddressQueryResult *status)
+{
+    (void)version;
+    (void)flags;
+    *fn = (void *)fake_success;
+    for (size_t i = 0; i < sizeof fake_entries / sizeof fake_entries[0]; i++)
+        if (strcmp(symbol, fake_entries[i].name) == 0)
+            *fn = fake_entries[i].fn;
+    if (status)
+        *status = CU_GET_PROC_ADDRESS_SUCCESS;
+    return CUDA_SUCCESS;
+}
