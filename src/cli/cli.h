@@ -68,5 +68,7 @@ const char *cli_scale_label(const cli_problem_spec *spec);
 /* `w8a8 bench --op quant|linear …`: argv as given to cmd_bench. */
 int cli_bench_quant(int argc, char **argv);
 int cli_bench_linear(int argc, char **argv);
+/* `w8a8 bench --op mma-peak` (bench_mma.c): mma.sync.m16n8k32 peak throughput. */
+int cli_bench_mma_peak(int argc, char **argv);
 
 #endif

@@ -1,0 +1,49 @@
+/* mma_peak: the throughput ceiling of mma.sync.aligned.m16n8k32 on this GPU (`w8a8 bench
+ * --op mma-peak`), the physical limit the mma.sync families (sm80_gemm, sm80_decode) are
+ * measured against. Every warp runs CHAINS independent accumulator chains (enough to cover
+ * the instruction's latency) for `iterations` rounds on operands held in registers: no memory
+ * traffic but one store per thread at the end, which keeps the work from being optimized
+ * away.
+ *
+ * Kernel parameters: int iterations, float *sink (one float per thread of the grid),
+ * unsigned seed (operand bits; the host passes a value the compiler cannot see).
+ * Launch: any grid; blocks of any multiple of 32 threads.
+ *
+ * Config macros (W8A8_<NAME>):
+ *   A_TYPE, B_TYPE   INT8 with INT8 (sm_80 on), or an E4M3/E5M2 mix (sm_89 on)
+ *   CHAINS           independent accumulators per warp, 1 … 16 */
+#include "common/gemm_args.h"
+#include "common/types.cuh"
+#include "common/sm80.cuh"
+
+#if !defined(W8A8_A_TYPE) || !defined(W8A8_B_TYPE) || !defined(W8A8_CHAINS)
+#error "mma_peak needs W8A8_A_TYPE, W8A8_B_TYPE, W8A8_CHAINS"
+#endif
+static_assert(W8A8_CHAINS >= 1 && W8A8_CHAINS <= 16, "CHAINS is 1..16");
+
+typedef w8a8_mma_k32<W8A8_A_TYPE, W8A8_B_TYPE> peak_mma;
+
+extern "C" __global__ void w8a8_mma_peak(int iterations, float *sink, w8a8_u32 seed)
+{
+    /* 0x3F-masked bytes: finite e4m3/e5m2 codes, small INT8 values */
+    const w8a8_u32 bits = (seed ^ (threadIdx.x * 0x01010101u)) & 0x3F3F3F3Fu;
+    const w8a8_u32 a0 = bits, a1 = bits ^ 0x01020304u, a2 = bits ^ 0x04030201u,
+                   a3 = bits ^ 0x02020202u, b0 = bits ^ 0x01010101u, b1 = bits ^ 0x03030303u;
+    peak_mma::acc_t acc[W8A8_CHAINS][4];
+#pragma unroll
+    for (int c = 0; c < W8A8_CHAINS; ++c)
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+            acc[c][i] = 0;
+    for (int it = 0; it < iterations; ++it)
+#pragma unroll
+        for (int c = 0; c < W8A8_CHAINS; ++c)
+            peak_mma::run(acc[c], a0, a1, a2, a3, b0, b1);
+    float sum = 0.0f;
+#pragma unroll
+    for (int c = 0; c < W8A8_CHAINS; ++c)
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+            sum += (float)acc[c][i];
+    sink[(long long)blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}

@@ -1,0 +1,399 @@
+/* The portable tensor-core family (src/sm80_gemm.c, templates/sm80_gemm.cuh) against the
+ * reference kernel, on random data (never zero), outputs poisoned with 0xFF before every run
+ * and the padding between n and ldc checked untouched afterwards. On Hopper the family runs
+ * compiled for plain sm_90 (the context's arch), the same mma.sync code as on sm_80/86/89.
+ *  - every trait combination the family supports (FP8 mixes and INT8 × A scale × B scale ×
+ *    out dtype × bias × zero point) on random shapes, cycling through the configs;
+ *  - every config on odd shapes: M = 1, 7, 33, 129, 257; N = 16, 17, 129, 517 (not a multiple
+ *    of a tile); K = 16, 48, 144, 1040, 4112 (not a multiple of the 64/128-byte K tile, and
+ *    rings that wrap many times), FP8 per-row and INT8 with per-token / per-tensor zero
+ *    points, bias, fp16/bf16/fp32 out;
+ *  - block scales (A 1×128, B 128×128; promoted per K tile) on odd shapes, row-major and
+ *    K-major scale matrices with padded ld, every out dtype;
+ *  - two runs of the same problem are bitwise equal (the K slices add in a fixed order);
+ *  - the tuner times the space on this device (sm_90 included), the dispatcher then runs the
+ *    winner, captured in a CUDA graph, equal to the reference;
+ *  - configs the template cannot build are refused with W8A8_INVALID before NVRTC.
+ * FP8 mma.sync accumulates in fp32 with a reduced-precision adder, so FP8 problems get 5e-3
+ * relative on top of the out dtype's bound (1e-3 with block scales); INT8 is exact.
+ * Needs compute capability 8.0 (INT8) / 8.9 (FP8): skipped (77) without a GPU. CK_FORK=no. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gemm.h"
+#include "problem_gen.h"
+#include "testutil.h"
+
+#define SEED 20261124u
+#define POISON 0xFF
+#define FP8_ACCUMULATION_BOUND 5e-3
+#define PROMOTED_ACCUMULATION_BOUND 1e-3
+
+static w8a8_context *ctx;
+
+/* Each fits 99 KB of shared memory (sm_86/89); together they cover block_k 64/128, 2–6
+ * stages, 4 and 8 warps, slice_k 1/2/4, warp tiles from 16×16 to 64×64 (n8 tiles 2…8,
+ * 48-wide ones too), block_n 256 and raster groups 1…8. */
+static const char *const configs[] = {
+    "block_m=128,block_n=128,block_k=128,stages=3,warps_m=2,warps_n=2,slice_k=1,group=8",
+    "block_m=64,block_n=128,block_k=64,stages=5,warps_m=2,warps_n=4,slice_k=1,group=4",
+    "block_m=16,block_n=64,block_k=128,stages=4,warps_m=1,warps_n=2,slice_k=4,group=1",
+    "block_m=32,block_n=96,block_k=128,stages=3,warps_m=2,warps_n=2,slice_k=2,group=8",
+    "block_m=256,block_n=64,block_k=64,stages=3,warps_m=4,warps_n=2,slice_k=1,group=8",
+    "block_m=64,block_n=256,block_k=128,stages=2,warps_m=1,warps_n=4,slice_k=1,group=3",
+    "block_m=32,block_n=32,block_k=64,stages=6,warps_m=1,warps_n=2,slice_k=2,group=2",
+    "block_m=16,block_n=16,block_k=128,stages=2,warps_m=1,warps_n=1,slice_k=4,group=1",
+};
+#define CONFIG_COUNT ((int)(sizeof configs / sizeof configs[0]))
+
+/* Block scales: block_k 128 and warp tiles whose width divides 128, both accumulator sets
+ * within the register budget. */
+static const char *const block_configs[] = {
+    "block_m=64,block_n=128,block_k=128,stages=3,warps_m=2,warps_n=4,slice_k=1,group=8",
+    "block_m=16,block_n=64,block_k=128,stages=4,warps_m=1,warps_n=2,slice_k=4,group=1",
+    "block_m=128,block_n=64,block_k=128,stages=3,warps_m=2,warps_n=2,slice_k=1,group=8",
+    "block_m=32,block_n=256,block_k=128,stages=2,warps_m=1,warps_n=4,slice_k=2,group=5",
+};
+#define BLOCK_CONFIG_COUNT ((int)(sizeof block_configs / sizeof block_configs[0]))
+
+static bool is_block(const w8a8_problem *p) { return p->a_scale.kind == W8A8_SCALE_BLOCK; }
+
+static bool fp8_capable(void) { return ctx->cc_major * 10 + ctx->cc_minor >= 89; }
+
+static void run_family(const pgen_case *c, const char *config, void *out)
+{
+    w8a8_status st = pgen_run_family_gpu(ctx, &gemm_family_sm80_gemm, c, config, out);
+    ck_assert_msg(st == W8A8_OK, "%s: %s", config, w8a8_errmsg(ctx));
+}
+
+static double bound_for(const w8a8_problem *p, double tolerance)
+{
+    return tolerance + (p->a_type == W8A8_INT8 ? 0.0
+                        : is_block(p)          ? PROMOTED_ACCUMULATION_BOUND
+                                               : FP8_ACCUMULATION_BOUND);
+}
+
+/* Runs one case against the reference kernel; returns whether it passed (prints if not). */
+static bool check_case(const pgen_case *c, const char *config)
+{
+    unsigned char *got = malloc(c->out_bytes), *want = malloc(c->out_bytes);
+    ck_assert(got && want);
+    run_family(c, config, got);
+    w8a8_status st = pgen_run_reference_gpu(ctx, c, want);
+    ck_assert_msg(st == W8A8_OK, "reference: %s", w8a8_errmsg(ctx));
+    pgen_result r;
+    pgen_compare(&c->problem, got, want, &r);
+    double bound = bound_for(&c->problem, r.tolerance);
+    bool ok = r.bad_values == 0 && r.bad_padding == 0 && r.rel_error <= bound;
+    if (!ok) {
+        char text[320];
+        pgen_problem_describe(&c->problem, text, sizeof text);
+        printf("FAIL %s [%s]: rel %.3e (bound %.3e), %lld non-finite, %lld padding bytes "
+               "written\n", text, config, r.rel_error, bound, (long long)r.bad_values,
+               (long long)r.bad_padding);
+    }
+    free(got);
+    free(want);
+    return ok;
+}
+
+static void setup(void)
+{
+    ctx = test_ctx_open();
+    ck_assert_ptr_nonnull(ctx);
+}
+
+static void teardown(void)
+{
+    w8a8_context_close(ctx);
+    ctx = NULL;
+}
+
+START_TEST(every_supported_trait_combination)
+{
+    pgen_rng rng;
+    pgen_rng_seed(&rng, SEED);
+    int count = pgen_trait_count(), runs = 0, failures = 0;
+    for (int i = 0; i < count; i++) {
+        w8a8_problem p;
+        pgen_problem(&rng, i, &p);
+        if (!gemm_family_sm80_gemm.supports(ctx, &p))
+            continue;
+        pgen_case c;
+        ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
+        const char *config = is_block(&p) ? block_configs[runs % BLOCK_CONFIG_COUNT]
+                                          : configs[runs % CONFIG_COUNT];
+        failures += !check_case(&c, config);
+        runs++;
+        pgen_case_destroy(&c);
+    }
+    printf("sm80_gemm: %d trait combinations run, %d failed\n", runs, failures);
+    ck_assert_int_ge(runs, 100);
+    ck_assert_msg(failures == 0, "%d of %d problems differ from the reference", failures, runs);
+}
+END_TEST
+
+START_TEST(every_config_on_odd_shapes)
+{
+    static const int64_t ms[] = {1, 7, 33, 129, 257};
+    static const int64_t nks[][2] = {{16, 16}, {17, 48}, {129, 144}, {517, 1040}, {200, 4112}};
+    static const w8a8_dtype outs[] = {W8A8_BF16, W8A8_FP16, W8A8_FP32};
+    pgen_rng rng;
+    pgen_rng_seed(&rng, SEED + 1);
+    int runs = 0, failures = 0;
+    for (int int8 = 0; int8 < 2; int8++)
+        for (int mi = 0; mi < (int)(sizeof ms / sizeof ms[0]); mi++)
+            for (int s = 0; s < (int)(sizeof nks / sizeof nks[0]); s++) {
+                if (!int8 && !fp8_capable())
+                    continue;
+                int v = mi + s;
+                w8a8_problem p;
+                w8a8_problem_init(&p, ms[mi], nks[s][0], nks[s][1],
+                                  int8 ? W8A8_INT8 : (v % 4 == 3 ? W8A8_E5M2 : W8A8_E4M3),
+                                  outs[v % 3]);
+                if (!int8 && v % 5 == 2)
+                    p.b_type = W8A8_E5M2;
+                p.a_scale.kind = v % 2 ? W8A8_SCALE_ROW : W8A8_SCALE_TENSOR;
+                p.b_scale.kind = v % 3 ? W8A8_SCALE_ROW : W8A8_SCALE_TENSOR;
+                p.bias_type = v % 3 == 0 ? W8A8_DTYPE_NONE : v % 3 == 1 ? W8A8_FP32 : p.out_type;
+                p.azp = int8 ? (v % 2 ? W8A8_AZP_TOKEN : W8A8_AZP_TENSOR) : W8A8_AZP_NONE;
+                p.ldc = (nks[s][0] + 7) / 8 * 8 + 8; /* padding the check watches */
+                pgen_case c;
+                ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
+                for (int ci = 0; ci < CONFIG_COUNT; ci++) {
+                    failures += !check_case(&c, configs[ci]);
+                    runs++;
+                }
+                pgen_case_destroy(&c);
+            }
+    printf("sm80_gemm: %d config × shape runs, %d failed\n", runs, failures);
+    ck_assert_int_gt(runs, 0);
+    ck_assert_msg(failures == 0, "%d of %d runs differ from the reference", failures, runs);
+}
+END_TEST
+
+START_TEST(block_scales_on_odd_shapes)
+{
+    static const int64_t shapes[][3] = {{1, 200, 2064}, {7, 517, 400},    {17, 129, 16},
+                                        {129, 264, 1024}, {33, 1032, 4112}, {300, 7168, 512},
+                                        {515, 384, 1536}};
+    static const w8a8_dtype outs[] = {W8A8_BF16, W8A8_FP16, W8A8_FP32};
+    if (!fp8_capable())
+        return; /* FP8 only */
+    pgen_rng rng;
+    pgen_rng_seed(&rng, SEED + 2);
+    int runs = 0, failures = 0;
+    for (int s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++)
+        for (int ci = 0; ci < BLOCK_CONFIG_COUNT; ci++) {
+            int v = s + ci;
+            w8a8_problem p;
+            w8a8_problem_init(&p, shapes[s][0], shapes[s][1], shapes[s][2],
+                              v % 5 == 4 ? W8A8_E5M2 : W8A8_E4M3, outs[v % 3]);
+            pgen_block_scales(&p, v % 2, (v / 2) % 2, v % 3 == 0 ? 0 : 1 + v % 7);
+            p.bias_type = v % 4 == 0 ? W8A8_DTYPE_NONE : v % 4 == 1 ? W8A8_FP32 : p.out_type;
+            p.ldc = (shapes[s][1] + 7) / 8 * 8 + 8;
+            ck_assert(gemm_family_sm80_gemm.supports(ctx, &p));
+            pgen_case c;
+            ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
+            failures += !check_case(&c, block_configs[ci]);
+            runs++;
+            pgen_case_destroy(&c);
+        }
+    printf("sm80_gemm: %d block-scaled config × shape runs, %d failed\n", runs, failures);
+    ck_assert_msg(failures == 0, "%d of %d block-scaled runs differ from the reference",
+                  failures, runs);
+}
+END_TEST
+
+/* The K slices add in slice order: the same inputs give the same bits, on every config. */
+START_TEST(two_runs_are_bitwise_equal)
+{
+    pgen_rng rng;
+    pgen_rng_seed(&rng, SEED + 3);
+    w8a8_problem p;
+    w8a8_problem_init(&p, 37, 1000, 8208, fp8_capable() ? W8A8_E4M3 : W8A8_INT8, W8A8_FP32);
+    p.a_scale.kind = W8A8_SCALE_ROW;
+    p.b_scale.kind = W8A8_SCALE_ROW;
+    pgen_case c;
+    ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
+    unsigned char *first = malloc(c.out_bytes), *second = malloc(c.out_bytes);
+    ck_assert(first && second);
+    for (int ci = 0; ci < CONFIG_COUNT; ci++) {
+        run_family(&c, configs[ci], first);
+        run_family(&c, configs[ci], second);
+        ck_assert_msg(memcmp(first, second, c.out_bytes) == 0, "%s: two runs differ", configs[ci]);
+    }
+    free(first);
+    free(second);
+    pgen_case_destroy(&c);
+}
+END_TEST
+
+static void *upload(const void *src, size_t bytes)
+{
+    if (!src || !bytes)
+        return NULL;
+    void *d = test_gpu_alloc(ctx, bytes);
+    test_gpu_upload(ctx, d, src, bytes);
+    return d;
+}
+
+/* Runs the public entry point on c under graph capture, replays it, compares. */
+static void dispatched_in_a_graph(const pgen_case *c)
+{
+    void *a = upload(c->a, c->a_bytes), *b = upload(c->b, c->b_bytes);
+    void *sa = upload(c->a_scale, c->a_scale_bytes), *sb = upload(c->b_scale, c->b_scale_bytes);
+    void *bias = upload(c->bias, c->bias_bytes);
+    void *azp = upload(c->azp, c->azp_bytes), *sums = upload(c->b_col_sums, c->b_col_sums_bytes);
+    void *out = test_gpu_alloc(ctx, c->out_bytes);
+    test_gpu_poison(ctx, out, c->out_bytes, POISON);
+    w8a8_tensors t = {.a = a, .b = b, .out = out, .a_scale = sa, .b_scale = sb, .bias = bias,
+                      .azp = azp, .b_col_sums = sums};
+    const cu_api *cu = ctx->cu;
+    CUstream stream;
+    CUgraph graph;
+    CUgraphExec exec;
+    ck_assert_int_eq(cu->cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
+    ck_assert_int_eq(cu->cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_GLOBAL), CUDA_SUCCESS);
+    w8a8_status st = w8a8_scaled_mm(ctx, &c->problem, &t, stream);
+    ck_assert_int_eq(cu->cuStreamEndCapture(stream, &graph), CUDA_SUCCESS);
+    ck_assert_msg(st == W8A8_OK, "under capture: %s", w8a8_errmsg(ctx));
+    ck_assert_int_eq(cu->cuGraphInstantiateWithFlags(&exec, graph, 0), CUDA_SUCCESS);
+    ck_assert_int_eq(cu->cuGraphLaunch(exec, stream), CUDA_SUCCESS);
+    ck_assert_int_eq(cu->cuStreamSynchronize(stream), CUDA_SUCCESS);
+    unsigned char *got = malloc(c->out_bytes), *want = malloc(c->out_bytes);
+    ck_assert(got && want);
+    test_gpu_download(ctx, got, out, c->out_bytes);
+    ck_assert_int_eq(pgen_run_reference_gpu(ctx, c, want), W8A8_OK);
+    pgen_result r;
+    pgen_compare(&c->problem, got, want, &r);
+    double bound = bound_for(&c->problem, r.tolerance);
+    ck_assert_msg(r.bad_values == 0 && r.bad_padding == 0 && r.rel_error <= bound,
+                  "graph replay: rel %.3e (bound %.3e)", r.rel_error, bound);
+    free(got);
+    free(want);
+    cu->cuGraphExecDestroy(exec);
+    cu->cuGraphDestroy(graph);
+    cu->cuStreamDestroy(stream);
+    void *bufs[] = {a, b, sa, sb, bias, azp, sums, out};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+        if (bufs[i])
+            test_gpu_free(ctx, bufs[i]);
+}
+
+/* The tuner times this space on the device (compiled for its own arch: plain sm_90 on
+ * Hopper) into an empty database; the dispatcher then finds the winner and runs it. */
+START_TEST(tuned_and_dispatched_in_a_cuda_graph)
+{
+    char dir[512];
+    w8a8_context *fresh = test_ctx_open_empty_cache(dir, sizeof dir);
+    ck_assert_ptr_nonnull(fresh);
+    w8a8_context *saved = ctx;
+    ctx = fresh;
+    pgen_rng rng;
+    pgen_rng_seed(&rng, SEED + 4);
+    w8a8_problem p;
+    bool fp8 = fp8_capable();
+    w8a8_problem_init(&p, 200, 1536, 2048, fp8 ? W8A8_E4M3 : W8A8_INT8, W8A8_BF16);
+    p.a_scale.kind = W8A8_SCALE_ROW;
+    p.b_scale.kind = W8A8_SCALE_ROW;
+    p.bias_type = W8A8_BF16;
+    w8a8_tune_options o = {.problems = &p, .problem_count = 1, .space = "sm80_gemm",
+                           .budget_seconds = 240, .max_candidates = 8, .quick_samples = 3,
+                           .final_samples = 5, .finalists = 2};
+    w8a8_tune_report report;
+    w8a8_status st = w8a8_tune(ctx, &o, NULL, NULL, &report);
+    ck_assert_msg(st == W8A8_OK, "%s", w8a8_errmsg(ctx));
+    ck_assert_uint_eq(report.count, 1);
+    const w8a8_tune_result *res = &report.results[0];
+    printf("sm80_gemm tuned %s 256x1536x2048 on %s: %s %.2f us (default %.2f us); %zu "
+           "candidates, %zu timed, %zu rejected, %zu failed verification\n",
+           fp8 ? "e4m3" : "int8", ctx->arch, res->config, res->best_us, res->default_us,
+           res->candidates, res->timed, res->rejected, res->verify_failed);
+    ck_assert_int_eq(res->status, W8A8_OK);
+    ck_assert_str_eq(res->family, "sm80_gemm");
+    ck_assert_uint_eq(res->verify_failed, 0);
+    ck_assert(res->best_us > 0);
+    w8a8_tune_report_free(&report);
+
+    w8a8_explain e;
+    ck_assert_int_eq(w8a8_dispatch_explain(ctx, &p, &e), W8A8_OK);
+    ck_assert_str_eq(e.family, "sm80_gemm");
+    ck_assert_str_eq(e.match, "exact");
+    pgen_case c;
+    ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
+    dispatched_in_a_graph(&c);
+    pgen_case_destroy(&c);
+    w8a8_context_close(fresh);
+    ctx = saved;
+}
+END_TEST
+
+START_TEST(invalid_configs_are_refused)
+{
+    static const char *const bad[] = {
+        "block_m=48",
+        "block_n=24",
+        "block_k=32",
+        "stages=7",
+        "slice_k=3",
+        "group=0",
+        "warps_m=1,warps_n=1,slice_k=1",             /* 1 warp */
+        "block_m=16,warps_m=2",                      /* an 8-row warp tile */
+        "block_k=64,slice_k=4",                      /* 2 k32 steps over 4 slices */
+        "block_m=256,block_n=256,warps_m=2,warps_n=2", /* 128 × 128 warp tile */
+        "block_n=128,bogus=1",
+        "block_m=x",
+    };
+    w8a8_problem p;
+    w8a8_problem_init(&p, 64, 256, 512, W8A8_INT8, W8A8_BF16);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        gemm_plan plan;
+        uint64_t compiles = atomic_load(&ctx->nvrtc_compiles);
+        w8a8_status st = gemm_family_sm80_gemm.plan(ctx, &p, bad[i], &plan);
+        ck_assert_msg(st == W8A8_INVALID, "'%s' gave %s", bad[i], w8a8_status_string(st));
+        ck_assert_ptr_nonnull(strstr(w8a8_errmsg(ctx), "sm80_gemm config"));
+        ck_assert_uint_eq(atomic_load(&ctx->nvrtc_compiles), compiles);
+    }
+    /* block scales need block_k 128 and a warp tile width dividing 128 */
+    if (fp8_capable()) {
+        w8a8_problem_init(&p, 64, 256, 512, W8A8_E4M3, W8A8_BF16);
+        pgen_block_scales(&p, 0, 0, 0);
+        gemm_plan plan;
+        ck_assert_int_eq(gemm_family_sm80_gemm.plan(ctx, &p, "block_k=64", &plan), W8A8_INVALID);
+        ck_assert_int_eq(gemm_family_sm80_gemm.plan(
+                             ctx, &p, "block_m=32,block_n=96,warps_m=2,warps_n=2", &plan),
+                         W8A8_INVALID);
+    }
+}
+END_TEST
+
+int main(void)
+{
+    setenv("CK_FORK", "no", 1); /* CUDA does not survive fork(), whoever runs this */
+    test_require_gpu_or_skip("gpu_sm80_gemm");
+    w8a8_context *probe = test_ctx_open();
+    int cc = probe->cc_major * 10 + probe->cc_minor;
+    bool unsupported = cc < 80 || cc > 90;
+    if (unsupported)
+        printf("gpu_sm80_gemm: skipped: compute capability %d.%d, the family runs on 8.0–9.0\n",
+               probe->cc_major, probe->cc_minor);
+    else
+        printf("gpu_sm80_gemm: %s, kernels compiled for %s\n", probe->device_name, probe->arch);
+    w8a8_context_close(probe);
+    if (unsupported)
+        return TEST_SKIP_CODE;
+    Suite *s = suite_create("gpu_sm80_gemm");
+    TCase *tc = tcase_create("sm80_gemm");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 1200);
+    tcase_add_test(tc, invalid_configs_are_refused);
+    tcase_add_test(tc, every_supported_trait_combination);
+    tcase_add_test(tc, every_config_on_odd_shapes);
+    tcase_add_test(tc, block_scales_on_odd_shapes);
+    tcase_add_test(tc, two_runs_are_bitwise_equal);
+    tcase_add_test(tc, tuned_and_dispatched_in_a_cuda_graph);
+    suite_add_tcase(s, tc);
+    return test_run_suite(s);
+}

@@ -1,0 +1,177 @@
+/* The sm80_gemm template and the mma_peak microbenchmark compile with NVRTC (no GPU needed)
+ * for every arch the family targets (sm_80, sm_86, sm_89, and sm_90, how Hopper runs it):
+ *  - the register-heaviest corners of the space (the largest warp tiles valid() allows, with
+ *    and without K slices, block scales with both accumulator sets) for the heaviest trait
+ *    combinations, without spills;
+ *  - the space's default() for every compile problem on each nominal device, without spills;
+ *  - mma_peak for INT8 everywhere and FP8 from sm_89;
+ *  - FP8 for sm_80/86 and a bad config fail with a compile error that says why. */
+#include <stdio.h>
+#include <string.h>
+
+#include "gemm.h"
+#include "space.h"
+#include "testutil.h"
+
+static const char *const archs[] = {"sm_80", "sm_86", "sm_89", "sm_90"};
+#define ARCH_COUNT (sizeof archs / sizeof archs[0])
+
+static bool fp8_arch(const char *arch) { return strcmp(arch, "sm_89") >= 0; }
+
+static void expect_clean_compile(w8a8_context *ctx, const char *template_name,
+                                 const char *defines, const char *arch)
+{
+    w8a8_kernel_info info;
+    char *log = NULL;
+    w8a8_status st = w8a8_kernel_compile(ctx, template_name, defines, arch, &info, &log);
+    ck_assert_msg(st == W8A8_OK, "%s %s %s: %s: %s\n%s", template_name, arch, defines,
+                  w8a8_status_string(st), w8a8_errmsg(ctx), log ? log : "");
+    ck_assert_msg(!info.rejected && info.spill_stores == 0 && info.spill_loads == 0,
+                  "%s %s %s: rejected (%s), spills %d/%d", template_name, arch, defines,
+                  info.reject_reason, info.spill_stores, info.spill_loads);
+    ck_assert_int_gt(info.registers, 0);
+    w8a8_free(log);
+}
+
+/* Warp tiles of 128 accumulators (64×64, 32×128, 128×32), as 4 and 8 warps and with slices. */
+static const char *const heavy_configs[] = {
+    "block_m=128,block_n=128,block_k=128,stages=2,warps_m=2,warps_n=2,slice_k=1,group=8",
+    "block_m=128,block_n=256,block_k=128,stages=2,warps_m=2,warps_n=4,slice_k=1,group=8",
+    "block_m=256,block_n=128,block_k=64,stages=2,warps_m=4,warps_n=2,slice_k=1,group=8",
+    "block_m=32,block_n=256,block_k=128,stages=2,warps_m=1,warps_n=2,slice_k=4,group=8",
+    "block_m=128,block_n=64,block_k=128,stages=2,warps_m=1,warps_n=2,slice_k=2,group=8",
+};
+/* Block scales: 64 accumulators twice (64×32, 32×64, 128×16, 16×128 warp tiles). */
+static const char *const heavy_block_configs[] = {
+    "block_m=128,block_n=64,block_k=128,stages=2,warps_m=2,warps_n=2,slice_k=1,group=8",
+    "block_m=64,block_n=128,block_k=128,stages=2,warps_m=2,warps_n=2,slice_k=1,group=8",
+    "block_m=256,block_n=32,block_k=128,stages=2,warps_m=2,warps_n=2,slice_k=1,group=8",
+    "block_m=16,block_n=128,block_k=128,stages=2,warps_m=1,warps_n=1,slice_k=4,group=8",
+};
+/* INT8 with a per-token zero point, row scales, fp32 bias and out; FP8 row scales with a
+ * bias; FP8 block scales with a bias. */
+#define INT8_TRAITS "A_TYPE=3,B_TYPE=3,OUT_TYPE=6,BIAS_TYPE=6,A_SCALE=1,B_SCALE=1,AZP=2"
+#define FP8_TRAITS "A_TYPE=2,B_TYPE=1,OUT_TYPE=5,BIAS_TYPE=5,A_SCALE=1,B_SCALE=1,AZP=0"
+#define BLOCK_TRAITS "A_TYPE=1,B_TYPE=2,OUT_TYPE=4,BIAS_TYPE=6,A_SCALE=2,B_SCALE=2,AZP=0"
+
+START_TEST(heaviest_configs_compile_without_spills)
+{
+    w8a8_context *ctx = test_ctx_open_fresh(NULL, 0);
+    char defines[512];
+    for (size_t a = 0; a < ARCH_COUNT; a++) {
+        for (size_t i = 0; i < sizeof heavy_configs / sizeof heavy_configs[0]; i++) {
+            snprintf(defines, sizeof defines, "%s,%s", heavy_configs[i], INT8_TRAITS);
+            expect_clean_compile(ctx, "sm80_gemm", defines, archs[a]);
+            if (fp8_arch(archs[a])) {
+                snprintf(defines, sizeof defines, "%s,%s", heavy_configs[i], FP8_TRAITS);
+                expect_clean_compile(ctx, "sm80_gemm", defines, archs[a]);
+            }
+        }
+        if (!fp8_arch(archs[a]))
+            continue;
+        for (size_t i = 0; i < sizeof heavy_block_configs / sizeof heavy_block_configs[0]; i++) {
+            snprintf(defines, sizeof defines, "%s,%s", heavy_block_configs[i], BLOCK_TRAITS);
+            expect_clean_compile(ctx, "sm80_gemm", defines, archs[a]);
+        }
+    }
+    w8a8_context_close(ctx);
+}
+END_TEST
+
+START_TEST(defaults_compile_on_every_nominal_device)
+{
+    w8a8_context *ctx = test_ctx_open_fresh(NULL, 0);
+    space *s = NULL;
+    ck_assert_int_eq(space_load(ctx, "sm80_gemm", &s), W8A8_OK);
+    int compiled = 0;
+    for (size_t a = 0; a < ARCH_COUNT; a++) {
+        space_device dev;
+        ck_assert_int_eq(space_device_nominal(ctx, archs[a], &dev), W8A8_OK);
+        w8a8_problem *problems = NULL;
+        size_t count = 0;
+        ck_assert_int_eq(space_compile_problems(ctx, s, &dev, &problems, &count), W8A8_OK);
+        ck_assert_uint_gt(count, 0);
+        for (size_t i = 0; i < count; i++) {
+            bool applies = false;
+            ck_assert_int_eq(space_applies(ctx, s, &problems[i], &dev, &applies), W8A8_OK);
+            ck_assert_msg(applies, "%s: compile problem %zu does not apply", archs[a], i);
+            /* small and large M of the same class */
+            static const int64_t ms[] = {1, 48, 4096};
+            for (size_t mi = 0; mi < sizeof ms / sizeof ms[0]; mi++) {
+                w8a8_problem p = problems[i];
+                p.m = ms[mi];
+                char config[256], defines[512];
+                w8a8_status st = space_default(ctx, s, &p, &dev, config, sizeof config);
+                ck_assert_msg(st == W8A8_OK, "%s: default: %s", archs[a], w8a8_errmsg(ctx));
+                ck_assert_int_eq(gemm_defines(ctx, &p, config, defines, sizeof defines), W8A8_OK);
+                expect_clean_compile(ctx, "sm80_gemm", defines, archs[a]);
+                compiled++;
+            }
+        }
+        free(problems);
+    }
+    printf("sm80_gemm: %d default configs compiled\n", compiled);
+    space_free(s);
+    w8a8_context_close(ctx);
+}
+END_TEST
+
+START_TEST(mma_peak_compiles)
+{
+    w8a8_context *ctx = test_ctx_open_fresh(NULL, 0);
+    for (size_t a = 0; a < ARCH_COUNT; a++) {
+        expect_clean_compile(ctx, "mma_peak", "A_TYPE=3,B_TYPE=3,CHAINS=8", archs[a]);
+        if (fp8_arch(archs[a])) {
+            expect_clean_compile(ctx, "mma_peak", "A_TYPE=1,B_TYPE=1,CHAINS=8", archs[a]);
+            expect_clean_compile(ctx, "mma_peak", "A_TYPE=2,B_TYPE=2,CHAINS=4", archs[a]);
+        }
+    }
+    w8a8_context_close(ctx);
+}
+END_TEST
+
+static void expect_compile_error(w8a8_context *ctx, const char *defines, const char *arch,
+                                 const char *needle)
+{
+    char *log = NULL;
+    w8a8_status st = w8a8_kernel_compile(ctx, "sm80_gemm", defines, arch, NULL, &log);
+    ck_assert_msg(st == W8A8_COMPILE_ERROR, "%s: %s", defines, w8a8_status_string(st));
+    const char *text = log ? log : w8a8_errmsg(ctx);
+    ck_assert_msg(strstr(text, needle) || strstr(w8a8_errmsg(ctx), needle),
+                  "%s: the log does not say '%s':\n%s", defines, needle, text);
+    w8a8_free(log);
+}
+
+START_TEST(bad_combinations_fail_with_reasons)
+{
+    w8a8_context *ctx = test_ctx_open_fresh(NULL, 0);
+    const char *config =
+        "block_m=64,block_n=64,block_k=128,stages=3,warps_m=2,warps_n=2,slice_k=1,group=8";
+    char defines[512];
+    snprintf(defines, sizeof defines, "%s,%s", config, FP8_TRAITS);
+    expect_compile_error(ctx, defines, "sm_80", "FP8 mma.sync needs sm_89");
+    expect_compile_error(ctx, defines, "sm_86", "FP8 mma.sync needs sm_89");
+    snprintf(defines, sizeof defines, "%s,%s",
+             "block_m=64,block_n=64,block_k=128,stages=3,warps_m=2,warps_n=2,slice_k=3,group=8",
+             INT8_TRAITS);
+    expect_compile_error(ctx, defines, "sm_80", "SLICE_K");
+    snprintf(defines, sizeof defines, "%s,%s",
+             "block_m=64,block_n=96,block_k=128,stages=3,warps_m=2,warps_n=2,slice_k=1,group=8",
+             BLOCK_TRAITS);
+    expect_compile_error(ctx, defines, "sm_89", "block scales");
+    w8a8_context_close(ctx);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("sm80_gemm_compile");
+    TCase *tc = tcase_create("compile");
+    tcase_set_timeout(tc, 900);
+    tcase_add_test(tc, heaviest_configs_compile_without_spills);
+    tcase_add_test(tc, defaults_compile_on_every_nominal_device);
+    tcase_add_test(tc, mma_peak_compiles);
+    tcase_add_test(tc, bad_combinations_fail_with_reasons);
+    suite_add_tcase(s, tc);
+    return test_run_suite(s);
+}
