@@ -1223,6 +1223,28 @@ W8A8_API w8a8_status w8a8_bench_time(w8a8_context *ctx, const w8a8_problem *prob
 W8A8_API w8a8_status w8a8_bench_host_overhead(w8a8_context *ctx, const w8a8_problem *problem,
                                               int calls, double *us_per_call /* OUT */,
                                               double *min_us_per_call /* OUT */);
+
+/* What w8a8_bench_launch_floor measures, in microseconds of host time per call. */
+typedef struct w8a8_launch_floor {
+    double us_per_call;           /* w8a8_scaled_mm on the cached key: median chunk */
+    double min_us_per_call;       /* … its fastest chunk */
+    double floor_us_per_call;     /* cuLaunchKernelEx alone: median chunk */
+    double floor_min_us_per_call; /* … its fastest chunk */
+    int calls;                    /* calls timed on each side */
+    int launches_per_call;        /* driver launches one w8a8_scaled_mm call makes */
+} w8a8_launch_floor;
+
+/*
+ * w8a8_bench_host_overhead beside the driver's floor: the same chunks of w8a8_scaled_mm calls,
+ * interleaved (in rounds, so that drift in the host's speed falls on both sides) with chunks
+ * of bare cuLaunchKernelEx calls of the kernel those calls dispatch, with the very function,
+ * grid, block, shared memory, launch attributes and parameters the library passes the driver.
+ * us_per_call − floor_us_per_call is what the library adds to a launch (validation, key,
+ * lookup, argument block, tensor maps). `calls` as in w8a8_bench_host_overhead.
+ * Returns W8A8_OK or what w8a8_bench_host_overhead returns.
+ */
+W8A8_API w8a8_status w8a8_bench_launch_floor(w8a8_context *ctx, const w8a8_problem *problem,
+                                             int calls, w8a8_launch_floor *result /* OUT */);
 /* @@END tune */
 
 #ifdef __cplusplus

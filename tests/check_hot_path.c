@@ -292,6 +292,81 @@ START_TEST(test_cached_key_still_validates)
 }
 END_TEST
 
+/* The benchmark's floor on the fake driver: ours and the bare launch both measured, one
+ * launch per call, the same number of calls on each side; bad arguments refused. */
+START_TEST(test_launch_floor)
+{
+    w8a8_problem p = problem_make(256, 4096, 4096);
+    w8a8_launch_floor r;
+    ck_assert_int_eq(w8a8_bench_launch_floor(ctx, &p, 640, &r), W8A8_OK);
+    ck_assert_int_eq(r.calls, 640);
+    ck_assert_int_eq(r.launches_per_call, 1);
+    ck_assert(r.us_per_call > 0 && r.min_us_per_call > 0 && r.min_us_per_call <= r.us_per_call);
+    ck_assert(r.floor_us_per_call > 0 && r.floor_min_us_per_call <= r.floor_us_per_call);
+    ck_assert_int_eq(w8a8_bench_launch_floor(NULL, &p, 640, &r), W8A8_INVALID);
+    ck_assert_int_eq(w8a8_bench_launch_floor(ctx, NULL, 640, &r), W8A8_INVALID);
+    ck_assert_int_eq(w8a8_bench_launch_floor(ctx, &p, 640, NULL), W8A8_INVALID);
+    w8a8_problem bad = p;
+    bad.k = 100;
+    ck_assert_int_eq(w8a8_bench_launch_floor(ctx, &bad, 640, &r), W8A8_INVALID);
+    /* the hook is gone: the next call reaches the driver once */
+    uint64_t launches = fake->launches;
+    w8a8_tensors t = tensors_at(1);
+    call_ok(&p, &t);
+    ck_assert_uint_eq(fake->launches, launches + 1);
+}
+END_TEST
+
+/* `w8a8 bench --host-overhead` on the fake driver: the text line and the JSON object carry
+ * ours, the floor and the difference; the JSON object has no "us" field (bench/rows.py reads
+ * rows with one as timings). */
+static void run_bench(const char *args, char *out, size_t size)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "W8A8_CACHE_DB='%s/cli.db' '%s' bench --host-overhead --no-cublaslt "
+             "--calls 640 --shape 16,4096,4096 %s 2>&1", tmpdir, W8A8_CLI, args);
+    FILE *f = popen(cmd, "r");
+    ck_assert_ptr_nonnull(f);
+    size_t used = fread(out, 1, size - 1, f);
+    out[used] = '\0';
+    ck_assert_msg(pclose(f) == 0, "%s\n%s", cmd, out);
+}
+
+START_TEST(test_bench_output)
+{
+    char out[8192];
+    run_bench("", out, sizeof out);
+    const char *line = strstr(out, "host overhead 16x4096x4096: ");
+    ck_assert_msg(line, "%s", out);
+    double ours, fastest, floor_us, floor_fastest, over;
+    int calls, per_call;
+    char family[64];
+    int got = sscanf(line, "host overhead 16x4096x4096: %lf us per w8a8_scaled_mm call (fastest "
+                     "chunk %lf us; %d calls; target <= 1.5 us); floor %lf us per bare "
+                     "cuLaunchKernelEx of the same launch (fastest chunk %lf us; %d per call); "
+                     "ours - floor %lf us; family %63s", &ours, &fastest, &calls, &floor_us,
+                     &floor_fastest, &per_call, &over, family);
+    ck_assert_msg(got == 8, "%d fields parsed from: %s", got, line);
+    ck_assert_int_eq(calls, 640);
+    ck_assert_int_eq(per_call, 1);
+    ck_assert_str_eq(family, "sm80_decode");
+    run_bench("--json", out, sizeof out);
+    line = strstr(out, "{\"provider\": \"w8a8jit\", \"measure\": \"host_overhead\"");
+    ck_assert_msg(line, "%s", out);
+    static const char *const fields[] = {
+        "\"family\": \"sm80_decode\"", "\"calls\": 640", "\"launches_per_call\": 1",
+        "\"host_us\": ", "\"host_min_us\": ", "\"floor_us\": ", "\"floor_min_us\": ",
+        "\"over_floor_us\": ", "\"target_us\": 1.50}"};
+    const char *end = strchr(line, '\n');
+    ck_assert_ptr_nonnull(end);
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        const char *at = strstr(line, fields[i]);
+        ck_assert_msg(at && at < end, "no %s in %.*s", fields[i], (int)(end - line), line);
+    }
+    ck_assert_msg(!strstr(line, "\"us\":") || strstr(line, "\"us\":") > end, "%s", line);
+}
+END_TEST
+
 /* ---- measurement (not a test) ---------------------------------------------------------------- */
 
 /* Check's assertions may not run outside a test: this reports and returns instead. */
@@ -358,6 +433,8 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_many_operands);
     tcase_add_test(tc, test_threads);
     tcase_add_test(tc, test_cached_key_still_validates);
+    tcase_add_test(tc, test_launch_floor);
+    tcase_add_test(tc, test_bench_output);
     suite_add_tcase(s, tc);
     return test_run_suite(s);
 }

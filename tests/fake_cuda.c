@@ -2,7 +2,9 @@
  * device (cc 9.0) whose launches do nothing but count. It lets a CPU-only machine drive the
  * dispatcher's whole hot path (validation, key, table probe, family run, tensor maps, launch)
  * and observe what reaches the driver per call. Every entry point the library resolves is
- * answered: the ones whose outputs the library reads fill them; the rest succeed doing nothing.
+ * answered: the ones whose outputs the library reads fill them (device memory is addresses
+ * with nothing behind them, copies to the host read zeros, every event pair 10 µs apart);
+ * the rest succeed doing nothing.
  *
  * Tensor maps: the fake encodes a map as (base address, a hash of every other argument), so a
  * launch can check that the maps it received describe the operands of that very call. */
@@ -241,6 +243,59 @@ static CUresult fake_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
     return fake_launch_ex(&config, f, params, extra);
 }
 
+/* Device memory: addresses from a bump pointer, nothing behind them. */
+static uint64_t g_next_address = (uint64_t)1 << 44;
+
+static CUresult fake_mem_alloc(CUdeviceptr *ptr, size_t bytes)
+{
+    uint64_t size = ((uint64_t)bytes + 255) & ~(uint64_t)255;
+    *ptr = (CUdeviceptr)__atomic_fetch_add(&g_next_address, size + 256, __ATOMIC_RELAXED);
+    return CUDA_SUCCESS;
+}
+
+static CUresult fake_mem_info(size_t *free_bytes, size_t *total_bytes)
+{
+    *free_bytes = *total_bytes = FAKE_MEMORY_BYTES;
+    return CUDA_SUCCESS;
+}
+
+static CUresult fake_copy_to_host(void *dst, CUdeviceptr src, size_t bytes)
+{
+    (void)src;
+    memset(dst, 0, bytes);
+    return CUDA_SUCCESS;
+}
+
+static CUresult fake_copy_to_host_async(void *dst, CUdeviceptr src, size_t bytes, CUstream s)
+{
+    (void)s;
+    return fake_copy_to_host(dst, src, bytes);
+}
+
+static int g_handles[16]; /* streams, events: distinct non-NULL handles, never dereferenced */
+
+static CUresult fake_stream_create(CUstream *stream, unsigned flags)
+{
+    (void)flags;
+    *stream = (CUstream)&g_handles[0];
+    return CUDA_SUCCESS;
+}
+
+static CUresult fake_event_create(CUevent *event, unsigned flags)
+{
+    (void)flags;
+    *event = (CUevent)&g_handles[1];
+    return CUDA_SUCCESS;
+}
+
+static CUresult fake_event_elapsed(float *ms, CUevent start, CUevent end)
+{
+    (void)start;
+    (void)end;
+    *ms = 0.01f;
+    return CUDA_SUCCESS;
+}
+
 typedef struct fake_entry {
     const char *name;
     void *fn;
@@ -269,6 +324,13 @@ static const fake_entry fake_entries[] = {
     {"cuTensorMapEncodeTiled", (void *)fake_encode},
     {"cuLaunchKernelEx", (void *)fake_launch_ex},
     {"cuLaunchKernel", (void *)fake_launch},
+    {"cuMemAlloc", (void *)fake_mem_alloc},
+    {"cuMemGetInfo", (void *)fake_mem_info},
+    {"cuMemcpyDtoH", (void *)fake_copy_to_host},
+    {"cuMemcpyDtoHAsync", (void *)fake_copy_to_host_async},
+    {"cuStreamCreate", (void *)fake_stream_create},
+    {"cuEventCreate", (void *)fake_event_create},
+    {"cuEventElapsedTime", (void *)fake_event_elapsed},
 };
 
 /* What the library resolves every entry point through. Anything not in the table succeeds

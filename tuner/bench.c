@@ -1,6 +1,7 @@
 /* Public benchmarking entry points over the tuner's timing harness: w8a8_bench_time (any
- * launcher, the dispatched kernel by default) and w8a8_bench_host_overhead (host time of a
- * cached w8a8_scaled_mm call). */
+ * launcher, the dispatched kernel by default), w8a8_bench_host_overhead (host time of a
+ * cached w8a8_scaled_mm call) and w8a8_bench_launch_floor (the same beside the driver's own
+ * time for a bare launch of the kernel it dispatches). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,8 +104,8 @@ w8a8_status w8a8_bench_time(w8a8_context *ctx, const w8a8_problem *problem,
     return st;
 }
 
-/* Host time per call of `calls` w8a8_scaled_mm calls on one set, in chunks; the GPU drains
- * between chunks outside the clock. */
+/* Host time per call of chunks of BENCH_HOST_CHUNK w8a8_scaled_mm calls on one set, into
+ * per_call[0..chunks); the GPU drains between chunks outside the clock. */
 static w8a8_status host_chunks(w8a8_context *ctx, timing_buffers *b, int chunks, double *per_call)
 {
     for (int c = 0; c < chunks; c++) {
@@ -122,32 +123,117 @@ static w8a8_status host_chunks(w8a8_context *ctx, timing_buffers *b, int chunks,
     return W8A8_OK;
 }
 
+/* The driver's floor: the launch hook of one w8a8_scaled_mm call, which replays each launch
+ * the call makes with bare cuLaunchKernelEx, in the same chunks, while the family's
+ * parameters are alive. A call that launches twice adds both launches' times. */
+typedef struct floor_block {
+    w8a8_context *ctx;
+    int chunks;
+    double *per_call; /* chunks values, summed over the call's launches */
+    int launches;
+} floor_block;
+
+static CUresult floor_launches(void *user, const CUlaunchConfig *config, CUfunction function,
+                               void **params)
+{
+    floor_block *f = user;
+    const cu_api *cu = f->ctx->cu;
+    for (int c = -1; c < f->chunks; c++) { /* chunk −1 warms the path up: not counted */
+        double t0 = util_now();
+        for (int i = 0; i < BENCH_HOST_CHUNK; i++) {
+            CUresult rc = cu->cuLaunchKernelEx(config, function, params, NULL);
+            if (rc != CUDA_SUCCESS)
+                return rc;
+        }
+        if (c >= 0)
+            f->per_call[c] += 1e6 * (util_now() - t0) / BENCH_HOST_CHUNK;
+        CUresult rc = cu->cuStreamSynchronize(config->hStream);
+        if (rc != CUDA_SUCCESS)
+            return rc;
+    }
+    f->launches++;
+    return CUDA_SUCCESS;
+}
+
+static w8a8_status floor_chunks(w8a8_context *ctx, timing_buffers *b, int chunks, double *per_call,
+                                int *launches)
+{
+    floor_block f = {.ctx = ctx, .chunks = chunks, .per_call = per_call};
+    for (int c = 0; c < chunks; c++)
+        per_call[c] = 0.0;
+    jit_launch_hook_set(floor_launches, &f);
+    w8a8_status st = w8a8_scaled_mm(ctx, &b->problem, &b->sets[0], (void *)b->stream);
+    jit_launch_hook_set(NULL, NULL);
+    if (st == W8A8_OK && f.launches == 0)
+        st = errorf(ctx, W8A8_INTERNAL, "the dispatched call launched no kernel to time");
+    *launches = f.launches;
+    return st;
+}
+
+/* Chunks per round of the interleaved measurement: long enough to time, short enough that a
+ * change of the host's clock falls on both sides. */
+#define BENCH_ROUND_CHUNKS 16
+
+/* Times `calls` cached w8a8_scaled_mm calls and, when floor is not NULL, as many bare launches
+ * interleaved with them in rounds. */
+static w8a8_status host_measure(w8a8_context *ctx, const w8a8_problem *problem, int calls,
+                                double *us_per_call, double *min_us_per_call,
+                                w8a8_launch_floor *floor)
+{
+    int chunks = calls > BENCH_HOST_CHUNK ? calls / BENCH_HOST_CHUNK : 1;
+    double *ours = malloc(2 * (size_t)chunks * sizeof *ours);
+    if (!ours)
+        return errorf(ctx, W8A8_NO_MEMORY, "out of host memory");
+    double *bare = ours + chunks;
+    timing_buffers b;
+    memset(&b, 0, sizeof b);
+    w8a8_status st = w8a8_dispatch_warm(ctx, problem);
+    if (st == W8A8_OK) /* one set: the kernels' own time does not matter here */
+        st = timing_buffers_create(ctx, problem, 1e-9, 0, &b);
+    if (st == W8A8_OK) /* the first launch of a kernel pays one-time costs: not counted */
+        st = host_chunks(ctx, &b, 1, ours);
+    int launches = 0;
+    for (int done = 0; st == W8A8_OK && done < chunks; done += BENCH_ROUND_CHUNKS) {
+        int n = chunks - done < BENCH_ROUND_CHUNKS ? chunks - done : BENCH_ROUND_CHUNKS;
+        st = host_chunks(ctx, &b, n, ours + done);
+        if (st == W8A8_OK && floor)
+            st = floor_chunks(ctx, &b, n, bare + done, &launches);
+    }
+    if (st == W8A8_OK) {
+        double spread;
+        timing_stats(ours, chunks, us_per_call, &spread); /* sorts: [0] is the fastest */
+        *min_us_per_call = ours[0];
+        if (floor) {
+            timing_stats(bare, chunks, &floor->floor_us_per_call, &spread);
+            floor->floor_min_us_per_call = bare[0];
+            floor->calls = chunks * BENCH_HOST_CHUNK;
+            floor->launches_per_call = launches;
+        }
+    }
+    timing_buffers_destroy(ctx, &b);
+    free(ours);
+    return st;
+}
+
 w8a8_status w8a8_bench_host_overhead(w8a8_context *ctx, const w8a8_problem *problem, int calls,
                                      double *us_per_call, double *min_us_per_call)
 {
     w8a8_status st = bench_check(ctx, problem, us_per_call);
+    double min_us = 0.0;
+    if (st == W8A8_OK)
+        st = host_measure(ctx, problem, calls, us_per_call, &min_us, NULL);
+    if (st == W8A8_OK && min_us_per_call)
+        *min_us_per_call = min_us;
+    return st;
+}
+
+w8a8_status w8a8_bench_launch_floor(w8a8_context *ctx, const w8a8_problem *problem, int calls,
+                                    w8a8_launch_floor *result)
+{
+    w8a8_status st = bench_check(ctx, problem, result);
     if (st != W8A8_OK)
         return st;
-    int chunks = calls > BENCH_HOST_CHUNK ? calls / BENCH_HOST_CHUNK : 1;
-    double *per_call = malloc((size_t)chunks * sizeof *per_call);
-    if (!per_call)
-        return errorf(ctx, W8A8_NO_MEMORY, "out of host memory");
-    timing_buffers b;
-    memset(&b, 0, sizeof b);
-    st = w8a8_dispatch_warm(ctx, problem);
-    if (st == W8A8_OK) /* one set: the kernels' own time does not matter here */
-        st = timing_buffers_create(ctx, problem, 1e-9, 0, &b);
-    if (st == W8A8_OK) /* the first launch of a kernel pays one-time costs: not counted */
-        st = host_chunks(ctx, &b, 1, per_call);
-    if (st == W8A8_OK)
-        st = host_chunks(ctx, &b, chunks, per_call);
-    if (st == W8A8_OK) {
-        double spread;
-        timing_stats(per_call, chunks, us_per_call, &spread);
-        if (min_us_per_call)
-            *min_us_per_call = per_call[0];
-    }
-    timing_buffers_destroy(ctx, &b);
-    free(per_call);
-    return st;
+    memset(result, 0, sizeof *result);
+    return host_measure(ctx, problem, calls, &result->us_per_call, &result->min_us_per_call,
+                        result);
 }

@@ -3,8 +3,8 @@
  * libcublasLt is present (dlopen; FP8 with per-tensor, per-row (outer-vector) and 128-block
  * scales), and prints µs, TFLOP/s and GB/s — as a table, or as JSON lines with the fields of
  * shared/bench/peers.py so the two outputs join. --host-overhead measures the host time of a
- * cached w8a8_scaled_mm call beside the driver's floor for the same launch; --op quant|linear hands over to bench_quant.c, --op mma-peak
- * to bench_mma.c. */
+ * cached w8a8_scaled_mm call beside the driver's floor for the same launch; --op quant|linear
+ * hands over to bench_quant.c. */
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -222,7 +222,6 @@ static void bench_usage(FILE *f)
             "                  [--samples N] [--verify] [--no-cublaslt] [--json]\n"
             "                  [--host-overhead [--calls N]]\n"
             "       w8a8 bench --op quant|linear ...   (quantization / fused linear benchmarks)\n"
-            "       w8a8 bench --op mma-peak [--json]  (mma.sync.m16n8k32 peak throughput)\n"
             "  --grid llama3  the 8 (N,K) of Llama-3.1 8B/70B × M in 1 16 64 … 8192 (peers.py)\n"
             "  --grid dsv3    the 6 (N,K) of DeepSeek-V3 × M in 1 16 64 128 512 … 4096, block\n"
             "                 scales unless --scale says otherwise\n"
@@ -531,11 +530,8 @@ int cmd_bench(int argc, char **argv)
                 return cli_bench_quant(argc, argv);
             if (strcmp(argv[i + 1], "linear") == 0)
                 return cli_bench_linear(argc, argv);
-            if (strcmp(argv[i + 1], "mma-peak") == 0)
-                return cli_bench_mma_peak(argc, argv);
             if (strcmp(argv[i + 1], "gemm") != 0)
-                return cli_usage_error("--op: '%s' is not gemm, quant, linear or mma-peak",
-                                       argv[i + 1]);
+                return cli_usage_error("--op: '%s' is not gemm, quant or linear", argv[i + 1]);
             memmove(&argv[i], &argv[i + 2], (size_t)(argc - i - 2) * sizeof *argv);
             argc -= 2;
             break;
