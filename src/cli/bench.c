@@ -4,7 +4,7 @@
  * scales), and prints µs, TFLOP/s and GB/s — as a table, or as JSON lines with the fields of
  * shared/bench/peers.py so the two outputs join. --host-overhead measures the host time of a
  * cached w8a8_scaled_mm call beside the driver's floor for the same launch; --op quant|linear
- * hands over to bench_quant.c. */
+ * hands over to bench_quant.c, --op mma-peak to bench_mma.c. */
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -222,6 +222,7 @@ static void bench_usage(FILE *f)
             "                  [--samples N] [--verify] [--no-cublaslt] [--json]\n"
             "                  [--host-overhead [--calls N]]\n"
             "       w8a8 bench --op quant|linear ...   (quantization / fused linear benchmarks)\n"
+            "       w8a8 bench --op mma-peak [--json]  (mma.sync.m16n8k32 peak throughput)\n"
             "  --grid llama3  the 8 (N,K) of Llama-3.1 8B/70B × M in 1 16 64 … 8192 (peers.py)\n"
             "  --grid dsv3    the 6 (N,K) of DeepSeek-V3 × M in 1 16 64 128 512 … 4096, block\n"
             "                 scales unless --scale says otherwise\n"
@@ -530,8 +531,11 @@ int cmd_bench(int argc, char **argv)
                 return cli_bench_quant(argc, argv);
             if (strcmp(argv[i + 1], "linear") == 0)
                 return cli_bench_linear(argc, argv);
+            if (strcmp(argv[i + 1], "mma-peak") == 0)
+                return cli_bench_mma_peak(argc, argv);
             if (strcmp(argv[i + 1], "gemm") != 0)
-                return cli_usage_error("--op: '%s' is not gemm, quant or linear", argv[i + 1]);
+                return cli_usage_error("--op: '%s' is not gemm, quant, linear or mma-peak",
+                                       argv[i + 1]);
             memmove(&argv[i], &argv[i + 2], (size_t)(argc - i - 2) * sizeof *argv);
             argc -= 2;
             break;
