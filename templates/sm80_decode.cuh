@@ -251,7 +251,6 @@ extern "C" __global__ void __launch_bounds__(DEC_THREADS)
     const long long chunks = (args.k + DEC_CHUNK - 1) / DEC_CHUNK;
     const w8a8_u64 policy = dec_weight_policy(gridDim.x == 1);
     /* Programmatic dependent launch (common/pdl.cuh): before any global memory access. */
-    w8a8_pdl_launch_dependents();
     w8a8_pdl_wait();
 
     dec_acc_t acc[W8A8_ROW_TILES][W8A8_TOKEN_TILES][4];
@@ -276,6 +275,10 @@ extern "C" __global__ void __launch_bounds__(DEC_THREADS)
             if (c0 + (long long)u * W8A8_WARPS < chunks)
                 dec_chunk_mma(acc, d[u]);
     }
+
+    /* This warp's loads are done: the next kernel may launch once every CTA has a warp here
+     * (the first call of a CTA counts), its prologue overlapping our sums and stores. */
+    w8a8_pdl_launch_dependents();
 
     /* The warps' partial sums, added in warp order (deterministic). */
     dec_acc_t *partials = (dec_acc_t *)dec_smem;
