@@ -178,6 +178,7 @@ static w8a8_status g80_plan(w8a8_context *ctx, const w8a8_problem *problem, cons
     plan->launch.block[1] = plan->launch.block[2] = 1;
     plan->launch.shared_bytes = g80_smem_bytes(&c);
     plan->launch.cluster[0] = plan->launch.cluster[1] = plan->launch.cluster[2] = 1;
+    plan->launch.pdl = ctx->pdl; /* the kernel waits before touching memory (common/pdl.cuh) */
     g80_grid(plan, problem, &plan->launch);
     return W8A8_OK;
 }

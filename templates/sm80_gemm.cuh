@@ -30,6 +30,9 @@
  * Tiles are rastered in groups of GROUP tile-rows: consecutive CTAs walk down M inside a group
  * and share B columns through L2 (grid: one dimension, tiles_m · tiles_n CTAs).
  *
+ * Launched with programmatic dependent launch from sm_90 on (the host's ctx->pdl): it lets the
+ * next kernel start at once and waits for the previous one before touching memory.
+ *
  * Kernel parameters: args (w8a8_gemm_args, common/gemm_args.h). Launch: block 32 · WARPS_M ·
  * WARPS_N · SLICE_K, grid (ceil(M / BLOCK_M) · ceil(N / BLOCK_N)), dynamic shared memory
  * max(STAGES · (BLOCK_M + BLOCK_N) · BLOCK_K, (SLICE_K − 1) · BLOCK_M · BLOCK_N · 4) bytes
@@ -63,6 +66,7 @@
 #endif
 
 #include "common/epilogue.cuh"
+#include "common/pdl.cuh"
 #include "common/sm80.cuh"
 
 #define G80_INT8 (W8A8_A_TYPE == W8A8_T_INT8)
@@ -291,6 +295,10 @@ extern "C" __global__ void __launch_bounds__(G80_THREADS)
     w8a8_sm80_gemm(const w8a8_gemm_args args)
 {
     extern __shared__ __align__(128) unsigned char g80_smem[];
+    /* programmatic dependent launch: the next kernel may start its prologue now; ours waits
+     * for the previous kernel's writes before the first global access (common/pdl.cuh) */
+    w8a8_pdl_launch_dependents();
+    w8a8_pdl_wait();
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int slice = warp / G80_SLICE_WARPS, slice_warp = warp % G80_SLICE_WARPS;
     const int warp_m = slice_warp / W8A8_WARPS_N, warp_n = slice_warp % W8A8_WARPS_N;
@@ -340,13 +348,16 @@ extern "C" __global__ void __launch_bounds__(G80_THREADS)
     const long long a_row0 = m0 + warp_m * G80_WM + (lane >> 2);
 #endif
 
+    /* stages of tile kt (read) and of tile kt + STAGES − 1 (written), counted without a
+     * 64-bit modulo */
+    int read_stage = 0, write_stage = W8A8_STAGES - 1;
     for (long long kt = 0; kt < k_tiles; ++kt) {
         w8a8_cp_async_wait<W8A8_STAGES - 2>();
         __syncthreads();
         /* every warp is past tile kt − 1: its stage takes tile kt + STAGES − 1 */
         const long long next = kt + W8A8_STAGES - 1;
         if (next < k_tiles) {
-            const w8a8_u32 stage = ring + (w8a8_u32)(next % W8A8_STAGES) * G80_STAGE_BYTES;
+            const w8a8_u32 stage = ring + (w8a8_u32)write_stage * G80_STAGE_BYTES;
             g80_load_rows<G80_BM>(stage, a_base + next * G80_BK, args.lda, args.m - m0,
                                   args.k - next * G80_BK, tid);
             g80_load_rows<G80_BN>(stage + G80_A_STAGE_BYTES, b_base + next * G80_BK, args.ldb,
@@ -354,7 +365,9 @@ extern "C" __global__ void __launch_bounds__(G80_THREADS)
         }
         w8a8_cp_async_commit();
 
-        const w8a8_u32 a_stage = ring + (w8a8_u32)(kt % W8A8_STAGES) * G80_STAGE_BYTES;
+        const w8a8_u32 a_stage = ring + (w8a8_u32)read_stage * G80_STAGE_BYTES;
+        read_stage = read_stage + 1 == W8A8_STAGES ? 0 : read_stage + 1;
+        write_stage = write_stage + 1 == W8A8_STAGES ? 0 : write_stage + 1;
         const w8a8_u32 b_stage = a_stage + G80_A_STAGE_BYTES;
 #if G80_BLOCK
         /* this K block's scales, loaded before the mmas that hide their latency */

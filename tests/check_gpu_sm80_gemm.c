@@ -18,8 +18,11 @@
  * relative on top of the out dtype's bound (1e-3 with block scales); INT8 is exact.
  * Needs compute capability 8.0 (INT8) / 8.9 (FP8): skipped (77) without a GPU. CK_FORK=no. */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gemm.h"
 #include "problem_gen.h"
@@ -98,6 +101,64 @@ static bool check_case(const pgen_case *c, const char *config)
     return ok;
 }
 
+
+/* ---- compiling ahead: every (problem class, config) of a test on a thread per CPU, into the
+ * disk store, so the runs load instead of compiling one at a time ---- */
+
+#define PREWARM_MAX 1024
+#define PREWARM_THREADS 32
+
+typedef struct prewarm_list {
+    char defines[PREWARM_MAX][512];
+    int count;
+    atomic_int next;
+} prewarm_list;
+
+static void prewarm_add(prewarm_list *l, const w8a8_problem *p, const char *config)
+{
+    char defines[512];
+    ck_assert_int_eq(gemm_defines(ctx, p, config, defines, sizeof defines), W8A8_OK);
+    for (int i = 0; i < l->count; i++)
+        if (strcmp(l->defines[i], defines) == 0)
+            return;
+    ck_assert_int_lt(l->count, PREWARM_MAX);
+    snprintf(l->defines[l->count++], sizeof l->defines[0], "%s", defines);
+}
+
+static void *prewarm_thread(void *arg)
+{
+    prewarm_list *l = arg;
+    for (int i; (i = atomic_fetch_add(&l->next, 1)) < l->count;)
+        w8a8_kernel_compile(ctx, "sm80_gemm", l->defines[i], ctx->arch, NULL, NULL);
+    return NULL;
+}
+
+/* Compiles the family's kernels of l and the reference kernels of problems (errors are left
+ * for the runs to report). */
+static void prewarm(prewarm_list *l, const w8a8_problem *problems, int count)
+{
+    pgen_prewarm(ctx, problems, count);
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int threads = cpus < 1 ? 1 : cpus > PREWARM_THREADS ? PREWARM_THREADS : (int)cpus;
+    pthread_t ids[PREWARM_THREADS];
+    int started = 0;
+    atomic_init(&l->next, 0);
+    for (int i = 0; i < threads; i++)
+        if (pthread_create(&ids[started], NULL, prewarm_thread, l) == 0)
+            started++;
+    if (started == 0)
+        prewarm_thread(l);
+    for (int i = 0; i < started; i++)
+        pthread_join(ids[i], NULL);
+}
+
+static prewarm_list *prewarm_list_new(void)
+{
+    prewarm_list *l = calloc(1, sizeof *l);
+    ck_assert_ptr_nonnull(l);
+    return l;
+}
+
 static void setup(void)
 {
     ctx = test_ctx_open();
@@ -115,91 +176,127 @@ START_TEST(every_supported_trait_combination)
     pgen_rng rng;
     pgen_rng_seed(&rng, SEED);
     int count = pgen_trait_count(), runs = 0, failures = 0;
+    w8a8_problem *problems = calloc((size_t)count, sizeof *problems);
+    const char **chosen = calloc((size_t)count, sizeof *chosen);
+    prewarm_list *l = prewarm_list_new();
+    ck_assert(problems && chosen);
     for (int i = 0; i < count; i++) {
         w8a8_problem p;
         pgen_problem(&rng, i, &p);
         if (!gemm_family_sm80_gemm.supports(ctx, &p))
             continue;
-        pgen_case c;
-        ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
-        const char *config = is_block(&p) ? block_configs[runs % BLOCK_CONFIG_COUNT]
-                                          : configs[runs % CONFIG_COUNT];
-        failures += !check_case(&c, config);
+        chosen[runs] = is_block(&p) ? block_configs[runs % BLOCK_CONFIG_COUNT]
+                                    : configs[runs % CONFIG_COUNT];
+        problems[runs] = p;
+        prewarm_add(l, &p, chosen[runs]);
         runs++;
+    }
+    prewarm(l, problems, runs);
+    for (int i = 0; i < runs; i++) {
+        pgen_case c;
+        ck_assert_int_eq(pgen_case_create(ctx, &rng, &problems[i], &c), W8A8_OK);
+        failures += !check_case(&c, chosen[i]);
         pgen_case_destroy(&c);
     }
     printf("sm80_gemm: %d trait combinations run, %d failed\n", runs, failures);
+    free(problems);
+    free(chosen);
+    free(l);
     ck_assert_int_ge(runs, 100);
     ck_assert_msg(failures == 0, "%d of %d problems differ from the reference", failures, runs);
 }
 END_TEST
 
+#define ODD_MS 5
+#define ODD_NKS 5
+
 START_TEST(every_config_on_odd_shapes)
 {
-    static const int64_t ms[] = {1, 7, 33, 129, 257};
-    static const int64_t nks[][2] = {{16, 16}, {17, 48}, {129, 144}, {517, 1040}, {200, 4112}};
+    static const int64_t ms[ODD_MS] = {1, 7, 33, 129, 257};
+    static const int64_t nks[ODD_NKS][2] = {{16, 16}, {17, 48}, {129, 144}, {517, 1040},
+                                            {200, 4112}};
     static const w8a8_dtype outs[] = {W8A8_BF16, W8A8_FP16, W8A8_FP32};
-    pgen_rng rng;
-    pgen_rng_seed(&rng, SEED + 1);
-    int runs = 0, failures = 0;
+    w8a8_problem problems[2 * ODD_MS * ODD_NKS];
+    int count = 0;
     for (int int8 = 0; int8 < 2; int8++)
-        for (int mi = 0; mi < (int)(sizeof ms / sizeof ms[0]); mi++)
-            for (int s = 0; s < (int)(sizeof nks / sizeof nks[0]); s++) {
+        for (int mi = 0; mi < ODD_MS; mi++)
+            for (int s = 0; s < ODD_NKS; s++) {
                 if (!int8 && !fp8_capable())
                     continue;
                 int v = mi + s;
-                w8a8_problem p;
-                w8a8_problem_init(&p, ms[mi], nks[s][0], nks[s][1],
+                w8a8_problem *p = &problems[count++];
+                w8a8_problem_init(p, ms[mi], nks[s][0], nks[s][1],
                                   int8 ? W8A8_INT8 : (v % 4 == 3 ? W8A8_E5M2 : W8A8_E4M3),
                                   outs[v % 3]);
                 if (!int8 && v % 5 == 2)
-                    p.b_type = W8A8_E5M2;
-                p.a_scale.kind = v % 2 ? W8A8_SCALE_ROW : W8A8_SCALE_TENSOR;
-                p.b_scale.kind = v % 3 ? W8A8_SCALE_ROW : W8A8_SCALE_TENSOR;
-                p.bias_type = v % 3 == 0 ? W8A8_DTYPE_NONE : v % 3 == 1 ? W8A8_FP32 : p.out_type;
-                p.azp = int8 ? (v % 2 ? W8A8_AZP_TOKEN : W8A8_AZP_TENSOR) : W8A8_AZP_NONE;
-                p.ldc = (nks[s][0] + 7) / 8 * 8 + 8; /* padding the check watches */
-                pgen_case c;
-                ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
-                for (int ci = 0; ci < CONFIG_COUNT; ci++) {
-                    failures += !check_case(&c, configs[ci]);
-                    runs++;
-                }
-                pgen_case_destroy(&c);
+                    p->b_type = W8A8_E5M2;
+                p->a_scale.kind = v % 2 ? W8A8_SCALE_ROW : W8A8_SCALE_TENSOR;
+                p->b_scale.kind = v % 3 ? W8A8_SCALE_ROW : W8A8_SCALE_TENSOR;
+                p->bias_type = v % 3 == 0 ? W8A8_DTYPE_NONE : v % 3 == 1 ? W8A8_FP32 : p->out_type;
+                p->azp = int8 ? (v % 2 ? W8A8_AZP_TOKEN : W8A8_AZP_TENSOR) : W8A8_AZP_NONE;
+                p->ldc = (nks[s][0] + 7) / 8 * 8 + 8; /* padding the check watches */
             }
+    prewarm_list *l = prewarm_list_new();
+    for (int i = 0; i < count; i++)
+        for (int ci = 0; ci < CONFIG_COUNT; ci++)
+            prewarm_add(l, &problems[i], configs[ci]);
+    prewarm(l, problems, count);
+    free(l);
+    pgen_rng rng;
+    pgen_rng_seed(&rng, SEED + 1);
+    int runs = 0, failures = 0;
+    for (int i = 0; i < count; i++) {
+        pgen_case c;
+        ck_assert_int_eq(pgen_case_create(ctx, &rng, &problems[i], &c), W8A8_OK);
+        for (int ci = 0; ci < CONFIG_COUNT; ci++) {
+            failures += !check_case(&c, configs[ci]);
+            runs++;
+        }
+        pgen_case_destroy(&c);
+    }
     printf("sm80_gemm: %d config × shape runs, %d failed\n", runs, failures);
     ck_assert_int_gt(runs, 0);
     ck_assert_msg(failures == 0, "%d of %d runs differ from the reference", failures, runs);
 }
 END_TEST
 
+#define BLOCK_SHAPES 7
+
 START_TEST(block_scales_on_odd_shapes)
 {
-    static const int64_t shapes[][3] = {{1, 200, 2064}, {7, 517, 400},    {17, 129, 16},
-                                        {129, 264, 1024}, {33, 1032, 4112}, {300, 7168, 512},
-                                        {515, 384, 1536}};
+    static const int64_t shapes[BLOCK_SHAPES][3] = {
+        {1, 200, 2064}, {7, 517, 400}, {17, 129, 16}, {129, 264, 1024},
+        {33, 1032, 4112}, {300, 7168, 512}, {515, 384, 1536}};
     static const w8a8_dtype outs[] = {W8A8_BF16, W8A8_FP16, W8A8_FP32};
     if (!fp8_capable())
         return; /* FP8 only */
+    w8a8_problem problems[BLOCK_SHAPES * BLOCK_CONFIG_COUNT];
+    int count = 0;
+    prewarm_list *l = prewarm_list_new();
+    for (int s = 0; s < BLOCK_SHAPES; s++)
+        for (int ci = 0; ci < BLOCK_CONFIG_COUNT; ci++) {
+            int v = s + ci;
+            w8a8_problem *p = &problems[count++];
+            w8a8_problem_init(p, shapes[s][0], shapes[s][1], shapes[s][2],
+                              v % 5 == 4 ? W8A8_E5M2 : W8A8_E4M3, outs[v % 3]);
+            pgen_block_scales(p, v % 2, (v / 2) % 2, v % 3 == 0 ? 0 : 1 + v % 7);
+            p->bias_type = v % 4 == 0 ? W8A8_DTYPE_NONE : v % 4 == 1 ? W8A8_FP32 : p->out_type;
+            p->ldc = (shapes[s][1] + 7) / 8 * 8 + 8;
+            ck_assert(gemm_family_sm80_gemm.supports(ctx, p));
+            prewarm_add(l, p, block_configs[ci]);
+        }
+    prewarm(l, problems, count);
+    free(l);
     pgen_rng rng;
     pgen_rng_seed(&rng, SEED + 2);
     int runs = 0, failures = 0;
-    for (int s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++)
-        for (int ci = 0; ci < BLOCK_CONFIG_COUNT; ci++) {
-            int v = s + ci;
-            w8a8_problem p;
-            w8a8_problem_init(&p, shapes[s][0], shapes[s][1], shapes[s][2],
-                              v % 5 == 4 ? W8A8_E5M2 : W8A8_E4M3, outs[v % 3]);
-            pgen_block_scales(&p, v % 2, (v / 2) % 2, v % 3 == 0 ? 0 : 1 + v % 7);
-            p.bias_type = v % 4 == 0 ? W8A8_DTYPE_NONE : v % 4 == 1 ? W8A8_FP32 : p.out_type;
-            p.ldc = (shapes[s][1] + 7) / 8 * 8 + 8;
-            ck_assert(gemm_family_sm80_gemm.supports(ctx, &p));
-            pgen_case c;
-            ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
-            failures += !check_case(&c, block_configs[ci]);
-            runs++;
-            pgen_case_destroy(&c);
-        }
+    for (int i = 0; i < count; i++) {
+        pgen_case c;
+        ck_assert_int_eq(pgen_case_create(ctx, &rng, &problems[i], &c), W8A8_OK);
+        failures += !check_case(&c, block_configs[i % BLOCK_CONFIG_COUNT]);
+        runs++;
+        pgen_case_destroy(&c);
+    }
     printf("sm80_gemm: %d block-scaled config × shape runs, %d failed\n", runs, failures);
     ck_assert_msg(failures == 0, "%d of %d block-scaled runs differ from the reference",
                   failures, runs);
