@@ -41,6 +41,7 @@
  * produces 8 output bytes; K % 16 == 0 and 16-byte aligned rows are the host's checks.
  */
 #include "common/types.cuh"
+#include "common/pdl.cuh"
 
 #ifndef W8A8_QUANT_KERNEL
 #define W8A8_QUANT_KERNEL 0
@@ -460,6 +461,11 @@ extern "C" __global__ void __launch_bounds__(W8A8_THREADS)
         else
             q_zero(cache[v]);
     }
+    /* The loads are issued: a GEMM launched next with programmatic dependent launch (as
+     * w8a8_linear does) may start its prologue now; it waits for this grid to complete before
+     * it reads what we write (common/pdl.cuh). This kernel is launched without the attribute,
+     * so it waits for nothing itself. */
+    w8a8_pdl_launch_dependents();
 
     q_params p;
 #if W8A8_QUANT_MODE == Q_MODE_STATIC
