@@ -66,11 +66,12 @@ else:  # pragma: no cover - older torch
 
 # ---- scaled_mm ------------------------------------------------------------------------------
 def _row_scale_ok(s: torch.Tensor, rows: int) -> bool:
-    """A per-row scale vector: rows floats, shapes (rows,), (rows, 1) or (1, rows), dense."""
+    """A per-row scale vector: rows floats, shape (rows,), (rows, 1) or (1, rows), dense."""
     if s.numel() != rows or s.dim() > 2 or (s.dim() == 2 and 1 not in s.shape):
         return False
-    return rows == 1 or s.reshape(-1).stride(0) == 1 if s.is_contiguous() or rows == 1 \
-        else max(s.stride()) == 1 if s.dim() == 1 else s.stride()[s.shape.index(rows)] == 1
+    if rows == 1:
+        return True
+    return s.stride(list(s.shape).index(rows)) == 1
 
 
 def _block_layout(s: torch.Tensor, rows_dim: int, group_rows: int, name: str,
