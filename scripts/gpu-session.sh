@@ -19,6 +19,14 @@
 #                                           (block,block for dsv3; $W8A8_SCALES to choose) beside
 #                                           peers.py ($W8A8_PROVIDERS to choose), same shapes;
 #                                           G also llama3-8b (its 4 layers × M 1…16384)
+#   scripts/gpu-session.sh sm80-peak        mma.sync.m16n8k32 peak (w8a8 bench --op mma-peak) and
+#                                           the device-to-device copy bandwidth: the limits the
+#                                           sm80_gemm family is judged against
+#   scripts/gpu-session.sh sm80-tune:D      w8a8 tune --space sm80_gemm (D: e4m3 per-tensor or
+#                                           int8) over Llama-3.1-8B's (N, K) × M 1 8 16 2048 4096
+#                                           8192 into $logs/sm80.db, then w8a8 bench of those
+#                                           winners (compiled for the device's own arch: plain
+#                                           sm_90 on Hopper); scripts/sm80_summary.py $logs sums up
 # Several modes may be given, separated by '+': "tests+tune+llama3". Every step appends
 # "<step> exit <code> <seconds> s" to summary.txt.
 # A tune step's log ends with the run's time profile (plan, compile waits, reference, verify,
@@ -129,6 +137,32 @@ run_bench_grid() {
     --out "$logs/peers-$1.jsonl"
 }
 
+run_sm80_peak() {
+  "$bin/w8a8" bench --op mma-peak --json > "$logs/sm80-peak.jsonl" 2>> "$logs/sm80.log" &&
+    "$bin/w8a8" bench --op quant --shape 16384,16384 --json > "$logs/sm80-copy.jsonl" 2>> "$logs/sm80.log"
+}
+
+# sm80_shapes: Llama-3.1-8B's (N, K) at the M where the family must reach the mma.sync peak
+# (≥ 2048) and the copy bandwidth (≤ 16)
+sm80_shapes() {
+  local nk m
+  for nk in 6144,4096 4096,4096 28672,4096 4096,14336; do
+    for m in 1 8 16 2048 4096 8192; do printf ' --shape %s,%s' "$m" "$nk"; done
+  done
+}
+
+run_sm80_tune() {
+  local args="--dtype e4m3 --scale tensor"
+  [ "$1" = int8 ] && args="--dtype int8 --scale row"
+  # shellcheck disable=SC2046,SC2086
+  W8A8_CACHE_DB="$logs/sm80.db" "$bin/w8a8" tune --space sm80_gemm --budget "${W8A8_BUDGET:-240}" \
+    --max-candidates "${W8A8_SM80_CANDIDATES:-24}" $args $(sm80_shapes) >> "$logs/sm80-tune-$1.log" 2>&1
+  # shellcheck disable=SC2046,SC2086
+  W8A8_CACHE_DB="$logs/sm80.db" "$bin/w8a8" bench --json --no-cublaslt $args $(sm80_shapes) \
+    > "$logs/sm80-bench-$1.jsonl" 2>> "$logs/sm80.log"
+  python3 scripts/sm80_summary.py "$logs" > "$logs/sm80-summary.txt" 2>&1
+}
+
 IFS='+' read -ra modes <<< "${1:-tests}"
 shift || true
 for mode in "${modes[@]}"; do
@@ -145,6 +179,8 @@ for mode in "${modes[@]}"; do
       IFS=: read -r _ grid granularity <<< "$mode"
       step "$mode" run_tune_grid "$grid" "$granularity" ;;
     bench-grid:*) run_bench_grid "${mode#bench-grid:}" ;;
+    sm80-peak) step sm80-peak run_sm80_peak ;;
+    sm80-tune:*) step "$mode" run_sm80_tune "${mode#sm80-tune:}" ;;
     *) echo "gpu-session: unknown mode $mode" >&2; exit 2 ;;
   esac
 done

@@ -112,7 +112,7 @@ end
 -- ends with an epilogue and, with slices, a shared-memory reduction.
 local MMA_CYCLES = 2.0          -- one m16n8k32 per SM (4 sub-partitions, 8192 ops/clk at INT8)
 local SMEM_BYTES_PER_CLK = 128
-local L2_BYTES_PER_CLK = 64
+local L2_BYTES_PER_CLK = 32     -- per SM with every SM loading: ~5 TB/s of L2 over 108–132 SMs
 local DRAM_BYTES_PER_CLK = 1500 -- whole GPU: ~2–3 TB/s at ~1.5–1.8 GHz
 local TILE_LATENCY = 1200       -- first load to first mma, and the epilogue's round trips
 local MAX_THREADS = { [80] = 2048, [90] = 2048 }
@@ -135,8 +135,12 @@ local function cost_model(c, problem, device)
     local ldsm = (c.warps_n * c.block_m + c.warps_m * c.block_n) * c.block_k / SMEM_BYTES_PER_CLK
     local load = (c.block_m + c.block_n) * c.block_k / L2_BYTES_PER_CLK
     local per_k = math.max(mma, ldsm, load)
+    -- a small warp tile reuses each fragment for few mmas: more ldmatrix and address
+    -- instructions per mma, less ILP (CUTLASS's fastest Ampere tiles use 64×64 warp tiles);
+    -- 15 % per halving below 64×64
+    local wm, wn = warp_tile(c)
+    per_k = per_k * (1 + 0.15 * math.max(0, math.log(64 * 64 / (wm * wn), 2)))
     if is_block(problem) then
-        local wm, wn = warp_tile(c)
         per_k = per_k + wm * wn // WARP * 2 -- the promotion's FMAs, per warp in parallel
     end
     local per_sm = resident(c, problem, device)
@@ -159,7 +163,9 @@ local function cost_model(c, problem, device)
     local cost = math.max(compute, dram)
     -- variants the model cannot tell apart: 2 % per step from the usual choice, so the
     -- first candidates differ in tile shape first
+    -- (and square warp tiles first: fewer ldmatrix bytes per mma)
     local steps = (c.group == 8 and 0 or 1) + (c.block_k == 128 and 0 or 1)
+        + math.abs(math.log(wm / wn, 2)) * 0.5
         + math.abs(c.stages - math.min(4, math.max(2, k_tiles))) * 0.5
     return cost * (1 + 0.02 * steps)
 end

@@ -7,6 +7,7 @@
  *  - mma_peak for INT8 everywhere and FP8 from sm_89;
  *  - FP8 for sm_80/86 and a bad config fail with a compile error that says why. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gemm.h"
@@ -116,6 +117,58 @@ START_TEST(defaults_compile_on_every_nominal_device)
 }
 END_TEST
 
+/* rank() orders the tuner's candidates: large M gets tiles of at least 64 × 128 (small tiles
+ * re-read the operands from L2 too often), decode-sized M gets 16-row tiles. Prints the top
+ * three of each problem. */
+static int top_block(const char *config, const char *name)
+{
+    const char *p = strstr(config, name);
+    ck_assert_ptr_nonnull(p);
+    return atoi(p + strlen(name) + 1);
+}
+
+START_TEST(rank_prefers_big_tiles_for_big_m)
+{
+    w8a8_context *ctx = test_ctx_open_fresh(NULL, 0);
+    space *s = NULL;
+    ck_assert_int_eq(space_load(ctx, "sm80_gemm", &s), W8A8_OK);
+    static const struct {
+        const char *arch;
+        int64_t m, n, k;
+        w8a8_dtype type;
+    } cases[] = {
+        {"sm_80", 8192, 28672, 4096, W8A8_INT8}, {"sm_80", 4096, 4096, 4096, W8A8_INT8},
+        {"sm_89", 8192, 8192, 8192, W8A8_E4M3},  {"sm_90", 4096, 6144, 4096, W8A8_E4M3},
+        {"sm_90", 2048, 4096, 14336, W8A8_INT8}, {"sm_90", 8, 4096, 14336, W8A8_E4M3},
+        {"sm_80", 1, 6144, 4096, W8A8_INT8},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        space_device dev;
+        ck_assert_int_eq(space_device_nominal(ctx, cases[i].arch, &dev), W8A8_OK);
+        w8a8_problem p;
+        w8a8_problem_init(&p, cases[i].m, cases[i].n, cases[i].k, cases[i].type, W8A8_BF16);
+        space_enumeration e;
+        ck_assert_int_eq(space_enumerate(ctx, s, &p, &dev, &e), W8A8_OK);
+        ck_assert_uint_gt(e.count, 3);
+        printf("%s %lldx%lldx%lld %s: %zu valid of %zu\n", cases[i].arch, (long long)p.m,
+               (long long)p.n, (long long)p.k, w8a8_dtype_name(p.a_type), e.count, e.total);
+        for (size_t c = 0; c < 3; c++)
+            printf("  %s  %.0f\n", e.candidates[c].config, e.candidates[c].rank);
+        int block_m = top_block(e.candidates[0].config, "block_m");
+        int block_n = top_block(e.candidates[0].config, "block_n");
+        if (p.m >= 2048)
+            ck_assert_msg(block_m * block_n >= 64 * 128, "%s: top config %s", cases[i].arch,
+                          e.candidates[0].config);
+        else
+            ck_assert_msg(block_m == 16, "%s: top config %s", cases[i].arch,
+                          e.candidates[0].config);
+        space_enumeration_free(&e);
+    }
+    space_free(s);
+    w8a8_context_close(ctx);
+}
+END_TEST
+
 START_TEST(mma_peak_compiles)
 {
     w8a8_context *ctx = test_ctx_open_fresh(NULL, 0);
@@ -170,6 +223,7 @@ int main(void)
     tcase_set_timeout(tc, 900);
     tcase_add_test(tc, heaviest_configs_compile_without_spills);
     tcase_add_test(tc, defaults_compile_on_every_nominal_device);
+    tcase_add_test(tc, rank_prefers_big_tiles_for_big_m);
     tcase_add_test(tc, mma_peak_compiles);
     tcase_add_test(tc, bad_combinations_fail_with_reasons);
     suite_add_tcase(s, tc);

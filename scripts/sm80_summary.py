@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Summarizes an `scripts/gpu-session.sh sm80-peak+sm80-tune:…` run: the sm80_gemm family's
+TFLOP/s per shape as a fraction of the mma.sync peak measured on the same GPU (M >= 2048), and
+its GB/s as a fraction of the device-to-device copy bandwidth (M <= 16).
+
+    scripts/sm80_summary.py LOG_DIR    (reads sm80-peak.jsonl, sm80-copy.jsonl,
+                                        sm80-bench-*.jsonl; prints a table and the geometric
+                                        means; exit 0)
+
+GB/s is w8a8 bench's figure (operand bytes read plus output bytes written over the time);
+the copy's counts its read plus its write, so the two compare like for like."""
+import glob
+import json
+import math
+import os
+import sys
+
+
+def rows(path):
+    out = []
+    if not os.path.exists(path):
+        return out
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if line.startswith("{"):
+                try:
+                    out.append(json.loads(line))
+                except json.JSONDecodeError:
+                    pass
+    return out
+
+
+def geomean(values):
+    values = [v for v in values if v > 0]
+    return math.exp(sum(map(math.log, values)) / len(values)) if values else float("nan")
+
+
+def main(argv):
+    if len(argv) != 2 or argv[1] in ("-h", "--help"):
+        print(__doc__)
+        return 0 if len(argv) == 2 else 2
+    d = argv[1]
+    peak = {r["dtype"]: r["tflops"] for r in rows(os.path.join(d, "sm80-peak.jsonl"))
+            if r.get("provider") == "mma.sync.peak"}
+    copies = [r["gbps"] for r in rows(os.path.join(d, "sm80-copy.jsonl"))
+              if r.get("provider") == "copy"]
+    copy = max(copies) if copies else float("nan")
+    print("mma.sync peak: " + ", ".join(f"{k} {v:.1f} TFLOP/s" for k, v in peak.items())
+          + f"; copy {copy:.0f} GB/s")
+    big, small = {}, {}
+    for path in sorted(glob.glob(os.path.join(d, "sm80-bench-*.jsonl"))):
+        for r in rows(path):
+            if r.get("provider") != "w8a8jit" or "tflops" not in r:
+                continue
+            dtype = r["dtype"]
+            if r["m"] >= 2048 and dtype in peak:
+                f = r["tflops"] / peak[dtype]
+                big.setdefault(dtype, []).append(f)
+                print(f"{dtype:5} {r['m']:6}x{r['n']}x{r['k']:<6} {r['tflops']:8.1f} TFLOP/s  "
+                      f"{100 * f:5.1f} % of mma.sync peak")
+            elif r["m"] <= 16:
+                f = r["gbps"] / copy
+                small.setdefault(dtype, []).append(f)
+                print(f"{dtype:5} {r['m']:6}x{r['n']}x{r['k']:<6} {r['gbps']:8.0f} GB/s     "
+                      f"{100 * f:5.1f} % of copy bandwidth")
+    for dtype, fs in big.items():
+        print(f"{dtype} M >= 2048: geomean {100 * geomean(fs):.1f} % of peak, worst "
+              f"{100 * min(fs):.1f} % ({len(fs)} shapes)")
+    for dtype, fs in small.items():
+        print(f"{dtype} M <= 16: geomean {100 * geomean(fs):.1f} % of copy, worst "
+              f"{100 * min(fs):.1f} % ({len(fs)} shapes)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
