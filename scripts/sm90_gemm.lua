@@ -21,10 +21,16 @@
 --   epilogue   0: the consumers store straight to global memory; 1: they stage the tile in
 --              shared memory (consumers · rows · block_n · out bytes more) and a TMA store
 --              writes it while the next tile's main loop runs
+--   split      1, 2 or 4: split-K inside a cluster of `split` CTAs (cluster 1, pingpong 0),
+--              rank r taking K blocks [r·kb/split, (r+1)·kb/split); the ranks' partial sums
+--              meet in rank 0's registers through distributed shared memory in a fixed
+--              order (consumers · rows · block_n · 4 bytes of shared memory more). For tiles
+--              fewer than the SMs (small M): every SM streams, tiles stay large.
 
 local BK = 128                  -- K bytes per stage (one 128-byte swizzle row)
 local BARRIER_BYTES = 16        -- a full and an empty mbarrier per stage
 local TURN_BYTES = 16           -- the two ping-pong turn mbarriers
+local SPLIT_BAR_BYTES = 32      -- split > 1: a ready and a free mbarrier per consumer
 local ALIGN_SLACK = 1024        -- the kernel aligns its dynamic shared memory to 1024
 local REG_OVERHEAD = 40         -- registers a consumer needs beside its accumulators
 local BLOCK_SCALE_REGS = 16     -- block scales: the sa/sb values of two K blocks
@@ -59,12 +65,20 @@ local function rows_per_consumer(c)
 end
 
 -- the ring, the epilogue staging, the barriers, the alignment slack (SM90_SMEM_BYTES)
+local function split_of(c)
+    return c.split or 1
+end
+
 local function smem_bytes(c, problem)
     local staging = 0
     if c.epilogue == 1 then
         staging = c.consumers * rows_per_consumer(c) * c.block_n * out_bytes(problem)
     end
-    return c.stages * (c.block_m + c.block_n) * BK + staging + BARRIER_BYTES * c.stages
+    local partials = 0
+    if split_of(c) > 1 then
+        partials = c.consumers * rows_per_consumer(c) * c.block_n * 4 + SPLIT_BAR_BYTES
+    end
+    return c.stages * (c.block_m + c.block_n) * BK + staging + partials + BARRIER_BYTES * c.stages
         + TURN_BYTES + ALIGN_SLACK
 end
 
@@ -112,6 +126,21 @@ local function valid(c, problem, device)
     end
     if c.stages < 2 then
         return false, "stages"
+    end
+    local split = split_of(c)
+    if split > 1 then
+        if c.cluster ~= 1 or c.pingpong ~= 0 then
+            return false, "split needs cluster 1 and pingpong 0"
+        end
+        -- each K slice at least two K blocks
+        if ceil_div(problem.k, BK) < 2 * split then
+            return false, "split: K too short"
+        end
+        -- splitting pays only when the tiles leave SMs idle
+        local tiles = ceil_div(problem.m, c.block_m) * ceil_div(problem.n, c.block_n)
+        if tiles * split > 2 * device.sm_count then
+            return false, "split: tiles already fill the GPU"
+        end
     end
     return true
 end
@@ -162,10 +191,12 @@ end
 
 local function cost_model(c, problem, device, f)
     local tiles_m, tiles_n = ceil_div(problem.m, c.block_m), ceil_div(problem.n, c.block_n)
-    -- cluster 2 works in units of two tile-rows; an odd count wastes half a unit
-    local tiles = ceil_div(tiles_m, c.cluster) * c.cluster * tiles_n
+    local split = split_of(c)
+    -- cluster 2 works in units of two tile-rows; an odd count wastes half a unit; split
+    -- gives each tile `split` CTAs
+    local tiles = ceil_div(tiles_m, c.cluster) * c.cluster * tiles_n * split
     local waves = ceil_div(tiles, device.sm_count)
-    local k_blocks = ceil_div(problem.k, BK)
+    local k_blocks = ceil_div(ceil_div(problem.k, BK), split)
     local n = c.block_n
     local per_inst = math.max(n / 2, 16 + n / 4)          -- m64nNk32: math vs smem reads
     local mma = (c.block_m // 64) * (BK // 32) * per_inst
@@ -173,6 +204,11 @@ local function cost_model(c, problem, device, f)
     -- measured no faster (see above), so the model leaves it out
     local load = (c.block_m + c.block_n) * BK / 64
     local epilogue = c.block_m * c.block_n * out_bytes(problem) / 32 + 600
+    if split > 1 then
+        -- rank 0 reads split - 1 partial tiles over distributed shared memory (~32 B/clk)
+        -- after a cluster-scope handshake
+        epilogue = epilogue + (split - 1) * c.block_m * c.block_n * 4 / 32 + 800
+    end
     if c.epilogue == 1 then
         epilogue = epilogue * 0.6                         -- the TMA store runs under the next tile
     end
@@ -209,6 +245,7 @@ local function cost_model(c, problem, device, f)
     end
     local steps = (c.raster == 0 and 0 or 1) + (c.group == 8 and 0 or 1)
         + ring_steps(c, problem, device, f, k_blocks) + (c.cluster == 1 and 0 or 1)
+        + (split == 1 and 0 or 1)
     return cost * (1 + f.step * steps)
 end
 
@@ -237,7 +274,7 @@ local function default(problem, device)
     local best, best_cost
     for _, s in ipairs(is_block(problem) and BLOCK_DEFAULT_SHAPES or DEFAULT_SHAPES) do
         local c = { block_m = s[1], block_n = s[2], consumers = s[3], pingpong = s[4],
-                    raster = 0, group = 8, cluster = 1, stages = 2, epilogue = 0 }
+                    raster = 0, group = 8, cluster = 1, stages = 2, epilogue = 0, split = 1 }
         -- the deepest ring that fits, at most 8
         for stages = 8, 2, -1 do
             c.stages = stages
@@ -317,9 +354,10 @@ return {
         group = { 1, 4, 8, 16 },
         cluster = { 1, 2 },
         epilogue = { 0, 1 },
+        split = { 1, 2, 4 },
     },
     order = { "block_m", "block_n", "stages", "consumers", "pingpong", "raster", "group",
-        "cluster", "epilogue" },
+        "cluster", "epilogue", "split" },
 
     valid = valid,
     rank = rank,

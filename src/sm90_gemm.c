@@ -4,8 +4,8 @@
  * B and (epilogue=1, when the output allows it) the output from jit_tensor_map_encode (the
  * driver encodes a map once per thread and arguments; later calls copy it), fills the
  * argument block and launches a persistent grid: min(tiles, SM count) CTAs, or with cluster=2
- * two CTAs per cluster, as many clusters as the device runs at once. Runs on compute
- * capability 9.0 only. */
+ * two CTAs per cluster (split=S: S CTAs per cluster, one K slice each), as many clusters as
+ * the device runs at once. Runs on compute capability 9.0 only. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,6 +25,7 @@
 #define SM90_BLOCK_K_BYTES 128u
 #define SM90_BARRIER_BYTES 16u
 #define SM90_TURN_BARRIER_BYTES 16u
+#define SM90_SPLIT_BARRIER_BYTES 32u /* split > 1: a ready and a free barrier per consumer */
 #define SM90_ALIGN_SLACK 1024u
 #define SM90_WARPGROUP 128u
 #define SM90_REG_OVERHEAD 40
@@ -45,11 +46,11 @@
 /* plan->ints slots */
 enum {
     SM90_I_BLOCK_M, SM90_I_BLOCK_N, SM90_I_CLUSTER, SM90_I_MAX_CLUSTERS, SM90_I_EPILOGUE,
-    SM90_I_WG_M
+    SM90_I_WG_M, SM90_I_SPLIT
 };
 
 typedef struct sm90_config {
-    int block_m, block_n, stages, consumers, pingpong, raster, group, cluster, epilogue;
+    int block_m, block_n, stages, consumers, pingpong, raster, group, cluster, epilogue, split;
 } sm90_config;
 
 /* In the space's parameter order; the canonical config string follows it. */
@@ -63,6 +64,7 @@ static const gemm_param sm90_params[] = {
     {"group", offsetof(sm90_config, group), 8},
     {"cluster", offsetof(sm90_config, cluster), 1},
     {"epilogue", offsetof(sm90_config, epilogue), 0},
+    {"split", offsetof(sm90_config, split), 1},
 };
 #define SM90_PARAM_COUNT (sizeof sm90_params / sizeof sm90_params[0])
 
@@ -92,15 +94,17 @@ static int sm90_wg_m(const sm90_config *c)
 }
 
 /* The ring, the epilogue staging (epilogue=1: each consumer's rows of the tile in the out
- * dtype), the barriers and the alignment slack; as SM90_SMEM_BYTES in the template. */
+ * dtype), split > 1's partial sums (each consumer's rows × block_n × 4 bytes), the barriers and
+ * the alignment slack; as SM90_SMEM_BYTES in the template. */
 static unsigned sm90_smem_bytes(const sm90_config *c, const w8a8_problem *problem)
 {
-    unsigned staging = c->epilogue ? (unsigned)c->consumers * (unsigned)sm90_wg_m(c) *
-                                         (unsigned)c->block_n * sm90_out_bytes(problem)
-                                   : 0u;
+    unsigned rows = (unsigned)c->consumers * (unsigned)sm90_wg_m(c);
+    unsigned staging = c->epilogue ? rows * (unsigned)c->block_n * sm90_out_bytes(problem) : 0u;
+    unsigned partials = c->split > 1 ? rows * (unsigned)c->block_n * 4u + SM90_SPLIT_BARRIER_BYTES
+                                     : 0u;
     return (unsigned)c->stages * ((unsigned)c->block_m + (unsigned)c->block_n) * SM90_BLOCK_K_BYTES +
-           staging + SM90_BARRIER_BYTES * (unsigned)c->stages + SM90_TURN_BARRIER_BYTES +
-           SM90_ALIGN_SLACK;
+           staging + partials + SM90_BARRIER_BYTES * (unsigned)c->stages +
+           SM90_TURN_BARRIER_BYTES + SM90_ALIGN_SLACK;
 }
 
 /* The output box of epilogue=1: the widest of 128/64/32/16 bytes dividing a tile row, and
@@ -154,6 +158,12 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
                       "multicasts half the B tile), not %d", c->block_n);
     if (c->epilogue != 0 && c->epilogue != 1)
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: epilogue must be 0 or 1");
+    if (c->split != 1 && c->split != 2 && c->split != 4)
+        return errorf(ctx, W8A8_INVALID, "sm90_gemm config: split %d (1, 2 or 4)", c->split);
+    if (c->split > 1 && (c->cluster != 1 || c->pingpong))
+        return errorf(ctx, W8A8_INVALID,
+                      "sm90_gemm config: split %d needs cluster 1 and pingpong 0 (the cluster "
+                      "holds the K slices of one tile)", c->split);
     int accumulators = (wg_m / 64) * c->block_n / 2;
     int overhead = SM90_REG_OVERHEAD;
     if (sm90_block_scaled(problem)) {
@@ -175,15 +185,17 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
 
 /* The persistent grid for the problem's actual M and N: one CTA per SM, or with cluster=2
  * as many CTA pairs as run at once, never more than there are units of work (a unit is
- * `cluster` tiles stacked along M). */
+ * `cluster` tiles stacked along M, taken by `cluster` CTAs; with split=S one tile, taken by
+ * S CTAs). */
 static void sm90_grid(const gemm_plan *plan, const w8a8_problem *problem, jit_launch *launch)
 {
     int64_t cluster = plan->ints[SM90_I_CLUSTER];
+    int64_t ctas = cluster * plan->ints[SM90_I_SPLIT]; /* per cluster */
     int64_t tiles_m = (problem->m + plan->ints[SM90_I_BLOCK_M] - 1) / plan->ints[SM90_I_BLOCK_M];
     int64_t tiles_n = (problem->n + plan->ints[SM90_I_BLOCK_N] - 1) / plan->ints[SM90_I_BLOCK_N];
     int64_t units = (tiles_m + cluster - 1) / cluster * tiles_n;
     int64_t clusters = plan->ints[SM90_I_MAX_CLUSTERS];
-    launch->grid[0] = (unsigned)((units < clusters ? units : clusters) * cluster);
+    launch->grid[0] = (unsigned)((units < clusters ? units : clusters) * ctas);
     launch->grid[1] = 1;
     launch->grid[2] = 1;
 }
@@ -219,16 +231,18 @@ static w8a8_status sm90_plan(w8a8_context *ctx, const w8a8_problem *problem, con
     plan->ints[SM90_I_CLUSTER] = c.cluster;
     plan->ints[SM90_I_EPILOGUE] = c.epilogue;
     plan->ints[SM90_I_WG_M] = sm90_wg_m(&c);
+    plan->ints[SM90_I_SPLIT] = c.split;
     plan->launch.block[0] = SM90_WARPGROUP * (unsigned)(c.consumers + 1);
     plan->launch.block[1] = 1;
     plan->launch.block[2] = 1;
     plan->launch.shared_bytes = sm90_smem_bytes(&c, problem);
-    plan->launch.cluster[0] = (unsigned)c.cluster;
+    int ctas = c.cluster * c.split; /* per cluster */
+    plan->launch.cluster[0] = (unsigned)ctas;
     plan->launch.cluster[1] = plan->launch.cluster[2] = 1;
     plan->launch.pdl = ctx->pdl; /* the kernel waits before touching memory (common/pdl.cuh) */
-    int64_t clusters = ctx->sm_count > 0 ? ctx->sm_count / c.cluster : 1;
-    if (c.cluster > 1 && ctx->has_device) {
-        /* Not every SM pairs up (GPC sizes): ask the driver how many clusters fit at once. */
+    int64_t clusters = ctx->sm_count > 0 ? ctx->sm_count / ctas : 1;
+    if (ctas > 1 && ctx->has_device) {
+        /* Not every SM joins a cluster (GPC sizes): ask the driver how many fit at once. */
         int fit = 0;
         st = jit_kernel_max_clusters(ctx, plan->kernels[0], &plan->launch, &fit);
         if (st != W8A8_OK)
@@ -236,7 +250,7 @@ static w8a8_status sm90_plan(w8a8_context *ctx, const w8a8_problem *problem, con
         if (fit < 1)
             return errorf(ctx, W8A8_UNSUPPORTED,
                           "sm90_gemm: no cluster of %d CTAs with %u bytes of shared memory fits "
-                          "this device", c.cluster, plan->launch.shared_bytes);
+                          "this device", ctas, plan->launch.shared_bytes);
         clusters = fit < clusters ? fit : clusters;
     }
     plan->ints[SM90_I_MAX_CLUSTERS] = clusters > 0 ? clusters : 1;

@@ -49,6 +49,17 @@
  *               per pair. A consumer releases a stage to both producers (the empty barrier
  *               counts the consumer warps of both CTAs). Units are rastered like tiles.
  *   EPILOGUE    0: direct global stores; 1: shared-memory staging and TMA stores
+ *   SPLIT       1, 2 or 4 (CLUSTER 1, no PINGPONG): split-K inside a cluster of SPLIT CTAs.
+ *               The CTAs of a cluster take the same tile, rank r the K blocks
+ *               [r·kb/SPLIT, (r+1)·kb/SPLIT). After its slice a rank r > 0 waits until rank 0
+ *               has read its previous tile ("free" mbarrier), writes its accumulators to its
+ *               own shared memory (thread t's group q of four at (q·128 + t)·16: conflict-free
+ *               16-byte stores) and arrives on rank 0's "ready" mbarrier (release.cluster);
+ *               rank 0 waits on it (acquire.cluster), adds ranks 1, 2, … in that order with
+ *               ld.shared::cluster, so the sum is bitwise the same run to run, releases each
+ *               rank's buffer, and runs the epilogue. No global workspace and no atomics: a
+ *               launch is safe under CUDA graph capture. Few tiles (small M) then keep every
+ *               SM streaming with tiles large enough to reuse their operands.
  * Problem traits (common/gemm_args.h values): A_TYPE, B_TYPE (E4M3/E5M2 mixes, or INT8
  * with INT8), OUT_TYPE (BF16, FP16, FP32), BIAS_TYPE (NONE, OUT_TYPE or FP32), A_SCALE and
  * B_SCALE (TENSOR, ROW, or BLOCK on both: see below), AZP (INT8 only: NONE, TENSOR, TOKEN).
@@ -65,14 +76,6 @@
  *   - Swap-AB for small M: the host swaps the two tensor maps (B's rows fill wgmma's M = 64,
  *     the tokens become wgmma N = 8…64), the macro SWAP_AB makes the epilogue write the
  *     transposed tile and swap the roles of sa/sb, azp, bias (bias then indexes rows).
- *   - Split-K (decode: N = 8192 gives 64 tiles of 128 columns for 132 SMs): SPLIT_K CTAs of a
- *     cluster take K slices of one tile; the non-zero ranks write their accumulators to their
- *     own shared memory (index (group·128 + thread)·16, conflict-free v4 stores) and arrive
- *     (.release.cluster) on a "ready" mbarrier of rank 0, which reads them with
- *     ld.shared::cluster, adds, runs the epilogue and arrives on each rank's "free" mbarrier.
- *     No global workspace, one tile per cluster; the final cluster barrier already keeps
- *     every CTA alive while rank 0 reads it; producer and consumers loop over the slice
- *     [kb_begin, kb_end) of the K blocks instead of all of them.
  *   - CLUSTER 2 sharing A instead of B (pairs along N), for shapes with few tile-rows.
  */
 #include "common/gemm_args.h"
@@ -121,6 +124,9 @@
 #ifndef W8A8_EPILOGUE
 #define W8A8_EPILOGUE 0
 #endif
+#ifndef W8A8_SPLIT
+#define W8A8_SPLIT 1
+#endif
 
 #define SM90_THREADS (128 * (W8A8_CONSUMERS + 1))
 #if W8A8_PINGPONG
@@ -149,8 +155,15 @@
 #define SM90_C_BOXES (SM90_C_ROW_BYTES / SM90_C_BOX_BYTES)
 #define SM90_C_WG_BYTES (SM90_WG_M * SM90_C_ROW_BYTES)
 #define SM90_C_BYTES (W8A8_EPILOGUE ? W8A8_CONSUMERS * SM90_C_WG_BYTES : 0)
+/* SPLIT > 1: each consumer's partial sums (4 bytes per accumulator of its rows × BLOCK_N)
+ * and a ready and a free mbarrier per consumer. */
+#define SM90_CTAS (W8A8_CLUSTER * W8A8_SPLIT) /* CTAs of a cluster */
+#define SM90_RED_WG_BYTES (SM90_WG_M * W8A8_BLOCK_N * 4)
+#define SM90_RED_BYTES (W8A8_SPLIT > 1 ? W8A8_CONSUMERS * SM90_RED_WG_BYTES : 0)
+#define SM90_RED_BAR_BYTES (W8A8_SPLIT > 1 ? 32 : 0)
 #define SM90_SMEM_BYTES                                                                           \
-    (W8A8_STAGES * (SM90_A_BYTES + SM90_B_BYTES) + SM90_C_BYTES + 16 * W8A8_STAGES + 16 + 1024)
+    (W8A8_STAGES * (SM90_A_BYTES + SM90_B_BYTES) + SM90_C_BYTES + SM90_RED_BYTES +               \
+     16 * W8A8_STAGES + 16 + SM90_RED_BAR_BYTES + 1024)
 
 static_assert(W8A8_BLOCK_M == 64 || W8A8_BLOCK_M == 128 || W8A8_BLOCK_M == 256, "BLOCK_M");
 static_assert(W8A8_CONSUMERS == 1 || W8A8_CONSUMERS == 2, "CONSUMERS is 1 or 2");
@@ -164,6 +177,9 @@ static_assert(W8A8_GROUP >= 1, "GROUP");
 static_assert(W8A8_CLUSTER == 1 || (W8A8_CLUSTER == 2 && W8A8_BLOCK_N % 16 == 0),
               "CLUSTER 1, or 2 with BLOCK_N a multiple of 16 (half a B tile is whole 1024-byte atoms)");
 static_assert(W8A8_EPILOGUE == 0 || W8A8_EPILOGUE == 1, "EPILOGUE is 0 or 1");
+static_assert(W8A8_SPLIT == 1 || W8A8_SPLIT == 2 || W8A8_SPLIT == 4, "SPLIT is 1, 2 or 4");
+static_assert(W8A8_SPLIT == 1 || (W8A8_CLUSTER == 1 && !W8A8_PINGPONG),
+              "SPLIT > 1 needs CLUSTER 1 and no PINGPONG");
 static_assert(SM90_C_ROW_BYTES % 16 == 0, "a staged row is whole 16-byte chunks");
 static_assert(SM90_INT8 == (W8A8_B_TYPE == W8A8_T_INT8), "INT8 pairs only with INT8");
 static_assert(W8A8_A_TYPE == W8A8_T_E4M3 || W8A8_A_TYPE == W8A8_T_E5M2 || SM90_INT8, "A_TYPE");
@@ -460,13 +476,20 @@ __device__ __forceinline__ void sm90_release(sm90_u32 empty, int lane)
  * clusters (CTAs without clusters) take units u, u + their count, … in raster order. */
 struct sm90_units {
     int m_units, n_tiles, count, first, step, rank;
+    int k_rank; /* SPLIT > 1: this CTA's K slice (its rank in the cluster); else 0 */
 };
 
 __device__ __forceinline__ sm90_units sm90_units_make(int m_tiles, int n_tiles)
 {
     sm90_units u;
+    u.k_rank = 0;
 #if W8A8_CLUSTER == 2
     u.rank = (int)sm90_cluster_rank();
+    u.first = (int)sm90_cluster_id();
+    u.step = (int)sm90_cluster_count();
+#elif W8A8_SPLIT > 1
+    u.rank = 0;
+    u.k_rank = (int)sm90_cluster_rank();
     u.first = (int)sm90_cluster_id();
     u.step = (int)sm90_cluster_count();
 #else
@@ -489,6 +512,47 @@ __device__ __forceinline__ void sm90_unit_tile(const sm90_units &u, int unit, in
     mt = mu * W8A8_CLUSTER + u.rank;
 }
 
+#if W8A8_SPLIT > 1
+/* Split-K: sums the consumer's partial accumulators over the cluster's K slices into rank
+ * 0's (see SPLIT above). buf: this consumer's buffer; ready, free_bar: its barriers; phase:
+ * the parity of this tile (flips per tile). Ranks > 0 return once their partials are handed
+ * over; rank 0 returns with the whole sum. */
+__device__ __forceinline__ void sm90_split_reduce(sm90_acc_t (&acc)[SM90_SUB_M][SM90_ACC],
+                                                  sm90_u32 buf, sm90_u32 ready,
+                                                  sm90_u32 free_bar, int k_rank, sm90_u32 phase)
+{
+    const sm90_u32 slot = buf + (threadIdx.x % 128) * 16;
+    if (k_rank != 0) {
+        sm90_bar_wait_cluster(free_bar, phase ^ 1u); /* rank 0 read our previous tile */
+#pragma unroll
+        for (int s = 0; s < SM90_SUB_M; ++s)
+#pragma unroll
+            for (int i = 0; i < SM90_ACC; i += 4)
+                sm90_st_shared_v4(slot + ((s * SM90_ACC + i) / 4) * 2048, &acc[s][i]);
+        sm90_bar_arrive_remote_release(ready, 0);
+        return;
+    }
+    sm90_bar_wait_cluster(ready, phase);
+#pragma unroll
+    for (int r = 1; r < W8A8_SPLIT; ++r) {
+        const sm90_u32 peer = sm90_map_cta(slot, (sm90_u32)r);
+#pragma unroll
+        for (int s = 0; s < SM90_SUB_M; ++s)
+#pragma unroll
+            for (int i = 0; i < SM90_ACC; i += 4) {
+                sm90_acc_t v[4];
+                sm90_ld_cluster_v4(peer + ((s * SM90_ACC + i) / 4) * 2048, v);
+#pragma unroll
+                for (int j = 0; j < 4; ++j)
+                    acc[s][i + j] += v[j];
+            }
+    }
+#pragma unroll
+    for (int r = 1; r < W8A8_SPLIT; ++r)
+        sm90_bar_arrive_remote_release(free_bar, (sm90_u32)r);
+}
+#endif
+
 extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
     w8a8_sm90_gemm(const __grid_constant__ sm90_tensor_map tma_a,
                    const __grid_constant__ sm90_tensor_map tma_b,
@@ -502,13 +566,18 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
     const sm90_u32 a_smem = smem;
     const sm90_u32 b_smem = a_smem + W8A8_STAGES * SM90_A_BYTES;
     const sm90_u32 c_smem = b_smem + W8A8_STAGES * SM90_B_BYTES; /* SM90_C_BYTES */
-    const sm90_u32 full_bar = c_smem + SM90_C_BYTES; /* STAGES × 8 bytes */
+    const sm90_u32 red_smem = c_smem + SM90_C_BYTES;             /* SM90_RED_BYTES */
+    const sm90_u32 full_bar = red_smem + SM90_RED_BYTES; /* STAGES × 8 bytes */
     const sm90_u32 empty_bar = full_bar + 8 * W8A8_STAGES;
     /* PINGPONG: turn_bar + 8·c opens consumer c's next main loop once the other consumer has
      * finished waiting on its own tile's stages. This keeps each consumer within one phase
      * of every full barrier, which parity waits need. */
     const sm90_u32 turn_bar = empty_bar + 8 * W8A8_STAGES;
+    /* SPLIT > 1: consumer c's ready barrier at red_bar + 8·c, its free barrier 16 further */
+    const sm90_u32 red_bar = turn_bar + 16;
     (void)c_smem;
+    (void)red_smem;
+    (void)red_bar;
     (void)tma_c;
     (void)tma_store;
 
@@ -517,6 +586,9 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
     const int n_tiles = (int)((args.n + W8A8_BLOCK_N - 1) / W8A8_BLOCK_N);
     const int k_blocks = (int)((args.k + SM90_BK - 1) / SM90_BK);
     const sm90_units units = sm90_units_make(m_tiles, n_tiles);
+    /* this CTA's K blocks of every tile: all of them, or its slice with SPLIT > 1 */
+    const int kb_begin = (int)((long long)units.k_rank * k_blocks / W8A8_SPLIT);
+    const int kb_end = (int)((long long)(units.k_rank + 1) * k_blocks / W8A8_SPLIT);
 
     if (threadIdx.x == 0) {
         sm90_tma_prefetch(&tma_a);
@@ -532,10 +604,16 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
         sm90_bar_init(turn_bar, 4);
         sm90_bar_init(turn_bar + 8, 4);
 #endif
+#if W8A8_SPLIT > 1
+        for (int c = 0; c < W8A8_CONSUMERS; ++c) {
+            sm90_bar_init(red_bar + 8 * c, 128 * (W8A8_SPLIT - 1)); /* every peer thread */
+            sm90_bar_init(red_bar + 16 + 8 * c, 128);               /* rank 0's threads */
+        }
+#endif
         sm90_bar_init_fence();
     }
-#if W8A8_CLUSTER == 2
-    sm90_cluster_sync(); /* the peer's barriers are initialized before anything reaches them */
+#if SM90_CTAS > 1
+    sm90_cluster_sync(); /* the peers' barriers are initialized before anything reaches them */
 #else
     __syncthreads();
 #endif
@@ -554,7 +632,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
             for (int unit = units.first; unit < units.count; unit += units.step) {
                 int mt, nt;
                 sm90_unit_tile(units, unit, mt, nt);
-                for (int kb = 0; kb < k_blocks; ++kb) {
+                for (int kb = kb_begin; kb < kb_end; ++kb) {
                     sm90_bar_wait(empty_bar + 8 * stage, phase ^ 1u);
                     const sm90_u32 full = full_bar + 8 * stage;
                     /* our A tile, and the whole B tile: half from us, half from the peer */
@@ -601,10 +679,12 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
         sm90_u32 phase = 0;
         sm90_u32 turn_phase = consumer == 0 ? 1u : 0u; /* consumer 0 goes first */
         (void)turn_phase;
+        sm90_u32 red_phase = 0; /* SPLIT > 1: parity of the tile's ready/free phases */
+        (void)red_phase;
         for (int unit = units.first, nth = 0; unit < units.count; unit += units.step, ++nth) {
             if (W8A8_PINGPONG && (nth & 1) != consumer) {
                 /* The other consumer's tile: skip its K blocks in the ring. */
-                const int ahead = stage + k_blocks;
+                const int ahead = stage + (kb_end - kb_begin);
                 phase ^= (sm90_u32)((ahead / W8A8_STAGES) & 1);
                 stage = ahead % W8A8_STAGES;
                 continue;
@@ -627,15 +707,16 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
                 for (int i = 0; i < SM90_ACC; ++i)
                     acc[s][i] = 0.0f;
             sm90_block_scales scales, scales_next;
-            sm90_block_scales_load(scales, args, row0, col_tile, 0);
-            for (int kb = 0; kb < k_blocks; ++kb) {
+            /* (an empty K slice loads block 0's scales and uses none) */
+            sm90_block_scales_load(scales, args, row0, col_tile, kb_begin < kb_end ? kb_begin : 0);
+            for (int kb = kb_begin; kb < kb_end; ++kb) {
                 sm90_bar_wait(full_bar + 8 * stage, phase);
                 sm90_issue_k_block(tmp, sm90_desc_k128(a_smem + stage * SM90_A_BYTES + a_rows),
                                    sm90_desc_k128(b_smem + stage * SM90_B_BYTES), 0);
                 /* The next K block's scales load while the wgmmas run (the last block's
                  * are loaded again, harmlessly). */
                 sm90_block_scales_load(scales_next, args, row0, col_tile,
-                                       kb + 1 < k_blocks ? kb + 1 : kb);
+                                       kb + 1 < kb_end ? kb + 1 : kb);
                 sm90_wgmma_wait<0>();
 #pragma unroll
                 for (int s = 0; s < SM90_SUB_M; ++s)
@@ -651,11 +732,11 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
             sm90_pass_turn(turn_bar, consumer, lane);
 #endif
 #else
-            for (int kb = 0; kb < k_blocks; ++kb) {
+            for (int kb = kb_begin; kb < kb_end; ++kb) {
                 sm90_bar_wait(full_bar + 8 * stage, phase);
                 sm90_issue_k_block(acc, sm90_desc_k128(a_smem + stage * SM90_A_BYTES + a_rows),
-                                   sm90_desc_k128(b_smem + stage * SM90_B_BYTES), kb);
-                if (kb > 0) {
+                                   sm90_desc_k128(b_smem + stage * SM90_B_BYTES), kb - kb_begin);
+                if (kb > kb_begin) {
                     /* The previous K block's wgmmas are done: hand its buffer back. */
                     sm90_wgmma_wait<1>();
                     sm90_release(empty_bar + 8 * last_stage, lane);
@@ -666,13 +747,28 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
 #if W8A8_PINGPONG
             sm90_pass_turn(turn_bar, consumer, lane);
 #endif
-            sm90_wgmma_wait<0>();
+            if (kb_end > kb_begin) {
+                sm90_wgmma_wait<0>();
 #pragma unroll
-            for (int s = 0; s < SM90_SUB_M; ++s)
+                for (int s = 0; s < SM90_SUB_M; ++s)
 #pragma unroll
-                for (int i = 0; i < SM90_ACC; ++i)
-                    sm90_reg_fence(acc[s][i]);
-            sm90_release(empty_bar + 8 * last_stage, lane);
+                    for (int i = 0; i < SM90_ACC; ++i)
+                        sm90_reg_fence(acc[s][i]);
+                sm90_release(empty_bar + 8 * last_stage, lane);
+            } else { /* an empty K slice (K blocks < SPLIT) adds nothing */
+#pragma unroll
+                for (int s = 0; s < SM90_SUB_M; ++s)
+#pragma unroll
+                    for (int i = 0; i < SM90_ACC; ++i)
+                        acc[s][i] = 0;
+            }
+#endif
+#if W8A8_SPLIT > 1
+            sm90_split_reduce(acc, red_smem + consumer * SM90_RED_WG_BYTES, red_bar + 8 * consumer,
+                              red_bar + 16 + 8 * consumer, units.k_rank, red_phase);
+            red_phase ^= 1u;
+            if (units.k_rank != 0)
+                continue; /* rank 0 stores the tile */
 #endif
 #if W8A8_EPILOGUE
             if (staging) {
@@ -704,9 +800,9 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
             sm90_bulk_wait(); /* the stores finish before the CTA's shared memory goes */
 #endif
     }
-#if W8A8_CLUSTER == 2
-    /* Neither CTA leaves while its peer may still multicast into it or arrive on its
-     * barriers. */
+#if SM90_CTAS > 1
+    /* No CTA leaves while a peer may still multicast into it, arrive on its barriers or read
+     * its partial sums. */
     sm90_cluster_sync();
 #endif
 }

@@ -14,6 +14,7 @@
  *    1000; N not a multiple of the tile nor of 128; K tails of 16·odd), row-major and
  *    K-major scale matrices with padded ld, every out dtype, with and without bias, on
  *    configs whose tiles do and do not straddle 128-column scale blocks;
+ *  - split-K in a cluster (split=2, 4) among those configs, its two runs bitwise equal;
  *  - configs that the template cannot build are refused with W8A8_INVALID before NVRTC.
  * FP8 wgmma accumulates with a reduced-precision adder (about 1e-3 relative for K in the
  * thousands), so FP8 problems get that much on top of the out dtype's bound; promoted
@@ -51,6 +52,11 @@ static const char *const configs[] = {
     "block_m=64,block_n=256,stages=5,consumers=2,pingpong=1,raster=1,group=4,cluster=2",
     "block_m=128,block_n=96,stages=4,consumers=2,pingpong=1,raster=0,group=8,cluster=2,epilogue=1",
     "block_m=64,block_n=64,stages=4,consumers=2,pingpong=1,raster=1,group=4,cluster=1,epilogue=1",
+    /* split-K in a cluster: K slices that the split does not divide evenly, and (K = 16,
+     * one K block) ranks with empty slices */
+    "block_m=128,block_n=128,stages=4,consumers=2,raster=0,group=8,cluster=1,split=2",
+    "block_m=64,block_n=96,stages=6,consumers=1,raster=1,group=4,cluster=1,epilogue=1,split=4",
+    "block_m=128,block_n=64,stages=5,consumers=2,raster=0,group=8,cluster=1,epilogue=1,split=4",
 };
 #define CONFIG_COUNT ((int)(sizeof configs / sizeof configs[0]))
 
@@ -68,6 +74,8 @@ static const char *const block_configs[] = {
     "block_m=64,block_n=32,stages=4,consumers=2,pingpong=1,raster=1,group=4,cluster=1",
     "block_m=128,block_n=48,stages=5,consumers=1,raster=0,group=8,cluster=1",
     "block_m=256,block_n=80,stages=3,consumers=2,raster=0,group=2,cluster=1",
+    "block_m=128,block_n=128,stages=4,consumers=2,raster=0,group=8,cluster=1,split=2",
+    "block_m=64,block_n=112,stages=5,consumers=1,raster=1,group=3,cluster=1,split=4",
 };
 #define BLOCK_CONFIG_COUNT ((int)(sizeof block_configs / sizeof block_configs[0]))
 
@@ -235,6 +243,10 @@ START_TEST(invalid_configs_are_refused)
         {"block_m=128,block_n=128,cluster=3", W8A8_E4M3},               /* cluster */
         {"block_m=128,block_n=128,epilogue=2", W8A8_E4M3},              /* epilogue */
         {"block_m=128,block_n=256,stages=4,consumers=2,epilogue=1", W8A8_E4M3}, /* staging */
+        {"block_m=128,block_n=128,stages=4,consumers=2,split=3", W8A8_E4M3},    /* split */
+        {"block_m=128,block_n=128,stages=4,consumers=2,cluster=2,split=2", W8A8_E4M3},
+        {"block_m=128,block_n=128,stages=4,consumers=2,pingpong=1,split=2", W8A8_E4M3},
+        {"block_m=128,block_n=256,stages=4,consumers=2,split=2", W8A8_E4M3}, /* partials */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         w8a8_problem p;
@@ -267,6 +279,37 @@ START_TEST(invalid_configs_are_refused)
 }
 END_TEST
 
+/* Split-K sums the K slices in a fixed order: two runs of a split=4 config (block-scaled and
+ * per-row, K not a multiple of 4 K blocks) give the same bytes. */
+START_TEST(split_k_is_bitwise_deterministic)
+{
+    pgen_rng rng;
+    pgen_rng_seed(&rng, SEED + 3);
+    for (int block = 0; block < 2; block++) {
+        w8a8_problem p;
+        w8a8_problem_init(&p, 200, 1000, 4112, W8A8_E4M3, W8A8_FP32);
+        if (block)
+            pgen_block_scales(&p, 1, 0, 0);
+        else
+            p.a_scale.kind = p.b_scale.kind = W8A8_SCALE_ROW;
+        const char *config =
+            block ? "block_m=128,block_n=128,stages=4,consumers=2,cluster=1,split=4"
+                  : "block_m=64,block_n=96,stages=6,consumers=1,cluster=1,epilogue=1,split=4";
+        pgen_case c;
+        ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
+        ck_assert(check_case(&c, config));
+        unsigned char *first = malloc(c.out_bytes), *second = malloc(c.out_bytes);
+        ck_assert(first && second);
+        run_sm90(&c, config, first);
+        run_sm90(&c, config, second);
+        ck_assert_msg(memcmp(first, second, c.out_bytes) == 0, "%s: two runs differ", config);
+        free(first);
+        free(second);
+        pgen_case_destroy(&c);
+    }
+}
+END_TEST
+
 /* Persistent grids: one CTA per SM without clusters; with cluster=2 an even count of CTAs,
  * as many pairs as the driver says run at once (printed), never more than the SMs; small
  * problems get one CTA (pair) per tile (unit) and no more. */
@@ -278,9 +321,10 @@ START_TEST(persistent_grids)
         "block_m=128,block_n=128,stages=4,consumers=2,pingpong=1,cluster=1",
         "block_m=128,block_n=128,stages=4,consumers=2,pingpong=1,cluster=2",
         "block_m=128,block_n=176,stages=4,consumers=2,cluster=2,epilogue=1",
+        "block_m=128,block_n=128,stages=4,consumers=2,cluster=1,split=2", /* 2 CTAs a tile */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        bool cluster = strstr(cases[i], "cluster=2") != NULL;
+        bool cluster = strstr(cases[i], "cluster=2") != NULL || strstr(cases[i], "split=2");
         w8a8_problem p;
         w8a8_problem_init(&p, 8192, 8192, 8192, W8A8_E4M3, W8A8_BF16);
         gemm_plan plan;
@@ -298,7 +342,9 @@ START_TEST(persistent_grids)
         /* 3 tile-rows × 2 tile-columns: 6 tiles, or 2 × 2 units of two */
         w8a8_problem_init(&p, 300, 200, 256, W8A8_E4M3, W8A8_BF16);
         ck_assert(gemm_family_sm90.plan(ctx, &p, cases[i], &plan) == W8A8_OK);
-        ck_assert_uint_eq(plan.launch.grid[0], cluster ? 2u * 2u * 2u : 3u * 2u);
+        ck_assert_uint_eq(plan.launch.grid[0], cluster ? (strstr(cases[i], "split=2") ? 3u * 2u * 2u
+                                                                                   : 2u * 2u * 2u)
+                                                       : 3u * 2u);
     }
 }
 END_TEST
@@ -330,6 +376,7 @@ int main(void)
     tcase_add_test(tc, block_scales_on_odd_shapes);
     tcase_add_test(tc, every_supported_trait_combination);
     tcase_add_test(tc, every_config_on_odd_shapes);
+    tcase_add_test(tc, split_k_is_bitwise_deterministic);
     suite_add_tcase(s, tc);
     TCase *plans = tcase_create("plan"); /* CK_RUN_CASE=plan runs it alone, in a second */
     tcase_add_test(plans, persistent_grids);

@@ -547,18 +547,27 @@ END_TEST
 /* scripts/sm90_gemm.lua's valid() recomputed from the rules its comments and code state:
  * pingpong needs 2 consumers; rows per consumer (block_m, or block_m / consumers without
  * pingpong) ∈ {64, 128}; INT8 wgmma N ∈ {8, 16, 24, 32} ∪ {48…256 step 16}; cluster 2 needs
- * block_n % 16 == 0; stages·(block_m + block_n)·128 + staging + 16·stages + 16 + 1024 ≤
- * max_smem, where epilogue 1 stages consumers · rows · block_n · out_bytes; (rows / 64) ·
+ * block_n % 16 == 0; stages·(block_m + block_n)·128 + staging + partials + 16·stages + 16 +
+ * 1024 ≤ max_smem, where epilogue 1 stages consumers · rows · block_n · out_bytes and split > 1
+ * keeps consumers · rows · block_n · 4 bytes of partial sums and 32 of barriers; (rows / 64) ·
  * block_n / 2 + 40 ≤ 255 (one consumer) or 232 (two), with block scales (promoted
- * accumulation) 2 · (rows / 64) · block_n / 2 + 40 + 16 instead; the register-file check
- * (128·40 + 256·232 = 64512 ≤ 65536) always passes. raster × group (2 × 4) do not enter
- * valid(). */
-static size_t sm90_expected_valid(bool int8, bool block, int out_bytes, int max_smem)
+ * accumulation) 2 · (rows / 64) · block_n / 2 + 40 + 16 instead; split > 1 needs cluster 1,
+ * no pingpong, at least 2 · split K blocks of 128 and tiles · split ≤ 2 · SMs; the
+ * register-file check (128·40 + 256·232 = 64512 ≤ 65536) always passes. raster × group
+ * (2 × 4) do not enter valid(). */
+typedef struct sm90_expect {
+    int64_t m, n, k;
+    bool int8, block;
+    int out_bytes;
+} sm90_expect;
+
+static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count)
 {
     static const int block_m[] = {64, 128, 256};
     static const int block_n[] = {8,   16,  24,  32,  48,  64,  80,  96,  112,
                                   128, 144, 160, 176, 192, 208, 224, 240, 256};
     static const int stages[] = {2, 3, 4, 5, 6, 7, 8, 10, 12};
+    static const int splits[] = {1, 2, 4};
     size_t count = 0;
     for (int a = 0; a < 3; a++)
         for (int b = 0; b < 18; b++)
@@ -566,22 +575,31 @@ static size_t sm90_expected_valid(bool int8, bool block, int out_bytes, int max_
                 for (int consumers = 1; consumers <= 2; consumers++)
                     for (int pingpong = 0; pingpong <= 1; pingpong++)
                         for (int cluster = 1; cluster <= 2; cluster++)
-                            for (int epilogue = 0; epilogue <= 1; epilogue++) {
-                                int bm = block_m[a], bn = block_n[b], st = stages[c];
-                                int wg_m = pingpong ? bm : bm / consumers;
-                                int staging = epilogue ? consumers * wg_m * bn * out_bytes : 0;
-                                bool n_ok = !int8 || bn <= 32 || bn % 16 == 0;
-                                bool ok =
-                                    (!pingpong || consumers == 2) &&
-                                    (wg_m == 64 || wg_m == 128) && n_ok &&
-                                    (cluster == 1 || bn % 16 == 0) &&
-                                    st * (bm + bn) * 128 + staging + 16 * st + 16 + 1024 <=
-                                        max_smem &&
-                                    (block ? 2 : 1) * (wg_m / 64 * bn / 2) + 40 +
-                                            (block ? 16 : 0) <=
-                                        (consumers == 1 ? 255 : 232);
-                                count += ok ? 2 * 4 : 0;
-                            }
+                            for (int epilogue = 0; epilogue <= 1; epilogue++)
+                                for (int d = 0; d < 3; d++) {
+                                    int bm = block_m[a], bn = block_n[b], st = stages[c];
+                                    int split = splits[d];
+                                    int wg_m = pingpong ? bm : bm / consumers;
+                                    int staging = epilogue ? consumers * wg_m * bn * x.out_bytes : 0;
+                                    int partials = split > 1 ? consumers * wg_m * bn * 4 + 32 : 0;
+                                    int64_t tiles = (x.m + bm - 1) / bm * ((x.n + bn - 1) / bn);
+                                    bool n_ok = !x.int8 || bn <= 32 || bn % 16 == 0;
+                                    bool split_ok =
+                                        split == 1 ||
+                                        (cluster == 1 && !pingpong && (x.k + 127) / 128 >= 2 * split &&
+                                         tiles * split <= 2 * (int64_t)sm_count);
+                                    bool ok =
+                                        (!pingpong || consumers == 2) &&
+                                        (wg_m == 64 || wg_m == 128) && n_ok &&
+                                        (cluster == 1 || bn % 16 == 0) && split_ok &&
+                                        st * (bm + bn) * 128 + staging + partials + 16 * st + 16 +
+                                                1024 <=
+                                            max_smem &&
+                                        (x.block ? 2 : 1) * (wg_m / 64 * bn / 2) + 40 +
+                                                (x.block ? 16 : 0) <=
+                                            (consumers == 1 ? 255 : 232);
+                                    count += ok ? 2 * 4 : 0;
+                                }
     return count;
 }
 
@@ -597,16 +615,19 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     ck_assert(space_device_nominal(ctx, "sm_90a", &dev) == W8A8_OK);
     ck_assert_msg(space_load(ctx, "sm90_gemm", &s) == W8A8_OK, "%s", w8a8_errmsg(ctx));
     ck_assert_str_eq(space_arch(s), "sm_90a");
-    ck_assert_uint_eq(space_config_total(s), 62208); /* 3·18·9·2·2·2·4·2·2 */
+    ck_assert_uint_eq(space_config_total(s), 186624); /* 3·18·9·2·2·2·4·2·2·3 */
     for (int int8 = 0; int8 <= 1; int8++) {
         w8a8_problem_init(&p, 4096, 28672, 4096, int8 ? W8A8_INT8 : W8A8_E4M3, W8A8_BF16);
         ck_assert(space_applies(ctx, s, &p, &dev, &applies) == W8A8_OK && applies);
         ck_assert_msg(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
         /* every listed block_n is also a legal INT8 N, so INT8 keeps the FP8 count; bf16 out */
-        ck_assert_uint_eq(sm90_expected_valid(int8, false, 2, dev.max_smem_optin), 16800);
-        ck_assert_uint_eq(e.total, 62208);
+        ck_assert_uint_eq(sm90_expected_valid((sm90_expect){4096, 28672, 4096, int8, false, 2},
+                                              dev.max_smem_optin, dev.sm_count),
+                          16800);
+        /* split > 1 is valid only when the tiles leave SMs idle: none at this size */
+        ck_assert_uint_eq(e.total, 186624);
         ck_assert_uint_eq(e.count, 16800);
-        ck_assert_uint_eq(e.invalid, 62208 - 16800);
+        ck_assert_uint_eq(e.invalid, 186624 - 16800);
         for (size_t i = 1; i < e.count; i++)
             ck_assert(e.candidates[i - 1].rank <= e.candidates[i].rank);
         ck_assert(space_default(ctx, s, &p, &dev, config, sizeof config) == W8A8_OK);
@@ -617,8 +638,9 @@ START_TEST(sm90_space_prunes_to_exact_counts)
         space_enumeration_free(&e);
     }
     /* FP8 block scales of A 1×128 and B 128×128: doubled accumulators prune more */
-    const int smem_90a = dev.max_smem_optin;
-    size_t block_valid = sm90_expected_valid(false, true, 2, smem_90a);
+    const int smem_90a = dev.max_smem_optin, sms_90a = dev.sm_count;
+    size_t block_valid =
+        sm90_expected_valid((sm90_expect){4096, 7168, 16384, false, true, 2}, smem_90a, sms_90a);
     ck_assert_uint_eq(block_valid, 12656);
     w8a8_problem_init(&p, 4096, 7168, 16384, W8A8_E4M3, W8A8_BF16);
     p.a_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 1, 128, 1, 0};
@@ -626,6 +648,19 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     ck_assert(space_applies(ctx, s, &p, &dev, &applies) == W8A8_OK && applies);
     ck_assert_msg(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
     ck_assert_uint_eq(e.count, block_valid);
+    space_enumeration_free(&e);
+    /* small M: split-K candidates appear, never with cluster 2 or ping-pong */
+    w8a8_problem_init(&p, 128, 4096, 4096, W8A8_E4M3, W8A8_BF16);
+    ck_assert_msg(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
+    size_t splits = 0;
+    for (size_t i = 0; i < e.count; i++) {
+        const char *c = e.candidates[i].config;
+        if (strstr(c, "split=1"))
+            continue;
+        splits++;
+        ck_assert_msg(strstr(c, "cluster=1") && strstr(c, "pingpong=0"), "%s", c);
+    }
+    ck_assert_uint_gt(splits, 0);
     space_enumeration_free(&e);
     /* not on other parts, not with other block shapes */
     w8a8_problem_init(&p, 4096, 28672, 4096, W8A8_E4M3, W8A8_BF16);
@@ -655,6 +690,8 @@ START_TEST(sm90_space_prunes_to_exact_counts)
             continue; /* doubled accumulators: the widest block_n fit nowhere */
         for (int pi = 0; pi < space_param_count(s); pi++) {
             const space_param *param = space_param_at(s, pi);
+            if (strcmp(param->name, "split") == 0)
+                continue; /* valid only where tiles leave SMs idle: checked below */
             for (int v = 0; v < param->count; v++) {
                 char item[64];
                 snprintf(item, sizeof item, "%s=%lld,", param->name, (long long)param->values[v]);
@@ -670,13 +707,28 @@ START_TEST(sm90_space_prunes_to_exact_counts)
             }
         }
     }
+    /* split 2 and 4 are compiled, on the small-M compile problems */
+    for (int split = 2; split <= 4; split += 2) {
+        char needle[16];
+        snprintf(needle, sizeof needle, "split=%d", split);
+        bool seen = false;
+        for (size_t i = 0; i < plan.count && !seen; i++)
+            seen = strstr(plan.items[i].config, needle) != NULL;
+        ck_assert_msg(seen, "no compiled config has %s", needle);
+    }
     space_free(s);
     /* the compile problems: FP8 bf16, fp16, bf16 out; INT8 fp32, bf16 out; block-scaled
      * bf16, fp32 out (the staging of epilogue 1 depends on the out dtype) */
-    size_t fp8_valid = sm90_expected_valid(false, false, 2, smem_90a);
-    ck_assert_uint_eq(plan.capped, 4 * fp8_valid + sm90_expected_valid(true, false, 4, smem_90a) +
-                                       block_valid + sm90_expected_valid(false, true, 4, smem_90a) -
-                                       plan.count);
+    static const sm90_expect compiled[] = {
+        {4096, 28672, 4096, false, false, 2}, {16, 4096, 4096, false, false, 2},
+        {128, 8192, 8192, false, false, 2},   {512, 6144, 4096, true, false, 4},
+        {2048, 10240, 8192, true, false, 2},  {4096, 7168, 16384, false, true, 2},
+        {64, 2112, 7168, false, true, 4},
+    };
+    size_t expected = 0;
+    for (size_t i = 0; i < sizeof compiled / sizeof compiled[0]; i++)
+        expected += sm90_expected_valid(compiled[i], smem_90a, sms_90a);
+    ck_assert_uint_eq(plan.capped, expected - plan.count);
     w8a8_space_plan_free(&plan);
     ck_assert(w8a8_space_compile_plan(ctx, "sm90_gemm", "sm_90", 8, &plan) == W8A8_OK);
     ck_assert_int_eq(plan.targets_arch, 0); /* plain sm_90 has no wgmma */

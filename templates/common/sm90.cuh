@@ -170,6 +170,71 @@ __device__ __forceinline__ void sm90_bar_arrive_cluster(sm90_u32 bar, sm90_u32 c
                  : "memory");
 }
 
+/* The same wait with cluster-scope acquire: what the arrivals' CTAs wrote before their
+ * release-cluster arrivals (sm90_bar_arrive_remote_release) is visible after it. */
+__device__ __forceinline__ void sm90_bar_wait_cluster(sm90_u32 bar, sm90_u32 parity)
+{
+    sm90_u32 done;
+    do {
+        asm volatile("{ .reg .pred p;\n"
+                     "  mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n"
+                     "  selp.u32 %0, 1, 0, p; }"
+                     : "=r"(done)
+                     : "r"(bar), "r"(parity)
+                     : "memory");
+    } while (!done);
+}
+
+/* Arrives on the barrier at the same offset in CTA `cta` with .release.cluster semantics:
+ * this thread's earlier shared-memory accesses (its writes, and its reads of a peer's
+ * memory) are ordered before the arrival for whoever waits with sm90_bar_wait_cluster. It
+ * costs a memory barrier (see above): once per tile, not per K block. */
+__device__ __forceinline__ void sm90_bar_arrive_remote_release(sm90_u32 bar, sm90_u32 cta)
+{
+    asm volatile("{ .reg .b32 remote;\n"
+                 "  mapa.shared::cluster.u32 remote, %0, %1;\n"
+                 "  mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}"
+                 ::"r"(bar), "r"(cta)
+                 : "memory");
+}
+
+/* The shared::cluster address of `addr` (a shared::cta address of ours) in CTA `cta`. */
+__device__ __forceinline__ sm90_u32 sm90_map_cta(sm90_u32 addr, sm90_u32 cta)
+{
+    sm90_u32 remote;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(addr), "r"(cta));
+    return remote;
+}
+
+/* 16-byte accesses of four accumulators: to our shared memory, and from a peer's (a
+ * shared::cluster address from sm90_map_cta). */
+__device__ __forceinline__ void sm90_st_shared_v4(sm90_u32 addr, const float *v)
+{
+    asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(addr), "f"(v[0]), "f"(v[1]),
+                 "f"(v[2]), "f"(v[3])
+                 : "memory");
+}
+__device__ __forceinline__ void sm90_st_shared_v4(sm90_u32 addr, const int *v)
+{
+    asm volatile("st.shared.v4.s32 [%0], {%1, %2, %3, %4};" ::"r"(addr), "r"(v[0]), "r"(v[1]),
+                 "r"(v[2]), "r"(v[3])
+                 : "memory");
+}
+__device__ __forceinline__ void sm90_ld_cluster_v4(sm90_u32 addr, float *v)
+{
+    asm volatile("ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [%4];"
+                 : "=f"(v[0]), "=f"(v[1]), "=f"(v[2]), "=f"(v[3])
+                 : "r"(addr)
+                 : "memory");
+}
+__device__ __forceinline__ void sm90_ld_cluster_v4(sm90_u32 addr, int *v)
+{
+    asm volatile("ld.shared::cluster.v4.s32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(v[0]), "=r"(v[1]), "=r"(v[2]), "=r"(v[3])
+                 : "r"(addr)
+                 : "memory");
+}
+
 /* ---- shared-memory stores -------------------------------------------------------------- */
 
 __device__ __forceinline__ void sm90_st_shared_u32(sm90_u32 addr, sm90_u32 v)
