@@ -248,6 +248,12 @@ return {
             or not OUTS[problem.out_type] then
             return false
         end
+        -- Hopper has wgmma (sm90_gemm) and the decode family: this family competes there
+        -- only when named (`w8a8 tune --space sm80_gemm`, compile plans), so that a first
+        -- tune on an H100/H200 spends its compile time on the families that can win
+        if cc >= 90 and not device.named then
+            return false
+        end
         if is_block(problem) then
             if not fp8 or problem.a_scale ~= "block" or problem.b_scale ~= "block"
                 or problem.a_group_rows ~= 1 or problem.a_group_k ~= SCALE_GROUP

@@ -295,9 +295,8 @@ extern "C" __global__ void __launch_bounds__(G80_THREADS)
     w8a8_sm80_gemm(const w8a8_gemm_args args)
 {
     extern __shared__ __align__(128) unsigned char g80_smem[];
-    /* programmatic dependent launch: the next kernel may start its prologue now; ours waits
-     * for the previous kernel's writes before the first global access (common/pdl.cuh) */
-    w8a8_pdl_launch_dependents();
+    /* programmatic dependent launch: wait for the previous kernel's writes before the first
+     * global access (common/pdl.cuh) */
     w8a8_pdl_wait();
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int slice = warp / G80_SLICE_WARPS, slice_warp = warp % G80_SLICE_WARPS;
@@ -398,6 +397,9 @@ extern "C" __global__ void __launch_bounds__(G80_THREADS)
         g80_stage_mma(acc, a_stage, b_stage, slice, a_row, b_row, a_hi, b_hi, a_swz, b_swz);
 #endif
     }
+    /* every load is issued: the next kernel may launch once every CTA is here, its prologue
+     * overlapping our reduction and stores (not earlier: common/pdl.cuh) */
+    w8a8_pdl_launch_dependents();
 
     if (W8A8_SLICE_K > 1) {
         g80_reduce_slices(acc, g80_smem, slice, slice_warp, lane);

@@ -20,7 +20,8 @@
  *            "tensor"|"row"|"block", b_scale, a_group_rows, a_group_k, b_group_rows, b_group_k,
  *            a_k_major (bool), azp = "none"|"tensor"|"token" }
  * device  = { arch = "sm_90", name, cc_major, cc_minor, sm_count, max_smem (opt-in bytes per
- *            block), l2_bytes, regs_per_sm = 65536 }
+ *            block), l2_bytes, regs_per_sm = 65536, named (bool: the caller named this space,
+ *            as `w8a8 tune --space` does) }
  * config  = { param = integer, ... } with every name of params.
  */
 #ifndef W8A8_SPACE_H
@@ -38,6 +39,9 @@ typedef struct space_device {
     int sm_count;
     int max_smem_optin;
     uint64_t l2_bytes;
+    /* the space was named by the caller (w8a8 tune --space): a portable family may then
+     * apply where a faster family of its own arch normally takes the part */
+    bool named;
 } space_device;
 
 /* A loaded space: its metadata plus its source, so every evaluation can start a fresh state. */

@@ -257,6 +257,8 @@ w8a8_status w8a8_space_compile_plan(w8a8_context *ctx, const char *space_name_or
     space *s = NULL;
     space_compile_plan internal = {0};
     w8a8_status st = space_device_nominal(ctx, arch, &dev);
+    /* a compile plan lists what the space can build for the arch, named or not */
+    dev.named = true;
     if (st == W8A8_OK)
         st = space_load(ctx, space_name_or_path, &s);
     if (st == W8A8_OK && space_targets_arch(s, arch)) {

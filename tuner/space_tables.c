@@ -129,6 +129,8 @@ void space_push_device(lua_State *L, const space_device *d)
     set_integer(L, "max_smem", d->max_smem_optin);
     set_integer(L, "l2_bytes", (int64_t)d->l2_bytes);
     set_integer(L, "regs_per_sm", W8A8_REGS_PER_SM);
+    lua_pushboolean(L, d->named);
+    lua_setfield(L, -2, "named");
 }
 
 /* ---- Lua → C ------------------------------------------------------------------------------ */

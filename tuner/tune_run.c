@@ -193,6 +193,7 @@ static w8a8_status run_setup(tune_run *run)
         st = space_device_from_ctx(ctx, &run->space_dev);
     if (st != W8A8_OK)
         return st;
+    run->space_dev.named = o->space && *o->space;
     ctx->cu->cuDriverGetVersion(&run->driver_version);
     run->nvrtc_version = cache_nvrtc_version();
     return W8A8_OK;
