@@ -649,8 +649,14 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     ck_assert_msg(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
     ck_assert_uint_eq(e.count, block_valid);
     space_enumeration_free(&e);
-    /* small M: split-K candidates appear, never with cluster 2 or ping-pong */
+    /* small M: split-K candidates appear when the space is named (not in a plain tune until
+     * split-K has run on a GPU), never with cluster 2 or ping-pong */
     w8a8_problem_init(&p, 128, 4096, 4096, W8A8_E4M3, W8A8_BF16);
+    ck_assert_msg(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
+    for (size_t i = 0; i < e.count; i++)
+        ck_assert_msg(strstr(e.candidates[i].config, "split=1"), "%s", e.candidates[i].config);
+    space_enumeration_free(&e);
+    dev.named = true;
     ck_assert_msg(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
     size_t splits = 0;
     for (size_t i = 0; i < e.count; i++) {
@@ -662,6 +668,7 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     }
     ck_assert_uint_gt(splits, 0);
     space_enumeration_free(&e);
+    dev.named = false;
     /* not on other parts, not with other block shapes */
     w8a8_problem_init(&p, 4096, 28672, 4096, W8A8_E4M3, W8A8_BF16);
     p.a_scale.kind = p.b_scale.kind = W8A8_SCALE_BLOCK;
