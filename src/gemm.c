@@ -40,6 +40,15 @@ const gemm_family *gemm_family_find(const char *name)
     return NULL;
 }
 
+w8a8_status gemm_family_defines(const gemm_family *family, w8a8_context *ctx,
+                                const w8a8_problem *problem, const char *config, char *out,
+                                size_t size)
+{
+    if (family && family->defines)
+        return family->defines(ctx, problem, config, out, size);
+    return gemm_defines(ctx, problem, config, out, size);
+}
+
 w8a8_status gemm_defines(w8a8_context *ctx, const w8a8_problem *problem, const char *config,
                          char *out, size_t size)
 {

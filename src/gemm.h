@@ -19,7 +19,7 @@ typedef struct gemm_plan {
     const jit_kernel *kernels[W8A8_PLAN_KERNELS];
     jit_launch launch;       /* grid, block, smem, cluster; stream filled per call */
     int64_t workspace_bytes; /* device scratch the family needs (split-K partials), 0 if none */
-    int64_t ints[8];         /* family-private precomputed values */
+    int64_t ints[12];        /* family-private precomputed values */
 } gemm_plan;
 
 typedef struct gemm_family {
@@ -33,6 +33,11 @@ typedef struct gemm_family {
     /* Launches plan on stream. No allocation, no synchronization. */
     w8a8_status (*run)(w8a8_context *ctx, const gemm_plan *plan, const w8a8_problem *problem,
                        const w8a8_tensors *tensors, CUstream stream);
+    /* The defines of config's kernel for problem, when some config items are launch
+     * arguments rather than macros (configs differing only there share one cubin, so the
+     * tuner compiles it once); NULL: every item is a define (gemm_defines). */
+    w8a8_status (*defines)(w8a8_context *ctx, const w8a8_problem *problem, const char *config,
+                           char *out, size_t size);
 } gemm_family;
 
 extern const gemm_family gemm_family_reference;
@@ -61,11 +66,13 @@ typedef enum gemm_operands {
 gemm_operands gemm_tensor_core_operands(const w8a8_problem *problem);
 
 /* A tunable family's parameter: its name in config strings and spaces, the offset of its int
- * in the family's config struct, and the value a config that leaves it out gets. */
+ * in the family's config struct, the value a config that leaves it out gets, and whether the
+ * kernel takes it at launch (runtime) instead of as a define. */
 typedef struct gemm_param {
     const char *name;
     size_t offset;
     int fallback;
+    bool runtime;
 } gemm_param;
 
 /* Parses "name=value" items separated by ',' or whitespace into config (a struct of ints laid
@@ -76,11 +83,19 @@ w8a8_status gemm_config_parse(w8a8_context *ctx, const char *family, const gemm_
 /* The canonical string of config: every parameter, in params' order. */
 w8a8_status gemm_config_format(w8a8_context *ctx, const char *family, const gemm_param *params,
                                size_t count, const void *config, char *out, size_t size);
+/* The same without the runtime parameters: what the kernel is compiled with. */
+w8a8_status gemm_config_format_compiled(w8a8_context *ctx, const char *family,
+                                        const gemm_param *params, size_t count,
+                                        const void *config, char *out, size_t size);
 
 /* The problem-trait defines every GEMM template receives (W8A8_A_TYPE=…, W8A8_A_SCALE=…,
  * W8A8_AZP=…), appended to config: writes "config,A_TYPE=1,…" into out. */
 w8a8_status gemm_defines(w8a8_context *ctx, const w8a8_problem *problem, const char *config,
                          char *out, size_t size);
+/* The defines of family's kernel for (problem, config): its defines hook, else gemm_defines. */
+w8a8_status gemm_family_defines(const gemm_family *family, w8a8_context *ctx,
+                                const w8a8_problem *problem, const char *config, char *out,
+                                size_t size);
 
 /* Fills args from a (validated) problem and its tensors. */
 void gemm_args_fill(w8a8_gemm_args *args, const w8a8_problem *problem, const w8a8_tensors *tensors);

@@ -44,18 +44,34 @@ w8a8_status gemm_config_parse(w8a8_context *ctx, const char *family, const gemm_
     return W8A8_OK;
 }
 
-w8a8_status gemm_config_format(w8a8_context *ctx, const char *family, const gemm_param *params,
-                               size_t count, const void *config, char *out, size_t size)
+static w8a8_status config_format(w8a8_context *ctx, const char *family, const gemm_param *params,
+                                 size_t count, const void *config, bool compiled, char *out,
+                                 size_t size)
 {
     size_t used = 0;
     if (size)
         out[0] = '\0';
     for (size_t i = 0; i < count; i++) {
-        int n = snprintf(out + used, size - used, "%s%s=%d", i ? "," : "", params[i].name,
+        if (compiled && params[i].runtime)
+            continue;
+        int n = snprintf(out + used, size - used, "%s%s=%d", used ? "," : "", params[i].name,
                          *param_field((void *)config, &params[i]));
         if (n < 0 || (size_t)n >= size - used)
             return errorf(ctx, W8A8_INTERNAL, "%s: config string too long", family);
         used += (size_t)n;
     }
     return W8A8_OK;
+}
+
+w8a8_status gemm_config_format(w8a8_context *ctx, const char *family, const gemm_param *params,
+                               size_t count, const void *config, char *out, size_t size)
+{
+    return config_format(ctx, family, params, count, config, false, out, size);
+}
+
+w8a8_status gemm_config_format_compiled(w8a8_context *ctx, const char *family,
+                                        const gemm_param *params, size_t count,
+                                        const void *config, char *out, size_t size)
+{
+    return config_format(ctx, family, params, count, config, true, out, size);
 }

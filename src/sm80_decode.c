@@ -35,10 +35,10 @@ typedef struct decode_config {
 
 /* In the space's parameter order; the canonical config string follows it. */
 static const gemm_param decode_params[] = {
-    {"warps", offsetof(decode_config, warps), 8},
-    {"row_tiles", offsetof(decode_config, row_tiles), 1},
-    {"token_tiles", offsetof(decode_config, token_tiles), 1},
-    {"unroll", offsetof(decode_config, unroll), 2},
+    {"warps", offsetof(decode_config, warps), 8, false},
+    {"row_tiles", offsetof(decode_config, row_tiles), 1, false},
+    {"token_tiles", offsetof(decode_config, token_tiles), 1, false},
+    {"unroll", offsetof(decode_config, unroll), 2, false},
 };
 #define DECODE_PARAM_COUNT (sizeof decode_params / sizeof decode_params[0])
 

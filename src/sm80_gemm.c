@@ -43,14 +43,14 @@ typedef struct g80_config {
 
 /* In the space's parameter order; the canonical config string follows it. */
 static const gemm_param g80_params[] = {
-    {"block_m", offsetof(g80_config, block_m), 128},
-    {"block_n", offsetof(g80_config, block_n), 128},
-    {"block_k", offsetof(g80_config, block_k), 128},
-    {"stages", offsetof(g80_config, stages), 4},
-    {"warps_m", offsetof(g80_config, warps_m), 2},
-    {"warps_n", offsetof(g80_config, warps_n), 2},
-    {"slice_k", offsetof(g80_config, slice_k), 1},
-    {"group", offsetof(g80_config, group), 8},
+    {"block_m", offsetof(g80_config, block_m), 128, false},
+    {"block_n", offsetof(g80_config, block_n), 128, false},
+    {"block_k", offsetof(g80_config, block_k), 128, false},
+    {"stages", offsetof(g80_config, stages), 4, false},
+    {"warps_m", offsetof(g80_config, warps_m), 2, false},
+    {"warps_n", offsetof(g80_config, warps_n), 2, false},
+    {"slice_k", offsetof(g80_config, slice_k), 1, false},
+    {"group", offsetof(g80_config, group), 8, false},
 };
 #define G80_PARAM_COUNT (sizeof g80_params / sizeof g80_params[0])
 

@@ -46,25 +46,27 @@
 /* plan->ints slots */
 enum {
     SM90_I_BLOCK_M, SM90_I_BLOCK_N, SM90_I_CLUSTER, SM90_I_MAX_CLUSTERS, SM90_I_EPILOGUE,
-    SM90_I_WG_M, SM90_I_SPLIT
+    SM90_I_WG_M, SM90_I_SPLIT, SM90_I_RASTER, SM90_I_GROUP
 };
 
 typedef struct sm90_config {
     int block_m, block_n, stages, consumers, pingpong, raster, group, cluster, epilogue, split;
 } sm90_config;
 
-/* In the space's parameter order; the canonical config string follows it. */
+/* In the space's parameter order; the canonical config string follows it. raster and group
+ * only order the tiles: the kernel takes them at launch, so the configs that differ only
+ * there share one cubin (a tuning run compiles it once and times all eight). */
 static const gemm_param sm90_params[] = {
-    {"block_m", offsetof(sm90_config, block_m), 128},
-    {"block_n", offsetof(sm90_config, block_n), 128},
-    {"stages", offsetof(sm90_config, stages), 6},
-    {"consumers", offsetof(sm90_config, consumers), 2},
-    {"pingpong", offsetof(sm90_config, pingpong), 0},
-    {"raster", offsetof(sm90_config, raster), 0},
-    {"group", offsetof(sm90_config, group), 8},
-    {"cluster", offsetof(sm90_config, cluster), 1},
-    {"epilogue", offsetof(sm90_config, epilogue), 0},
-    {"split", offsetof(sm90_config, split), 1},
+    {"block_m", offsetof(sm90_config, block_m), 128, false},
+    {"block_n", offsetof(sm90_config, block_n), 128, false},
+    {"stages", offsetof(sm90_config, stages), 6, false},
+    {"consumers", offsetof(sm90_config, consumers), 2, false},
+    {"pingpong", offsetof(sm90_config, pingpong), 0, false},
+    {"raster", offsetof(sm90_config, raster), 0, true},
+    {"group", offsetof(sm90_config, group), 8, true},
+    {"cluster", offsetof(sm90_config, cluster), 1, false},
+    {"epilogue", offsetof(sm90_config, epilogue), 0, false},
+    {"split", offsetof(sm90_config, split), 1, false},
 };
 #define SM90_PARAM_COUNT (sizeof sm90_params / sizeof sm90_params[0])
 
@@ -200,6 +202,25 @@ static void sm90_grid(const gemm_plan *plan, const w8a8_problem *problem, jit_la
     launch->grid[2] = 1;
 }
 
+/* The kernel's defines: the config without its launch-time items, and the problem's traits. */
+static w8a8_status sm90_compiled_defines(w8a8_context *ctx, const w8a8_problem *problem,
+                                         const sm90_config *c, char *out, size_t size)
+{
+    char compiled[W8A8_CONFIG_BYTES];
+    w8a8_status st = gemm_config_format_compiled(ctx, SM90_TEMPLATE, sm90_params,
+                                                 SM90_PARAM_COUNT, c, compiled, sizeof compiled);
+    return st == W8A8_OK ? gemm_defines(ctx, problem, compiled, out, size) : st;
+}
+
+static w8a8_status sm90_defines(w8a8_context *ctx, const w8a8_problem *problem,
+                                const char *config, char *out, size_t size)
+{
+    sm90_config c;
+    w8a8_status st =
+        gemm_config_parse(ctx, SM90_TEMPLATE, sm90_params, SM90_PARAM_COUNT, config, &c);
+    return st == W8A8_OK ? sm90_compiled_defines(ctx, problem, &c, out, size) : st;
+}
+
 static w8a8_status sm90_plan(w8a8_context *ctx, const w8a8_problem *problem, const char *config,
                              gemm_plan *plan)
 {
@@ -220,7 +241,7 @@ static w8a8_status sm90_plan(w8a8_context *ctx, const w8a8_problem *problem, con
     if (st != W8A8_OK)
         return st;
     char defines[2 * W8A8_CONFIG_BYTES];
-    st = gemm_defines(ctx, problem, plan->config, defines, sizeof defines);
+    st = sm90_compiled_defines(ctx, problem, &c, defines, sizeof defines);
     if (st != W8A8_OK)
         return st;
     st = jit_kernel_get(ctx, SM90_TEMPLATE, defines, SM90_ARCH, SM90_ENTRY, &plan->kernels[0]);
@@ -232,6 +253,8 @@ static w8a8_status sm90_plan(w8a8_context *ctx, const w8a8_problem *problem, con
     plan->ints[SM90_I_EPILOGUE] = c.epilogue;
     plan->ints[SM90_I_WG_M] = sm90_wg_m(&c);
     plan->ints[SM90_I_SPLIT] = c.split;
+    plan->ints[SM90_I_RASTER] = c.raster;
+    plan->ints[SM90_I_GROUP] = c.group;
     plan->launch.block[0] = SM90_WARPGROUP * (unsigned)(c.consumers + 1);
     plan->launch.block[1] = 1;
     plan->launch.block[2] = 1;
@@ -330,7 +353,9 @@ static w8a8_status sm90_run(w8a8_context *ctx, const gemm_plan *plan, const w8a8
     jit_launch launch = plan->launch;
     sm90_grid(plan, problem, &launch);
     launch.stream = stream;
-    void *params[] = {&map_a, &map_b, tma_store ? &map_c : (void *)&no_map, &args, &tma_store};
+    int raster = (int)plan->ints[SM90_I_RASTER], group = (int)plan->ints[SM90_I_GROUP];
+    void *params[] = {&map_a, &map_b, tma_store ? &map_c : (void *)&no_map, &args, &tma_store,
+                      &raster, &group};
     return jit_kernel_launch(ctx, plan->kernels[0], &launch, params);
 }
 
@@ -340,4 +365,5 @@ const gemm_family gemm_family_sm90 = {
     .supports = sm90_supports,
     .plan = sm90_plan,
     .run = sm90_run,
+    .defines = sm90_defines,
 };

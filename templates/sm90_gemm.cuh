@@ -25,6 +25,8 @@
  *                         tma_store)
  *   args                  w8a8_gemm_args (common/gemm_args.h)
  *   tma_store             1: EPILOGUE 1 stores through tma_c; 0: direct stores
+ *   raster, group         the tile order (the config's raster and group, below): launch
+ *                         arguments, so the configs that differ only there share a cubin
  * Launch: block 128·(CONSUMERS+1) threads, dynamic shared memory SM90_SMEM_BYTES (below:
  * STAGES·(BLOCK_M+BLOCK_N)·128 + the epilogue staging + 16·STAGES + 16 + 1024 alignment
  * slack), a multiple of CLUSTER CTAs with the cluster launch attribute {CLUSTER, 1, 1}, at
@@ -40,9 +42,9 @@
  *               1 (needs CONSUMERS 2): each consumer takes every other tile of the CTA
  *               whole (BLOCK_M = 64 or 128 rows), so one warpgroup's epilogue overlaps
  *               the other's main loop
- *   RASTER      0: groups of GROUP tile-rows, M index fastest inside a group;
- *               1: groups of GROUP tile-columns, N index fastest
- *   GROUP       1…64
+ *   raster      (launch argument) 0: groups of `group` tile-rows, M index fastest inside a
+ *               group; 1: groups of `group` tile-columns, N index fastest
+ *   group       (launch argument) 1…64
  *   CLUSTER     1, or 2 (BLOCK_N a multiple of 16): the two CTAs of a cluster take tiles
  *               (2u, n) and (2u + 1, n) of the same B tile; each loads its own A tile and
  *               half of the B tile's rows, multicast into both CTAs, so B crosses L2 once
@@ -109,12 +111,6 @@
 #ifndef W8A8_CONSUMERS
 #define W8A8_CONSUMERS 2
 #endif
-#ifndef W8A8_RASTER
-#define W8A8_RASTER 0
-#endif
-#ifndef W8A8_GROUP
-#define W8A8_GROUP 8
-#endif
 #ifndef W8A8_CLUSTER
 #define W8A8_CLUSTER 1
 #endif
@@ -173,7 +169,6 @@ static_assert(W8A8_BLOCK_N % 8 == 0 && W8A8_BLOCK_N >= 8 && W8A8_BLOCK_N <= 256,
 static_assert(!SM90_INT8 || W8A8_BLOCK_N <= 32 || W8A8_BLOCK_N % 16 == 0,
               "INT8 wgmma N: 8, 16, 24, 32, 48..256 step 16");
 static_assert(W8A8_STAGES >= 2 && W8A8_STAGES <= 16, "STAGES");
-static_assert(W8A8_GROUP >= 1, "GROUP");
 static_assert(W8A8_CLUSTER == 1 || (W8A8_CLUSTER == 2 && W8A8_BLOCK_N % 16 == 0),
               "CLUSTER 1, or 2 with BLOCK_N a multiple of 16 (half a B tile is whole 1024-byte atoms)");
 static_assert(W8A8_EPILOGUE == 0 || W8A8_EPILOGUE == 1, "EPILOGUE is 0 or 1");
@@ -199,30 +194,22 @@ static_assert(W8A8_OUT_TYPE == W8A8_T_BF16 || W8A8_OUT_TYPE == W8A8_T_FP16 ||
 #include "common/epilogue.cuh"
 
 /* ---- tile order --------------------------------------------------------------------------
- * RASTER 0: groups of GROUP tile-rows; inside a group the M index moves fastest, so the
- * CTAs of one wave share few B tiles (weights) and GROUP A tiles in L2. RASTER 1: the same
- * with the roles of M and N exchanged. */
-__device__ __forceinline__ void sm90_tile_coords(int tile, int m_tiles, int n_tiles, int &mt,
-                                                 int &nt)
+ * raster 0: groups of `group` tile-rows; inside a group the M index moves fastest, so the
+ * CTAs of one wave share few B tiles (weights) and `group` A tiles in L2. raster 1: the same
+ * with the roles of M and N exchanged. Both are launch arguments (the host checked them:
+ * raster 0 or 1, group ≥ 1), computed once per tile. */
+__device__ __forceinline__ void sm90_tile_coords(int tile, int m_tiles, int n_tiles, int raster,
+                                                 int group_size, int &mt, int &nt)
 {
-#if W8A8_RASTER == 0
-    const int major = m_tiles, minor = n_tiles;
-#else
-    const int major = n_tiles, minor = m_tiles;
-#endif
-    const int per_group = W8A8_GROUP * minor;
+    const int major = raster ? n_tiles : m_tiles, minor = raster ? m_tiles : n_tiles;
+    const int per_group = group_size * minor;
     const int group = tile / per_group;
-    const int first = group * W8A8_GROUP;
-    const int size = major - first < W8A8_GROUP ? major - first : W8A8_GROUP;
+    const int first = group * group_size;
+    const int size = major - first < group_size ? major - first : group_size;
     const int rest = tile - group * per_group;
     const int fast = first + rest % size, slow = rest / size;
-#if W8A8_RASTER == 0
-    mt = fast;
-    nt = slow;
-#else
-    nt = fast;
-    mt = slow;
-#endif
+    mt = raster ? slow : fast;
+    nt = raster ? fast : slow;
 }
 
 /* ---- epilogue ---------------------------------------------------------------------------- */
@@ -476,12 +463,16 @@ __device__ __forceinline__ void sm90_release(sm90_u32 empty, int lane)
  * clusters (CTAs without clusters) take units u, u + their count, … in raster order. */
 struct sm90_units {
     int m_units, n_tiles, count, first, step, rank;
+    int raster, group; /* the tile order (sm90_tile_coords) */
     int k_rank; /* SPLIT > 1: this CTA's K slice (its rank in the cluster); else 0 */
 };
 
-__device__ __forceinline__ sm90_units sm90_units_make(int m_tiles, int n_tiles)
+__device__ __forceinline__ sm90_units sm90_units_make(int m_tiles, int n_tiles, int raster,
+                                                      int group)
 {
     sm90_units u;
+    u.raster = raster;
+    u.group = group;
     u.k_rank = 0;
 #if W8A8_CLUSTER == 2
     u.rank = (int)sm90_cluster_rank();
@@ -508,7 +499,7 @@ __device__ __forceinline__ sm90_units sm90_units_make(int m_tiles, int n_tiles)
 __device__ __forceinline__ void sm90_unit_tile(const sm90_units &u, int unit, int &mt, int &nt)
 {
     int mu;
-    sm90_tile_coords(unit, u.m_units, u.n_tiles, mu, nt);
+    sm90_tile_coords(unit, u.m_units, u.n_tiles, u.raster, u.group, mu, nt);
     mt = mu * W8A8_CLUSTER + u.rank;
 }
 
@@ -557,7 +548,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
     w8a8_sm90_gemm(const __grid_constant__ sm90_tensor_map tma_a,
                    const __grid_constant__ sm90_tensor_map tma_b,
                    const __grid_constant__ sm90_tensor_map tma_c, const w8a8_gemm_args args,
-                   const int tma_store)
+                   const int tma_store, const int raster, const int group)
 {
     extern __shared__ __align__(1024) unsigned char smem_raw[];
     /* Buffers must be 1024-byte aligned for the 128-byte swizzle; the host adds slack. The
@@ -585,7 +576,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
     const int m_tiles = (int)((args.m + W8A8_BLOCK_M - 1) / W8A8_BLOCK_M);
     const int n_tiles = (int)((args.n + W8A8_BLOCK_N - 1) / W8A8_BLOCK_N);
     const int k_blocks = (int)((args.k + SM90_BK - 1) / SM90_BK);
-    const sm90_units units = sm90_units_make(m_tiles, n_tiles);
+    const sm90_units units = sm90_units_make(m_tiles, n_tiles, raster, group);
     /* this CTA's K blocks of every tile: all of them, or its slice with SPLIT > 1 */
     const int kb_begin = (int)((long long)units.k_rank * k_blocks / W8A8_SPLIT);
     const int kb_end = (int)((long long)(units.k_rank + 1) * k_blocks / W8A8_SPLIT);

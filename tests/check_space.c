@@ -17,6 +17,7 @@
 #include <lua5.4/lualib.h>
 #endif
 
+#include "gemm.h"
 #include "space.h"
 #include "testutil.h"
 
@@ -603,6 +604,55 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count)
     return count;
 }
 
+/* sm90_gemm's raster and group order the tiles at launch: configs that differ only there
+ * compile to one kernel (the same defines), so a tuning run's compile queue holds far fewer
+ * kernels than it has candidates; the canonical config keeps both. */
+START_TEST(sm90_tile_order_is_a_launch_argument)
+{
+    w8a8_context *ctx = ctx_open();
+    w8a8_problem p;
+    w8a8_problem_init(&p, 512, 4096, 4096, W8A8_E4M3, W8A8_BF16);
+    char a[512], b[512], c[512];
+    const char *base = "block_m=128,block_n=128,stages=6,consumers=2,pingpong=0,";
+    char config[256];
+    snprintf(config, sizeof config, "%sraster=0,group=8,cluster=1,epilogue=0,split=1", base);
+    ck_assert_int_eq(gemm_family_defines(&gemm_family_sm90, ctx, &p, config, a, sizeof a), W8A8_OK);
+    snprintf(config, sizeof config, "%sraster=1,group=16,cluster=1,epilogue=0,split=1", base);
+    ck_assert_int_eq(gemm_family_defines(&gemm_family_sm90, ctx, &p, config, b, sizeof b), W8A8_OK);
+    ck_assert_str_eq(a, b);
+    ck_assert_ptr_null(strstr(a, "raster"));
+    ck_assert_ptr_null(strstr(a, "group"));
+    snprintf(config, sizeof config, "%sraster=0,group=8,cluster=1,epilogue=1,split=1", base);
+    ck_assert_int_eq(gemm_family_defines(&gemm_family_sm90, ctx, &p, config, c, sizeof c), W8A8_OK);
+    ck_assert_str_ne(a, c);
+    ck_assert_int_eq(gemm_family_defines(&gemm_family_sm90, ctx, &p, "raster=2x", c, sizeof c),
+                     W8A8_INVALID);
+    /* what the tuner's compile queue gets for one key: its 256 best-ranked candidates */
+    space *s = NULL;
+    space_device dev;
+    space_enumeration e;
+    ck_assert(space_device_nominal(ctx, "sm_90a", &dev) == W8A8_OK);
+    ck_assert(space_load(ctx, "sm90_gemm", &s) == W8A8_OK);
+    ck_assert(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK);
+    size_t take = e.count < 256 ? e.count : 256, distinct = 0;
+    static char seen[256][512];
+    for (size_t i = 0; i < take; i++) {
+        ck_assert_int_eq(gemm_family_defines(&gemm_family_sm90, ctx, &p, e.candidates[i].config,
+                                             seen[distinct], sizeof seen[0]),
+                         W8A8_OK);
+        bool again = false;
+        for (size_t j = 0; j < distinct && !again; j++)
+            again = strcmp(seen[j], seen[distinct]) == 0;
+        distinct += !again;
+    }
+    printf("sm90_gemm, 512x4096x4096: %zu best-ranked candidates are %zu kernels\n", take, distinct);
+    ck_assert_uint_lt(distinct, take);
+    space_enumeration_free(&e);
+    space_free(s);
+    w8a8_context_close(ctx);
+}
+END_TEST
+
 START_TEST(sm90_space_prunes_to_exact_counts)
 {
     w8a8_context *ctx = ctx_open();
@@ -775,6 +825,7 @@ int main(void)
     tcase_add_test(shipped, reference_space);
     tcase_add_test(shipped, reference_compile_plan_covers_every_trait);
     tcase_add_test(shipped, sm90_space_prunes_to_exact_counts);
+    tcase_add_test(shipped, sm90_tile_order_is_a_launch_argument);
     suite_add_tcase(s, shipped);
     return test_run_suite(s);
 }

@@ -74,9 +74,14 @@ static w8a8_status plan_append(w8a8_context *ctx, space_compile_plan *plan, size
     return st;
 }
 
-w8a8_status space_compile_plan_make(w8a8_context *ctx, const space *s, const space_device *dev,
+w8a8_status space_compile_plan_make(w8a8_context *ctx, const space *s, const space_device *device,
                                     size_t max_per_problem, space_compile_plan *out)
 {
+    /* A compile plan lists what the space can build for the arch: as if named, so that
+     * candidates offered only to a caller who names the space are compiled too. */
+    space_device named = *device;
+    named.named = true;
+    const space_device *dev = &named;
     w8a8_problem *problems = NULL;
     size_t count = 0, capacity = 0;
     memset(out, 0, sizeof *out);
@@ -257,8 +262,6 @@ w8a8_status w8a8_space_compile_plan(w8a8_context *ctx, const char *space_name_or
     space *s = NULL;
     space_compile_plan internal = {0};
     w8a8_status st = space_device_nominal(ctx, arch, &dev);
-    /* a compile plan lists what the space can build for the arch, named or not */
-    dev.named = true;
     if (st == W8A8_OK)
         st = space_load(ctx, space_name_or_path, &s);
     if (st == W8A8_OK && space_targets_arch(s, arch)) {

@@ -225,7 +225,9 @@ static void defaults_first(candidate_list *l)
 static w8a8_status candidate_kernel(tune_run *run, const problem_plan *p, candidate *c)
 {
     char defines[KQ_DEFINES_BYTES];
-    w8a8_status st = gemm_defines(run->ctx, &p->problem, c->config, defines, sizeof defines);
+    /* the family's defines: configs that differ only in launch arguments share a kernel */
+    w8a8_status st = gemm_family_defines(gemm_family_find(c->template_name), run->ctx,
+                                         &p->problem, c->config, defines, sizeof defines);
     if (st != W8A8_OK) {
         snprintf(c->error, sizeof c->error, "%s: %s", w8a8_status_string(st), w8a8_errmsg(run->ctx));
         error_clear(run->ctx);

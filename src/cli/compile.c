@@ -97,8 +97,28 @@ static void *worker(void *arg)
     }
 }
 
+/* Whether a job of the list from `first` on already compiles (template, defines): configs that
+ * differ only in launch arguments (sm90_gemm's raster and group) share one kernel. slots is
+ * an open-addressing table of job indices + 1 over those jobs, `count` slots (a power of two,
+ * at least twice the jobs); the new job's index goes in when it is not a duplicate. */
+static bool job_seen(const job_list *l, size_t *slots, size_t count, size_t index)
+{
+    const job *j = &l->items[index];
+    size_t i = (size_t)util_hash_text(util_hash_text(UTIL_HASH_SEED, j->template_name),
+                                      j->defines) & (count - 1);
+    for (; slots[i]; i = (i + 1) & (count - 1)) {
+        const job *other = &l->items[slots[i] - 1];
+        if (strcmp(other->template_name, j->template_name) == 0 &&
+            strcmp(other->defines, j->defines) == 0)
+            return true;
+    }
+    slots[i] = index + 1;
+    return false;
+}
+
 /* Adds every (problem, config) the space wants compiled for arch, at most max_configs per
- * problem (in rank order; 0 means all). *skipped: the space does not target arch. */
+ * problem (in rank order; 0 means all), each distinct kernel once. *skipped: the space does
+ * not target arch. */
 static w8a8_status add_space(w8a8_context *ctx, job_list *l, const char *name_or_path,
                              size_t max_configs, bool *skipped)
 {
@@ -111,6 +131,12 @@ static w8a8_status add_space(w8a8_context *ctx, job_list *l, const char *name_or
     space_compile_plan plan = {0};
     if (!*skipped && (st = space_device_nominal(ctx, l->arch, &dev)) == W8A8_OK)
         st = space_compile_plan_make(ctx, s, &dev, max_configs, &plan);
+    size_t slot_count = 16;
+    while (slot_count < 2 * plan.count)
+        slot_count *= 2;
+    size_t *slots = calloc(slot_count, sizeof *slots);
+    if (!slots && st == W8A8_OK)
+        st = errorf(ctx, W8A8_NO_MEMORY, "out of host memory");
     for (size_t i = 0; st == W8A8_OK && i < plan.count; i++) {
         job *j = job_add(l);
         if (!j) {
@@ -118,10 +144,14 @@ static w8a8_status add_space(w8a8_context *ctx, job_list *l, const char *name_or
             break;
         }
         snprintf(j->template_name, sizeof j->template_name, "%s", space_template(s));
-        st = gemm_defines(ctx, &plan.items[i].problem, plan.items[i].config, j->defines,
-                          sizeof j->defines);
+        st = gemm_family_defines(gemm_family_find(space_template(s)), ctx,
+                                 &plan.items[i].problem, plan.items[i].config, j->defines,
+                                 sizeof j->defines);
         snprintf(j->label, sizeof j->label, "%s", j->defines);
+        if (st == W8A8_OK && job_seen(l, slots, slot_count, l->count - 1))
+            l->count--; /* the same kernel as an earlier config */
     }
+    free(slots);
     space_compile_plan_free(&plan);
     space_free(s);
     return st;
