@@ -1109,7 +1109,7 @@ typedef struct w8a8_tune_progress {
     w8a8_tune_phase phase;
     size_t problem_index, problem_count;
     const w8a8_problem *problem;  /* m = the bucket */
-    const char *space;            /* the space being tuned */
+    const char *space;            /* the space of the candidate at hand, or NULL */
     size_t done, total;
     const char *config;           /* the candidate at hand, or NULL */
     double best_us;               /* best time so far for this problem (< 0: none yet) */

@@ -57,8 +57,9 @@ static void problem_budget_start(tune_run *run)
     run->quick_deadline = now + 0.75 * share;
 }
 
+/* c: the candidate the event is about (its config and space), or NULL. */
 static void report(tune_run *run, w8a8_tune_phase phase, size_t done, size_t total,
-                   const char *config, const w8a8_tune_measurement *m, const w8a8_tune_result *r)
+                   const candidate *c, const w8a8_tune_measurement *m, const w8a8_tune_result *r)
 {
     if (!run->progress)
         return;
@@ -66,7 +67,7 @@ static void report(tune_run *run, w8a8_tune_phase phase, size_t done, size_t tot
     w8a8_tune_progress p = {
         .phase = phase, .problem_index = run->problem_index,
         .problem_count = run->options.problem_count, .problem = &run->problem,
-        .space = run->space_label, .done = done, .total = total, .config = config,
+        .space = c ? c->space : NULL, .done = done, .total = total, .config = c ? c->config : NULL,
         .best_us = run->best_us, .best_config = run->best_us >= 0 ? run->best_config : NULL,
         .elapsed_seconds = util_now() - run->started,
         .budget_seconds = run->options.budget_seconds, .measurement = m, .result = r};
@@ -142,7 +143,7 @@ static w8a8_status record(tune_run *run, const candidate *c, const char *status,
         st = cache_put_measurement(run->ctx, &run->key, &row);
         run->profile.record_seconds += util_now() - t0;
     }
-    report(run, W8A8_TUNE_PHASE_MEASURED, 0, 0, c->config, &m, NULL);
+    report(run, W8A8_TUNE_PHASE_MEASURED, 0, 0, c, &m, NULL);
     return st;
 }
 
@@ -248,7 +249,7 @@ static w8a8_status candidate_compiled(tune_run *run, candidate *c, w8a8_tune_res
         res->compile_failed++;
         return record(run, c, "compile_error", NULL, 1);
     }
-    report(run, W8A8_TUNE_PHASE_COMPILE, res->compiled, 0, c->config, NULL, NULL);
+    report(run, W8A8_TUNE_PHASE_COMPILE, res->compiled, 0, c, NULL, NULL);
     const kq_kernel *k = kq_wait(run->kernels, c->kernel);
     c->info = k->info;
     if (!k->compiled) {
@@ -290,7 +291,7 @@ static w8a8_status quick_pass(tune_run *run, candidate_list *l, timing_buffers *
             if (st != W8A8_OK)
                 break;
         }
-        report(run, W8A8_TUNE_PHASE_QUICK, i, l->count, c->config, NULL, NULL);
+        report(run, W8A8_TUNE_PHASE_QUICK, i, l->count, c, NULL, NULL);
         st = quick_one(run, b, c, &res->verify_failed);
         res->timed += c->usable;
     }
@@ -318,7 +319,7 @@ static w8a8_status final_pass(tune_run *run, timing_buffers *b, candidate_list *
     w8a8_status st = W8A8_OK;
     for (size_t i = 0; i < finalists && st == W8A8_OK && tune_budget_left(run); i++) {
         candidate *c = usable[i];
-        report(run, W8A8_TUNE_PHASE_FINAL, i, finalists, c->config, NULL, NULL);
+        report(run, W8A8_TUNE_PHASE_FINAL, i, finalists, c, NULL, NULL);
         timing_result t;
         double t0 = util_now();
         st = timing_measure(run->ctx, b, launch_plan, &c->plan, run->options.final_samples,

@@ -102,7 +102,6 @@ typedef struct tune_run {
     size_t problem_index;
     w8a8_problem problem;
     cache_key key;
-    const char *space_label;
     double best_us;
     char best_config[W8A8_CONFIG_BYTES + 64];
     /* the first error that stopped a key (not a budget), for the call's status */
