@@ -30,8 +30,6 @@
 
 #define SEED 20261124u
 #define POISON 0xFF
-#define FP8_ACCUMULATION_BOUND 5e-3
-#define PROMOTED_ACCUMULATION_BOUND 1e-3
 
 static w8a8_context *ctx;
 
@@ -70,35 +68,10 @@ static void run_family(const pgen_case *c, const char *config, void *out)
     ck_assert_msg(st == W8A8_OK, "%s: %s", config, w8a8_errmsg(ctx));
 }
 
-static double bound_for(const w8a8_problem *p, double tolerance)
-{
-    return tolerance + (p->a_type == W8A8_INT8 ? 0.0
-                        : is_block(p)          ? PROMOTED_ACCUMULATION_BOUND
-                                               : FP8_ACCUMULATION_BOUND);
-}
-
 /* Runs one case against the reference kernel; returns whether it passed (prints if not). */
 static bool check_case(const pgen_case *c, const char *config)
 {
-    unsigned char *got = malloc(c->out_bytes), *want = malloc(c->out_bytes);
-    ck_assert(got && want);
-    run_family(c, config, got);
-    w8a8_status st = pgen_run_reference_gpu(ctx, c, want);
-    ck_assert_msg(st == W8A8_OK, "reference: %s", w8a8_errmsg(ctx));
-    pgen_result r;
-    pgen_compare(&c->problem, got, want, &r);
-    double bound = bound_for(&c->problem, r.tolerance);
-    bool ok = r.bad_values == 0 && r.bad_padding == 0 && r.rel_error <= bound;
-    if (!ok) {
-        char text[320];
-        pgen_problem_describe(&c->problem, text, sizeof text);
-        printf("FAIL %s [%s]: rel %.3e (bound %.3e), %lld non-finite, %lld padding bytes "
-               "written\n", text, config, r.rel_error, bound, (long long)r.bad_values,
-               (long long)r.bad_padding);
-    }
-    free(got);
-    free(want);
-    return ok;
+    return test_family_matches_reference(ctx, &gemm_family_sm80_gemm, c, config);
 }
 
 
@@ -365,7 +338,7 @@ static void dispatched_in_a_graph(const pgen_case *c)
     ck_assert_int_eq(pgen_run_reference_gpu(ctx, c, want), W8A8_OK);
     pgen_result r;
     pgen_compare(&c->problem, got, want, &r);
-    double bound = bound_for(&c->problem, r.tolerance);
+    double bound = test_accumulation_bound(&c->problem, r.tolerance);
     ck_assert_msg(r.bad_values == 0 && r.bad_padding == 0 && r.rel_error <= bound,
                   "graph replay: rel %.3e (bound %.3e)", r.rel_error, bound);
     free(got);

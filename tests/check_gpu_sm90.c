@@ -28,8 +28,6 @@
 #include "testutil.h"
 
 #define SEED 20250917u
-#define FP8_ACCUMULATION_BOUND 5e-3
-#define PROMOTED_ACCUMULATION_BOUND 1e-3
 #define MAX_FAILURES_SHOWN 10
 
 static w8a8_context *ctx;
@@ -109,28 +107,7 @@ static void run_sm90(const pgen_case *c, const char *config, void *out)
 /* Runs one case against the reference kernel; returns whether it passed (prints if not). */
 static bool check_case(const pgen_case *c, const char *config)
 {
-    unsigned char *got = malloc(c->out_bytes), *want = malloc(c->out_bytes);
-    ck_assert(got && want);
-    run_sm90(c, config, got);
-    w8a8_status st = pgen_run_reference_gpu(ctx, c, want);
-    ck_assert_msg(st == W8A8_OK, "reference: %s", w8a8_errmsg(ctx));
-    pgen_result r;
-    pgen_compare(&c->problem, got, want, &r);
-    bool promoted = c->problem.a_scale.kind == W8A8_SCALE_BLOCK;
-    double bound = r.tolerance + (c->problem.a_type == W8A8_INT8 ? 0.0
-                                  : promoted                     ? PROMOTED_ACCUMULATION_BOUND
-                                                                 : FP8_ACCUMULATION_BOUND);
-    bool ok = r.bad_values == 0 && r.bad_padding == 0 && r.rel_error <= bound;
-    if (!ok) {
-        char text[320];
-        pgen_problem_describe(&c->problem, text, sizeof text);
-        printf("FAIL %s [%s]: rel %.3e (bound %.3e), %lld non-finite, %lld padding bytes "
-               "written\n", text, config, r.rel_error, bound, (long long)r.bad_values,
-               (long long)r.bad_padding);
-    }
-    free(got);
-    free(want);
-    return ok;
+    return test_family_matches_reference(ctx, &gemm_family_sm90, c, config);
 }
 
 START_TEST(every_supported_trait_combination)

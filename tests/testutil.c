@@ -180,3 +180,35 @@ void test_gpu_sync(w8a8_context *ctx)
 {
     gpu_check(ctx, ctx->cu->cuCtxSynchronize(), "cuCtxSynchronize");
 }
+
+double test_accumulation_bound(const w8a8_problem *p, double tolerance)
+{
+    return tolerance + (p->a_type == W8A8_INT8                  ? 0.0
+                        : p->a_scale.kind == W8A8_SCALE_BLOCK ? TEST_PROMOTED_ACCUMULATION_BOUND
+                                                              : TEST_FP8_ACCUMULATION_BOUND);
+}
+
+bool test_family_matches_reference(w8a8_context *ctx, const gemm_family *family,
+                                   const pgen_case *c, const char *config)
+{
+    unsigned char *got = malloc(c->out_bytes), *want = malloc(c->out_bytes);
+    ck_assert(got && want);
+    w8a8_status st = pgen_run_family_gpu(ctx, family, c, config, got);
+    ck_assert_msg(st == W8A8_OK, "%s %s: %s", family->name, config, w8a8_errmsg(ctx));
+    st = pgen_run_reference_gpu(ctx, c, want);
+    ck_assert_msg(st == W8A8_OK, "reference: %s", w8a8_errmsg(ctx));
+    pgen_result r;
+    pgen_compare(&c->problem, got, want, &r);
+    double bound = test_accumulation_bound(&c->problem, r.tolerance);
+    bool ok = r.bad_values == 0 && r.bad_padding == 0 && r.rel_error <= bound;
+    if (!ok) {
+        char text[320];
+        pgen_problem_describe(&c->problem, text, sizeof text);
+        printf("FAIL %s %s [%s]: rel %.3e (bound %.3e), %lld non-finite, %lld padding bytes "
+               "written\n", family->name, text, config, r.rel_error, bound,
+               (long long)r.bad_values, (long long)r.bad_padding);
+    }
+    free(got);
+    free(want);
+    return ok;
+}

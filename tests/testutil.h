@@ -7,7 +7,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "gemm.h"
 #include "internal.h"
+#include "problem_gen.h"
 #include "w8a8jit.h"
 
 /* Exit status CTest reads as "skipped" (SKIP_RETURN_CODE). */
@@ -24,6 +26,20 @@ w8a8_context *test_ctx_open_with(const char *kernel_dir, const char *cache_db, u
 /* A context on the device (if any) with a fresh tuning database in dir/tuning.db (dir OUT,
  * a new temporary folder); for GPU suites that must start from an empty cache. */
 w8a8_context *test_ctx_open_empty_cache(char *dir, size_t size);
+
+/* The GPU family suites' verdict: FP8 tensor cores accumulate with a reduced-precision adder
+ * (about 1e-3 relative for K in the thousands), so FP8 results get this much on top of the
+ * out dtype's bound; promoted accumulation (block scales) a tighter bound; INT8 is exact. */
+#define TEST_FP8_ACCUMULATION_BOUND 5e-3
+#define TEST_PROMOTED_ACCUMULATION_BOUND 1e-3
+/* Runs case c through `family` with `config` (output poisoned first) and through the
+ * reference kernel; returns whether they agree (no non-finite values, padding untouched,
+ * relative error within the bound above); prints the problem and config when not. A failed
+ * launch fails the test. */
+bool test_family_matches_reference(w8a8_context *ctx, const gemm_family *family,
+                                   const pgen_case *c, const char *config);
+/* That bound for problem p whose out dtype's own bound is `tolerance` (pgen_compare's). */
+double test_accumulation_bound(const w8a8_problem *p, double tolerance);
 
 /* For GPU suites: call first in main(). Prints "skipped: <why>" and exits TEST_SKIP_CODE
  * when the machine has no usable CUDA device. */

@@ -47,19 +47,35 @@ __device__ __forceinline__ void sm90_bar_arrive_expect_tx(sm90_u32 bar, sm90_u32
                  : "memory");
 }
 
-/* Waits until the phase of parity `parity` has completed. A fresh barrier counts the phase
+/* Waits until the phase of parity `parity` has completed, with CTA-scope acquire or (CLUSTER)
+ * cluster-scope acquire: what the arrivals' CTAs wrote before their release-cluster arrivals
+ * (sm90_bar_arrive_remote_release) is visible after it. A fresh barrier counts the phase
  * before it (parity 1) as completed, which is how producers start on an empty ring. */
-__device__ __forceinline__ void sm90_bar_wait(sm90_u32 bar, sm90_u32 parity)
+template <bool CLUSTER> __device__ __forceinline__ void sm90_bar_wait_scoped(sm90_u32 bar,
+                                                                            sm90_u32 parity)
 {
     sm90_u32 done;
     do {
-        asm volatile("{ .reg .pred p;\n"
-                     "  mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-                     "  selp.u32 %0, 1, 0, p; }"
-                     : "=r"(done)
-                     : "r"(bar), "r"(parity)
-                     : "memory");
+        if (CLUSTER)
+            asm volatile("{ .reg .pred p;\n"
+                         "  mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n"
+                         "  selp.u32 %0, 1, 0, p; }"
+                         : "=r"(done)
+                         : "r"(bar), "r"(parity)
+                         : "memory");
+        else
+            asm volatile("{ .reg .pred p;\n"
+                         "  mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                         "  selp.u32 %0, 1, 0, p; }"
+                         : "=r"(done)
+                         : "r"(bar), "r"(parity)
+                         : "memory");
     } while (!done);
+}
+
+__device__ __forceinline__ void sm90_bar_wait(sm90_u32 bar, sm90_u32 parity)
+{
+    sm90_bar_wait_scoped<false>(bar, parity);
 }
 
 /* ---- TMA ------------------------------------------------------------------------------- */
@@ -170,19 +186,9 @@ __device__ __forceinline__ void sm90_bar_arrive_cluster(sm90_u32 bar, sm90_u32 c
                  : "memory");
 }
 
-/* The same wait with cluster-scope acquire: what the arrivals' CTAs wrote before their
- * release-cluster arrivals (sm90_bar_arrive_remote_release) is visible after it. */
 __device__ __forceinline__ void sm90_bar_wait_cluster(sm90_u32 bar, sm90_u32 parity)
 {
-    sm90_u32 done;
-    do {
-        asm volatile("{ .reg .pred p;\n"
-                     "  mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n"
-                     "  selp.u32 %0, 1, 0, p; }"
-                     : "=r"(done)
-                     : "r"(bar), "r"(parity)
-                     : "memory");
-    } while (!done);
+    sm90_bar_wait_scoped<true>(bar, parity);
 }
 
 /* Arrives on the barrier at the same offset in CTA `cta` with .release.cluster semantics:
