@@ -62,12 +62,6 @@ static bool is_block(const w8a8_problem *p) { return p->a_scale.kind == W8A8_SCA
 
 static bool fp8_capable(void) { return ctx->cc_major * 10 + ctx->cc_minor >= 89; }
 
-static void run_family(const pgen_case *c, const char *config, void *out)
-{
-    w8a8_status st = pgen_run_family_gpu(ctx, &gemm_family_sm80_gemm, c, config, out);
-    ck_assert_msg(st == W8A8_OK, "%s: %s", config, w8a8_errmsg(ctx));
-}
-
 /* Runs one case against the reference kernel; returns whether it passed (prints if not). */
 static bool check_case(const pgen_case *c, const char *config)
 {
@@ -287,15 +281,7 @@ START_TEST(two_runs_are_bitwise_equal)
     p.b_scale.kind = W8A8_SCALE_ROW;
     pgen_case c;
     ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
-    unsigned char *first = malloc(c.out_bytes), *second = malloc(c.out_bytes);
-    ck_assert(first && second);
-    for (int ci = 0; ci < CONFIG_COUNT; ci++) {
-        run_family(&c, configs[ci], first);
-        run_family(&c, configs[ci], second);
-        ck_assert_msg(memcmp(first, second, c.out_bytes) == 0, "%s: two runs differ", configs[ci]);
-    }
-    free(first);
-    free(second);
+    test_family_runs_are_bitwise_equal(ctx, &gemm_family_sm80_gemm, &c, configs, CONFIG_COUNT);
     pgen_case_destroy(&c);
 }
 END_TEST

@@ -97,13 +97,6 @@ static void config_for(int index, const w8a8_problem *p, char *out, size_t size)
     }
 }
 
-/* Runs case c through the family with `config` (output poisoned first) into out. */
-static void run_sm90(const pgen_case *c, const char *config, void *out)
-{
-    w8a8_status st = pgen_run_family_gpu(ctx, &gemm_family_sm90, c, config, out);
-    ck_assert_msg(st == W8A8_OK, "%s: %s", config, w8a8_errmsg(ctx));
-}
-
 /* Runs one case against the reference kernel; returns whether it passed (prints if not). */
 static bool check_case(const pgen_case *c, const char *config)
 {
@@ -275,13 +268,7 @@ START_TEST(split_k_is_bitwise_deterministic)
         pgen_case c;
         ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
         ck_assert(check_case(&c, config));
-        unsigned char *first = malloc(c.out_bytes), *second = malloc(c.out_bytes);
-        ck_assert(first && second);
-        run_sm90(&c, config, first);
-        run_sm90(&c, config, second);
-        ck_assert_msg(memcmp(first, second, c.out_bytes) == 0, "%s: two runs differ", config);
-        free(first);
-        free(second);
+        test_family_runs_are_bitwise_equal(ctx, &gemm_family_sm90, &c, &config, 1);
         pgen_case_destroy(&c);
     }
 }

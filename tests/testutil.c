@@ -212,3 +212,22 @@ bool test_family_matches_reference(w8a8_context *ctx, const gemm_family *family,
     free(want);
     return ok;
 }
+
+void test_family_runs_are_bitwise_equal(w8a8_context *ctx, const gemm_family *family,
+                                        const pgen_case *c, const char *const *configs,
+                                        int count)
+{
+    unsigned char *first = malloc(c->out_bytes), *second = malloc(c->out_bytes);
+    ck_assert(first && second);
+    for (int i = 0; i < count; i++) {
+        unsigned char *outs[] = {first, second};
+        for (int run = 0; run < 2; run++) {
+            w8a8_status st = pgen_run_family_gpu(ctx, family, c, configs[i], outs[run]);
+            ck_assert_msg(st == W8A8_OK, "%s %s: %s", family->name, configs[i], w8a8_errmsg(ctx));
+        }
+        ck_assert_msg(memcmp(first, second, c->out_bytes) == 0, "%s %s: two runs differ",
+                      family->name, configs[i]);
+    }
+    free(first);
+    free(second);
+}

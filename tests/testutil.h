@@ -38,6 +38,11 @@ w8a8_context *test_ctx_open_empty_cache(char *dir, size_t size);
  * launch fails the test. */
 bool test_family_matches_reference(w8a8_context *ctx, const gemm_family *family,
                                    const pgen_case *c, const char *config);
+/* Runs case c through `family` twice with each of the `count` configs; fails the test unless
+ * both runs give the same bytes (the families' split-K sums have a fixed order). */
+void test_family_runs_are_bitwise_equal(w8a8_context *ctx, const gemm_family *family,
+                                        const pgen_case *c, const char *const *configs,
+                                        int count);
 /* That bound for problem p whose out dtype's own bound is `tolerance` (pgen_compare's). */
 double test_accumulation_bound(const w8a8_problem *p, double tolerance);
 
