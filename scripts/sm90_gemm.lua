@@ -256,6 +256,16 @@ local function cost_model(c, problem, device, f)
     return cost * (1 + f.step * steps)
 end
 
+-- What valid() rejects for every config holding the value, decided once per value: split-K
+-- unless named, or with too few K blocks. Without it the split values triple the configs the
+-- tuner's plan walks for every key.
+local function prune(name, value, problem, device)
+    if name == "split" and value > 1 then
+        return device.named == true and ceil_div(problem.k, BK) >= 2 * value
+    end
+    return true
+end
+
 local function rank(c, problem, device)
     return cost_model(c, problem, device, RANK_FACTORS)
 end
@@ -367,6 +377,7 @@ return {
         "cluster", "epilogue", "split" },
 
     valid = valid,
+    prune = prune,
     rank = rank,
     default = default,
     compile_problems = compile_problems,

@@ -190,6 +190,7 @@ START_TEST(errors_in_script_functions_name_their_line)
     expect_enumerate_error("error_table.lua", ":7: ", "(in rank() of config tile=1)");
     expect_enumerate_error("global_write.lua", ":7: ", "assignment to undeclared global 'seen'");
     expect_enumerate_error("bad_valid_result.lua", ":6: ", "valid() must return a boolean");
+    expect_enumerate_error("bad_prune_result.lua", ":6: ", "prune() must return a boolean");
 }
 END_TEST
 
@@ -440,6 +441,33 @@ START_TEST(compile_plan_covers_every_applying_problem)
 }
 END_TEST
 
+/* prune() drops parameter values before the cross product: those configs never reach
+ * valid(), count as invalid and as pruned, and the rest keep the enumeration order. */
+START_TEST(prune_drops_values_before_the_walk)
+{
+    w8a8_context *ctx = ctx_open();
+    space *s = NULL;
+    space_device dev;
+    space_enumeration e;
+    w8a8_problem p;
+    w8a8_problem_init(&p, 64, 64, 64, W8A8_E4M3, W8A8_BF16);
+    ck_assert(space_device_nominal(ctx, "sm_80", &dev) == W8A8_OK);
+    ck_assert_msg(space_load(ctx, SPACES "prune.lua", &s) == W8A8_OK, "%s", w8a8_errmsg(ctx));
+    ck_assert_msg(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
+    ck_assert_uint_eq(e.total, 12);
+    ck_assert_uint_eq(e.pruned, 8); /* tile 2 (4 configs), odd stages of tiles 1 and 3 (4) */
+    ck_assert_uint_eq(e.invalid, 8);
+    ck_assert_uint_eq(e.count, 4);
+    static const char *const want[] = {"tile=1,stage=2", "tile=1,stage=4", "tile=3,stage=2",
+                                       "tile=3,stage=4"};
+    for (size_t i = 0; i < e.count; i++)
+        ck_assert_str_eq(e.candidates[i].config, want[i]);
+    space_enumeration_free(&e);
+    space_free(s);
+    w8a8_context_close(ctx);
+}
+END_TEST
+
 START_TEST(enumeration_is_fast)
 {
     w8a8_context *ctx = ctx_open();
@@ -674,8 +702,10 @@ START_TEST(sm90_space_prunes_to_exact_counts)
         ck_assert_uint_eq(sm90_expected_valid((sm90_expect){4096, 28672, 4096, int8, false, 2},
                                               dev.max_smem_optin, dev.sm_count),
                           16800);
-        /* split > 1 is valid only when the tiles leave SMs idle: none at this size */
+        /* split > 1 is valid only when the tiles leave SMs idle: none at this size; unnamed,
+         * prune() drops split 2 and 4 before any valid() call */
         ck_assert_uint_eq(e.total, 186624);
+        ck_assert_uint_eq(e.pruned, 186624 - 62208);
         ck_assert_uint_eq(e.count, 16800);
         ck_assert_uint_eq(e.invalid, 186624 - 16800);
         for (size_t i = 1; i < e.count; i++)
@@ -819,6 +849,7 @@ int main(void)
     tcase_add_test(enumeration, default_applies_and_compile_problems);
     tcase_add_test(enumeration, compile_plan_covers_every_applying_problem);
     tcase_add_test(enumeration, enumeration_is_fast);
+    tcase_add_test(enumeration, prune_drops_values_before_the_walk);
     suite_add_tcase(s, enumeration);
     TCase *shipped = tcase_create("shipped");
     tcase_set_timeout(shipped, 60);

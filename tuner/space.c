@@ -161,22 +161,68 @@ static bool append_candidate(sandbox *sb, eval_job *job, const char *config, dou
     return true;
 }
 
-/* Walks the cross product, first param slowest, keeping what valid() accepts. */
+/* prune(name, value, problem, device) for every value of every parameter: keep[p] lists the
+ * indices of param p's values that stay, kept[p] how many. */
+static bool call_prune(sandbox *sb, const eval_job *job,
+                       int keep[][W8A8_SPACE_MAX_VALUES], int *kept)
+{
+    const space *s = job->s;
+    lua_State *L = sb->L;
+    int line = s->function_line[FN_PRUNE];
+    for (int p = 0; p < s->param_count; p++) {
+        kept[p] = 0;
+        for (int v = 0; v < s->params[p].count; v++) {
+            bool stays = true;
+            if (push_function(sb, s, FN_PRUNE)) {
+                char context[SPACE_CONTEXT_BYTES];
+                lua_pushstring(L, s->params[p].name);
+                lua_pushinteger(L, (lua_Integer)s->params[p].values[v]);
+                space_push_problem(L, job->problem);
+                space_push_device(L, job->dev);
+                snprintf(context, sizeof context, "prune() of %s=%lld", s->params[p].name,
+                         (long long)s->params[p].values[v]);
+                if (!sandbox_call(sb, 4, 1, line, context))
+                    return false;
+                if (lua_type(L, -1) != LUA_TBOOLEAN)
+                    return sandbox_fail(sb, line, "prune() must return a boolean (got %s) for "
+                                        "%s=%lld", luaL_typename(L, -1), s->params[p].name,
+                                        (long long)s->params[p].values[v]);
+                stays = lua_toboolean(L, -1);
+                lua_pop(L, 1);
+            }
+            if (stays)
+                keep[p][kept[p]++] = v;
+        }
+    }
+    return true;
+}
+
+/* Walks the cross product of the values prune() keeps, first param slowest, keeping what
+ * valid() accepts. */
 static void enumerate_body(sandbox *sb, void *ud)
 {
     eval_job *job = ud;
     const space *s = job->s;
-    int idx[W8A8_SPACE_MAX_PARAMS] = {0};
+    int pos[W8A8_SPACE_MAX_PARAMS] = {0}; /* position in keep[p] */
+    int idx[W8A8_SPACE_MAX_PARAMS];       /* value index: keep[p][pos[p]] */
+    int keep[W8A8_SPACE_MAX_PARAMS][W8A8_SPACE_MAX_VALUES], kept[W8A8_SPACE_MAX_PARAMS];
     int64_t values[W8A8_SPACE_MAX_PARAMS];
-    if (!open_table(sb, s))
+    if (!open_table(sb, s) || !call_prune(sb, job, keep, kept))
         return;
+    size_t walk = 1;
+    for (int p = 0; p < s->param_count; p++)
+        walk *= (size_t)kept[p];
     job->enumeration->total = s->total;
-    for (size_t n = 0; n < s->total; n++) {
+    job->enumeration->pruned = s->total - walk;
+    job->enumeration->invalid = s->total - walk;
+    for (size_t n = 0; n < walk; n++) {
         char config[sizeof job->enumeration->candidates[0].config];
         bool ok;
         double rank;
-        for (int p = 0; p < s->param_count; p++)
+        for (int p = 0; p < s->param_count; p++) {
+            idx[p] = keep[p][pos[p]];
             values[p] = s->params[p].values[idx[p]];
+        }
         if (!format_config(sb, s, values, config, sizeof config) ||
             !call_valid(sb, job, idx, config, &ok, NULL, 0))
             return;
@@ -186,9 +232,9 @@ static void enumerate_body(sandbox *sb, void *ud)
                  !append_candidate(sb, job, config, rank))
             return;
         for (int p = s->param_count - 1; p >= 0; p--) {
-            if (++idx[p] < s->params[p].count)
+            if (++pos[p] < kept[p])
                 break;
-            idx[p] = 0;
+            pos[p] = 0;
         }
     }
 }

@@ -11,6 +11,10 @@
  *   params   = { block_m = {64, 128}, block_n = {...}, ... },  -- integer lists
  *   order    = { "block_m", "block_n", ... },                  -- optional enumeration order
  *   valid    = function(config, problem, device) return ok [, reason] end,   -- optional
+ *   prune    = function(name, value, problem, device) return bool end,  -- optional: false
+ *              drops that value of that parameter before the cross product is walked, one
+ *              call instead of a valid() call for every config holding it (valid() must
+ *              reject those configs too: default() and hand-written configs meet only it)
  *   rank     = function(config, problem, device) return number end,  -- lower = try first
  *   default  = function(problem, device) return config end,  -- the dispatcher's cache-miss pick
  *              (nil: no default for this problem; the next family's default is tried)
@@ -63,7 +67,8 @@ typedef struct space_enumeration {
     space_candidate *candidates; /* valid ones, sorted by rank; malloc'ed */
     size_t count;
     size_t total;   /* the full cross product */
-    size_t invalid; /* rejected by valid() */
+    size_t invalid; /* rejected by valid() or prune() */
+    size_t pruned;  /* of those, dropped by prune() without a valid() call */
 } space_enumeration;
 
 /* Loads a space by name (embedded scripts/<name>.lua, or from W8A8_TEMPLATE_DIR) or, when

@@ -12,7 +12,7 @@
 #include "space_lua.h"
 
 const char *const space_function_names[FN_COUNT] = {"applies", "valid", "rank", "default",
-                                                    "compile_problems"};
+                                                    "compile_problems", "prune"};
 
 const char *space_name(const space *s) { return s->name; }
 const char *space_template(const space *s) { return s->template_name; }

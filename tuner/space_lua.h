@@ -10,7 +10,7 @@
 /* Largest cross product a space may describe. */
 #define W8A8_SPACE_MAX_CONFIGS ((size_t)1 << 22)
 
-enum { FN_APPLIES, FN_VALID, FN_RANK, FN_DEFAULT, FN_COMPILE_PROBLEMS, FN_COUNT };
+enum { FN_APPLIES, FN_VALID, FN_RANK, FN_DEFAULT, FN_COMPILE_PROBLEMS, FN_PRUNE, FN_COUNT };
 /* "applies", "valid", … by FN_ index. */
 extern const char *const space_function_names[FN_COUNT];
 
