@@ -21,6 +21,9 @@
 --   epilogue   0: the consumers store straight to global memory; 1: they stage the tile in
 --              shared memory (consumers · rows · block_n · out bytes more) and a TMA store
 --              writes it while the next tile's main loop runs
+--   specialize 0, or 1: N and K compiled in (a cubin per shape): constant loop trip counts,
+--              no column predicates when block_n divides N. Offered only when the space is
+--              named until measured on a GPU (issue 11 asks where it pays).
 --   split      1, 2 or 4: split-K inside a cluster of `split` CTAs (cluster 1, pingpong 0),
 --              rank r taking K blocks [r·kb/split, (r+1)·kb/split); the ranks' partial sums
 --              meet in rank 0's registers through distributed shared memory in a fixed
@@ -127,6 +130,9 @@ local function valid(c, problem, device)
     end
     if c.stages < 2 then
         return false, "stages"
+    end
+    if (c.specialize or 0) == 1 and not device.named then
+        return false, "specialize: offered only when the space is named (not yet measured)"
     end
     local split = split_of(c)
     if split > 1 then
@@ -253,15 +259,20 @@ local function cost_model(c, problem, device, f)
     local steps = (c.raster == 0 and 0 or 1) + (c.group == 8 and 0 or 1)
         + ring_steps(c, problem, device, f, k_blocks) + (c.cluster == 1 and 0 or 1)
         + (split == 1 and 0 or 1)
-    return cost * (1 + f.step * steps)
+    -- specialized: the same kernel with constant trip counts, tried right before its twin
+    local specialized = (c.specialize or 0) == 1 and 0.995 or 1.0
+    return cost * (1 + f.step * steps) * specialized
 end
 
 -- What valid() rejects for every config holding the value, decided once per value: split-K
--- unless named, or with too few K blocks. Without it the split values triple the configs the
--- tuner's plan walks for every key.
+-- and shape specialization unless named, split-K with too few K blocks. Without it those
+-- values would multiply the configs the tuner's plan walks for every key by six.
 local function prune(name, value, problem, device)
     if name == "split" and value > 1 then
         return device.named == true and ceil_div(problem.k, BK) >= 2 * value
+    end
+    if name == "specialize" and value == 1 then
+        return device.named == true
     end
     return true
 end
@@ -291,7 +302,8 @@ local function default(problem, device)
     local best, best_cost
     for _, s in ipairs(is_block(problem) and BLOCK_DEFAULT_SHAPES or DEFAULT_SHAPES) do
         local c = { block_m = s[1], block_n = s[2], consumers = s[3], pingpong = s[4],
-                    raster = 0, group = 8, cluster = 1, stages = 2, epilogue = 0, split = 1 }
+                    raster = 0, group = 8, cluster = 1, stages = 2, epilogue = 0, split = 1,
+                    specialize = 0 }
         -- the deepest ring that fits, at most 8
         for stages = 8, 2, -1 do
             c.stages = stages
@@ -372,9 +384,10 @@ return {
         cluster = { 1, 2 },
         epilogue = { 0, 1 },
         split = { 1, 2, 4 },
+        specialize = { 0, 1 },
     },
     order = { "block_m", "block_n", "stages", "consumers", "pingpong", "raster", "group",
-        "cluster", "epilogue", "split" },
+        "cluster", "epilogue", "split", "specialize" },
 
     valid = valid,
     prune = prune,

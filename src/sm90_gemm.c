@@ -51,6 +51,7 @@ enum {
 
 typedef struct sm90_config {
     int block_m, block_n, stages, consumers, pingpong, raster, group, cluster, epilogue, split;
+    int specialize;
 } sm90_config;
 
 /* In the space's parameter order; the canonical config string follows it. raster and group
@@ -67,6 +68,7 @@ static const gemm_param sm90_params[] = {
     {"cluster", offsetof(sm90_config, cluster), 1, false},
     {"epilogue", offsetof(sm90_config, epilogue), 0, false},
     {"split", offsetof(sm90_config, split), 1, false},
+    {"specialize", offsetof(sm90_config, specialize), 0, false},
 };
 #define SM90_PARAM_COUNT (sizeof sm90_params / sizeof sm90_params[0])
 
@@ -162,6 +164,8 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: epilogue must be 0 or 1");
     if (c->split != 1 && c->split != 2 && c->split != 4)
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: split %d (1, 2 or 4)", c->split);
+    if (c->specialize != 0 && c->specialize != 1)
+        return errorf(ctx, W8A8_INVALID, "sm90_gemm config: specialize must be 0 or 1");
     if (c->split > 1 && (c->cluster != 1 || c->pingpong))
         return errorf(ctx, W8A8_INVALID,
                       "sm90_gemm config: split %d needs cluster 1 and pingpong 0 (the cluster "
@@ -202,13 +206,19 @@ static void sm90_grid(const gemm_plan *plan, const w8a8_problem *problem, jit_la
     launch->grid[2] = 1;
 }
 
-/* The kernel's defines: the config without its launch-time items, and the problem's traits. */
+/* The kernel's defines: the config without its launch-time items, N and K when the config
+ * specializes the kernel to the problem's shape, and the problem's traits. */
 static w8a8_status sm90_compiled_defines(w8a8_context *ctx, const w8a8_problem *problem,
                                          const sm90_config *c, char *out, size_t size)
 {
-    char compiled[W8A8_CONFIG_BYTES];
+    char compiled[W8A8_CONFIG_BYTES + 64];
     w8a8_status st = gemm_config_format_compiled(ctx, SM90_TEMPLATE, sm90_params,
-                                                 SM90_PARAM_COUNT, c, compiled, sizeof compiled);
+                                                 SM90_PARAM_COUNT, c, compiled, W8A8_CONFIG_BYTES);
+    if (st == W8A8_OK && c->specialize) {
+        size_t used = strlen(compiled);
+        snprintf(compiled + used, sizeof compiled - used, ",N=%lld,K=%lld", (long long)problem->n,
+                 (long long)problem->k);
+    }
     return st == W8A8_OK ? gemm_defines(ctx, problem, compiled, out, size) : st;
 }
 

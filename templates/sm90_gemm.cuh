@@ -51,6 +51,10 @@
  *               per pair. A consumer releases a stage to both producers (the empty barrier
  *               counts the consumer warps of both CTAs). Units are rastered like tiles.
  *   EPILOGUE    0: direct global stores; 1: shared-memory staging and TMA stores
+ *   SPECIALIZE  0, or 1: the problem's N and K are compiled in (W8A8_N, W8A8_K): the K loop's
+ *               trip count and the grid's tile count are constants, and when BLOCK_N divides
+ *               N the epilogue drops its column predicates (every tile is whole along N). The
+ *               cubin then serves that (N, K) only; the host adds the two defines.
  *   SPLIT       1, 2 or 4 (CLUSTER 1, no PINGPONG): split-K inside a cluster of SPLIT CTAs.
  *               The CTAs of a cluster take the same tile, rank r the K blocks
  *               [r·kb/SPLIT, (r+1)·kb/SPLIT). After its slice a rank r > 0 waits until rank 0
@@ -123,6 +127,22 @@
 #ifndef W8A8_SPLIT
 #define W8A8_SPLIT 1
 #endif
+#ifndef W8A8_SPECIALIZE
+#define W8A8_SPECIALIZE 0
+#endif
+/* N and K: compiled in (SPECIALIZE) or the run-time arguments (args in scope). */
+#if W8A8_SPECIALIZE
+#if !defined(W8A8_N) || !defined(W8A8_K)
+#error "sm90_gemm: SPECIALIZE needs W8A8_N and W8A8_K"
+#endif
+#define SM90_N ((long long)W8A8_N)
+#define SM90_K ((long long)W8A8_K)
+#define SM90_WHOLE_N (W8A8_N % W8A8_BLOCK_N == 0) /* no tile crosses N */
+#else
+#define SM90_N (args.n)
+#define SM90_K (args.k)
+#define SM90_WHOLE_N 0
+#endif
 
 #define SM90_THREADS (128 * (W8A8_CONSUMERS + 1))
 #if W8A8_PINGPONG
@@ -173,6 +193,7 @@ static_assert(W8A8_CLUSTER == 1 || (W8A8_CLUSTER == 2 && W8A8_BLOCK_N % 16 == 0)
               "CLUSTER 1, or 2 with BLOCK_N a multiple of 16 (half a B tile is whole 1024-byte atoms)");
 static_assert(W8A8_EPILOGUE == 0 || W8A8_EPILOGUE == 1, "EPILOGUE is 0 or 1");
 static_assert(W8A8_SPLIT == 1 || W8A8_SPLIT == 2 || W8A8_SPLIT == 4, "SPLIT is 1, 2 or 4");
+static_assert(W8A8_SPECIALIZE == 0 || W8A8_SPECIALIZE == 1, "SPECIALIZE is 0 or 1");
 static_assert(W8A8_SPLIT == 1 || (W8A8_CLUSTER == 1 && !W8A8_PINGPONG),
               "SPLIT > 1 needs CLUSTER 1 and no PINGPONG");
 static_assert(SM90_C_ROW_BYTES % 16 == 0, "a staged row is whole 16-byte chunks");
@@ -274,7 +295,8 @@ __device__ __forceinline__ void sm90_epilogue(const sm90_acc_t (&acc)[SM90_SUB_M
 #pragma unroll
     for (int j = 0; j < W8A8_BLOCK_N / 8; ++j) {
         const long long col = col0 + 8 * j;
-        const bool in = col < args.n, pair = col + 1 < args.n;
+        /* (tile columns start at even offsets, so with whole tiles col + 1 < N as well) */
+        const bool in = SM90_WHOLE_N || col < SM90_N, pair = SM90_WHOLE_N || col + 1 < SM90_N;
         if (!W8A8_EPILOGUE || !staging) {
             if (!in)
                 continue;
@@ -355,7 +377,7 @@ __device__ __forceinline__ void sm90_block_scales_load(sm90_block_scales &bs,
                                                           args.a_scale_ld, row, kb)
                                        : 0.0f;
         }
-    const long long nb0 = col_tile >> 7, nb_count = (args.n + 127) >> 7;
+    const long long nb0 = col_tile >> 7, nb_count = (SM90_N + 127) >> 7;
 #pragma unroll
     for (int q = 0; q < SM90_SB_COUNT; ++q) {
         const long long nb = nb0 + q;
@@ -574,8 +596,8 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
 
     const int warpgroup = threadIdx.x / 128;
     const int m_tiles = (int)((args.m + W8A8_BLOCK_M - 1) / W8A8_BLOCK_M);
-    const int n_tiles = (int)((args.n + W8A8_BLOCK_N - 1) / W8A8_BLOCK_N);
-    const int k_blocks = (int)((args.k + SM90_BK - 1) / SM90_BK);
+    const int n_tiles = (int)((SM90_N + W8A8_BLOCK_N - 1) / W8A8_BLOCK_N);
+    const int k_blocks = (int)((SM90_K + SM90_BK - 1) / SM90_BK);
     const sm90_units units = sm90_units_make(m_tiles, n_tiles, raster, group);
     /* this CTA's K blocks of every tile: all of them, or its slice with SPLIT > 1 */
     const int kb_begin = (int)((long long)units.k_rank * k_blocks / W8A8_SPLIT);

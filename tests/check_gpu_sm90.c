@@ -14,7 +14,8 @@
  *    1000; N not a multiple of the tile nor of 128; K tails of 16·odd), row-major and
  *    K-major scale matrices with padded ld, every out dtype, with and without bias, on
  *    configs whose tiles do and do not straddle 128-column scale blocks;
- *  - split-K in a cluster (split=2, 4) among those configs, its two runs bitwise equal;
+ *  - split-K in a cluster (split=2, 4) and N, K compiled in (specialize=1) among those
+ *    configs, split-K's two runs bitwise equal;
  *  - configs that the template cannot build are refused with W8A8_INVALID before NVRTC.
  * FP8 wgmma accumulates with a reduced-precision adder (about 1e-3 relative for K in the
  * thousands), so FP8 problems get that much on top of the out dtype's bound; promoted
@@ -55,6 +56,10 @@ static const char *const configs[] = {
     "block_m=128,block_n=128,stages=4,consumers=2,raster=0,group=8,cluster=1,split=2",
     "block_m=64,block_n=96,stages=6,consumers=1,raster=1,group=4,cluster=1,epilogue=1,split=4",
     "block_m=128,block_n=64,stages=5,consumers=2,raster=0,group=8,cluster=1,epilogue=1,split=4",
+    /* N and K compiled in: with block_n 8 and 200 several shapes have whole tiles along N
+     * (no column predicate), the others not */
+    "block_m=64,block_n=8,stages=4,consumers=1,raster=0,group=8,cluster=1,epilogue=1,specialize=1",
+    "block_m=128,block_n=200,stages=4,consumers=2,raster=0,group=8,cluster=1,specialize=1",
 };
 #define CONFIG_COUNT ((int)(sizeof configs / sizeof configs[0]))
 
@@ -74,6 +79,7 @@ static const char *const block_configs[] = {
     "block_m=256,block_n=80,stages=3,consumers=2,raster=0,group=2,cluster=1",
     "block_m=128,block_n=128,stages=4,consumers=2,raster=0,group=8,cluster=1,split=2",
     "block_m=64,block_n=112,stages=5,consumers=1,raster=1,group=3,cluster=1,split=4",
+    "block_m=128,block_n=128,stages=4,consumers=2,raster=0,group=8,cluster=1,split=2,specialize=1",
 };
 #define BLOCK_CONFIG_COUNT ((int)(sizeof block_configs / sizeof block_configs[0]))
 
@@ -217,6 +223,7 @@ START_TEST(invalid_configs_are_refused)
         {"block_m=128,block_n=128,stages=4,consumers=2,cluster=2,split=2", W8A8_E4M3},
         {"block_m=128,block_n=128,stages=4,consumers=2,pingpong=1,split=2", W8A8_E4M3},
         {"block_m=128,block_n=256,stages=4,consumers=2,split=2", W8A8_E4M3}, /* partials */
+        {"block_m=128,block_n=128,stages=4,consumers=2,specialize=2", W8A8_E4M3},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         w8a8_problem p;

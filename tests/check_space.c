@@ -581,7 +581,8 @@ END_TEST
  * keeps consumers · rows · block_n · 4 bytes of partial sums and 32 of barriers; (rows / 64) ·
  * block_n / 2 + 40 ≤ 255 (one consumer) or 232 (two), with block scales (promoted
  * accumulation) 2 · (rows / 64) · block_n / 2 + 40 + 16 instead; split > 1 needs cluster 1,
- * no pingpong, at least 2 · split K blocks of 128 and tiles · split ≤ 2 · SMs; the
+ * no pingpong, at least 2 · split K blocks of 128 and tiles · split ≤ 2 · SMs; split > 1 and
+ * specialize = 1 only when the space is named (both values of specialize valid then); the
  * register-file check (128·40 + 256·232 = 64512 ≤ 65536) always passes. raster × group
  * (2 × 4) do not enter valid(). */
 typedef struct sm90_expect {
@@ -590,13 +591,15 @@ typedef struct sm90_expect {
     int out_bytes;
 } sm90_expect;
 
-static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count)
+static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, bool named)
 {
     static const int block_m[] = {64, 128, 256};
     static const int block_n[] = {8,   16,  24,  32,  48,  64,  80,  96,  112,
                                   128, 144, 160, 176, 192, 208, 224, 240, 256};
     static const int stages[] = {2, 3, 4, 5, 6, 7, 8, 10, 12};
     static const int splits[] = {1, 2, 4};
+    /* unnamed, split-K and shape specialization are not offered (pruned) */
+    const int split_values = named ? 3 : 1, specialize_values = named ? 2 : 1;
     size_t count = 0;
     for (int a = 0; a < 3; a++)
         for (int b = 0; b < 18; b++)
@@ -605,7 +608,7 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count)
                     for (int pingpong = 0; pingpong <= 1; pingpong++)
                         for (int cluster = 1; cluster <= 2; cluster++)
                             for (int epilogue = 0; epilogue <= 1; epilogue++)
-                                for (int d = 0; d < 3; d++) {
+                                for (int d = 0; d < split_values; d++) {
                                     int bm = block_m[a], bn = block_n[b], st = stages[c];
                                     int split = splits[d];
                                     int wg_m = pingpong ? bm : bm / consumers;
@@ -627,7 +630,7 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count)
                                         (x.block ? 2 : 1) * (wg_m / 64 * bn / 2) + 40 +
                                                 (x.block ? 16 : 0) <=
                                             (consumers == 1 ? 255 : 232);
-                                    count += ok ? 2 * 4 : 0;
+                                    count += ok ? 2 * 4 * (size_t)specialize_values : 0;
                                 }
     return count;
 }
@@ -655,6 +658,15 @@ START_TEST(sm90_tile_order_is_a_launch_argument)
     ck_assert_str_ne(a, c);
     ck_assert_int_eq(gemm_family_defines(&gemm_family_sm90, ctx, &p, "raster=2x", c, sizeof c),
                      W8A8_INVALID);
+    /* specialize=1 compiles N and K in: a cubin per shape */
+    snprintf(config, sizeof config, "%sraster=0,group=8,cluster=1,epilogue=0,specialize=1", base);
+    ck_assert_int_eq(gemm_family_defines(&gemm_family_sm90, ctx, &p, config, c, sizeof c), W8A8_OK);
+    ck_assert_ptr_nonnull(strstr(c, ",N=4096,K=4096,"));
+    w8a8_problem wider = p;
+    wider.n = 6144;
+    ck_assert_int_eq(gemm_family_defines(&gemm_family_sm90, ctx, &wider, config, b, sizeof b),
+                     W8A8_OK);
+    ck_assert_ptr_nonnull(strstr(b, ",N=6144,K=4096,"));
     /* what the tuner's compile queue gets for one key: its 256 best-ranked candidates */
     space *s = NULL;
     space_device dev;
@@ -693,21 +705,20 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     ck_assert(space_device_nominal(ctx, "sm_90a", &dev) == W8A8_OK);
     ck_assert_msg(space_load(ctx, "sm90_gemm", &s) == W8A8_OK, "%s", w8a8_errmsg(ctx));
     ck_assert_str_eq(space_arch(s), "sm_90a");
-    ck_assert_uint_eq(space_config_total(s), 186624); /* 3·18·9·2·2·2·4·2·2·3 */
+    ck_assert_uint_eq(space_config_total(s), 373248); /* 3·18·9·2·2·2·4·2·2·3·2 */
     for (int int8 = 0; int8 <= 1; int8++) {
         w8a8_problem_init(&p, 4096, 28672, 4096, int8 ? W8A8_INT8 : W8A8_E4M3, W8A8_BF16);
         ck_assert(space_applies(ctx, s, &p, &dev, &applies) == W8A8_OK && applies);
         ck_assert_msg(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
         /* every listed block_n is also a legal INT8 N, so INT8 keeps the FP8 count; bf16 out */
         ck_assert_uint_eq(sm90_expected_valid((sm90_expect){4096, 28672, 4096, int8, false, 2},
-                                              dev.max_smem_optin, dev.sm_count),
+                                              dev.max_smem_optin, dev.sm_count, false),
                           16800);
-        /* split > 1 is valid only when the tiles leave SMs idle: none at this size; unnamed,
-         * prune() drops split 2 and 4 before any valid() call */
-        ck_assert_uint_eq(e.total, 186624);
-        ck_assert_uint_eq(e.pruned, 186624 - 62208);
+        /* unnamed, prune() drops split 2 and 4 and specialize 1 before any valid() call */
+        ck_assert_uint_eq(e.total, 373248);
+        ck_assert_uint_eq(e.pruned, 373248 - 62208);
         ck_assert_uint_eq(e.count, 16800);
-        ck_assert_uint_eq(e.invalid, 186624 - 16800);
+        ck_assert_uint_eq(e.invalid, 373248 - 16800);
         for (size_t i = 1; i < e.count; i++)
             ck_assert(e.candidates[i - 1].rank <= e.candidates[i].rank);
         ck_assert(space_default(ctx, s, &p, &dev, config, sizeof config) == W8A8_OK);
@@ -720,7 +731,8 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     /* FP8 block scales of A 1×128 and B 128×128: doubled accumulators prune more */
     const int smem_90a = dev.max_smem_optin, sms_90a = dev.sm_count;
     size_t block_valid =
-        sm90_expected_valid((sm90_expect){4096, 7168, 16384, false, true, 2}, smem_90a, sms_90a);
+        sm90_expected_valid((sm90_expect){4096, 7168, 16384, false, true, 2}, smem_90a, sms_90a,
+                            false);
     ck_assert_uint_eq(block_valid, 12656);
     w8a8_problem_init(&p, 4096, 7168, 16384, W8A8_E4M3, W8A8_BF16);
     p.a_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 1, 128, 1, 0};
@@ -814,7 +826,7 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     };
     size_t expected = 0;
     for (size_t i = 0; i < sizeof compiled / sizeof compiled[0]; i++)
-        expected += sm90_expected_valid(compiled[i], smem_90a, sms_90a);
+        expected += sm90_expected_valid(compiled[i], smem_90a, sms_90a, true); /* plans: named */
     ck_assert_uint_eq(plan.capped, expected - plan.count);
     w8a8_space_plan_free(&plan);
     ck_assert(w8a8_space_compile_plan(ctx, "sm90_gemm", "sm_90", 8, &plan) == W8A8_OK);
