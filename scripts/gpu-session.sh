@@ -4,7 +4,8 @@
 # with W8A8_PACK=1 they are written to a scratch folder and packed after every step into the
 # single file $OUT/gpu-session.tgz ($W8A8_PACK_NAME.tgz if set; a lent machine may hand back only a few files, and a
 # command cut off by its time limit still leaves what was packed).
-#   scripts/gpu-session.sh tests            every GPU suite (its own time limit each) + w8a8 check
+#   scripts/gpu-session.sh tests            every GPU suite (its own time limit each) + w8a8 check;
+#                                           W8A8_SUITES="sm90 dispatch" runs only those suites
 #   scripts/gpu-session.sh tune [args]      w8a8 tune --budget $W8A8_BUDGET [args] (default
 #                                           args: --model llama3-8b)
 #   scripts/gpu-session.sh bench [args]     w8a8 bench --json beside ../shared/bench/peers.py
@@ -75,8 +76,14 @@ run_suite() {
 }
 
 run_tests() {
+  local t name
   for t in "$bin"/tests/check_gpu_*; do
-    step "$(basename "$t")" run_suite "$t"
+    name="$(basename "$t")"
+    # W8A8_SUITES="sm90 dispatch": only those suites (check_gpu_<name>), in the order found
+    if [ -n "${W8A8_SUITES:-}" ] && [[ " $W8A8_SUITES " != *" ${name#check_gpu_} "* ]]; then
+      continue
+    fi
+    step "$name" run_suite "$t"
   done
   [ -n "${W8A8_SKIP_CHECK:-}" ] || step check sh -c "'$bin/w8a8' check > '$logs/check.log' 2>&1"
 }
