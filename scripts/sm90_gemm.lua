@@ -69,8 +69,21 @@ local function rows_per_consumer(c)
 end
 
 -- the ring, the epilogue staging, the barriers, the alignment slack (SM90_SMEM_BYTES)
-local function split_of(c)
-    return c.split or 1
+-- What valid() rejects for every config holding the value, decided once per value (valid()
+-- asks it too): split-K and shape specialization unless named, split-K with too few K
+-- blocks (each slice at least two). Split-K has compiled (CI builds it for sm_90a) but not
+-- yet run on a GPU, and specialization is not yet measured: until then only a caller who
+-- names the space (w8a8 tune --space sm90_gemm, compile plans) gets these candidates.
+-- Without it those values would multiply the configs the tuner's plan walks for every key
+-- by six.
+local function prune(name, value, problem, device)
+    if name == "split" and value > 1 then
+        return device.named == true and ceil_div(problem.k, BK) >= 2 * value
+    end
+    if name == "specialize" and value == 1 then
+        return device.named == true
+    end
+    return true
 end
 
 local function smem_bytes(c, problem)
@@ -79,7 +92,7 @@ local function smem_bytes(c, problem)
         staging = c.consumers * rows_per_consumer(c) * c.block_n * out_bytes(problem)
     end
     local partials = 0
-    if split_of(c) > 1 then
+    if c.split > 1 then
         partials = c.consumers * rows_per_consumer(c) * c.block_n * 4 + SPLIT_BAR_BYTES
     end
     return c.stages * (c.block_m + c.block_n) * BK + staging + partials + BARRIER_BYTES * c.stages
@@ -131,27 +144,19 @@ local function valid(c, problem, device)
     if c.stages < 2 then
         return false, "stages"
     end
-    if (c.specialize or 0) == 1 and not device.named then
+    if not prune("specialize", c.specialize, problem, device) then
         return false, "specialize: offered only when the space is named (not yet measured)"
     end
-    local split = split_of(c)
-    if split > 1 then
-        -- Split-K has compiled (CI builds it for sm_90a) but not yet run on a GPU: until
-        -- check_gpu_sm90 has passed with it, only a caller who names the space (w8a8 tune
-        -- --space sm90_gemm, compile plans) gets these candidates; a plain tune does not.
-        if not device.named then
-            return false, "split: offered only when the space is named (not yet run on a GPU)"
-        end
+    if not prune("split", c.split, problem, device) then
+        return false, "split: offered only when the space is named, with 2 K blocks a slice"
+    end
+    if c.split > 1 then
         if c.cluster ~= 1 or c.pingpong ~= 0 then
             return false, "split needs cluster 1 and pingpong 0"
         end
-        -- each K slice at least two K blocks
-        if ceil_div(problem.k, BK) < 2 * split then
-            return false, "split: K too short"
-        end
         -- splitting pays only when the tiles leave SMs idle
         local tiles = ceil_div(problem.m, c.block_m) * ceil_div(problem.n, c.block_n)
-        if tiles * split > 2 * device.sm_count then
+        if tiles * c.split > 2 * device.sm_count then
             return false, "split: tiles already fill the GPU"
         end
     end
@@ -204,7 +209,7 @@ end
 
 local function cost_model(c, problem, device, f)
     local tiles_m, tiles_n = ceil_div(problem.m, c.block_m), ceil_div(problem.n, c.block_n)
-    local split = split_of(c)
+    local split = c.split
     -- cluster 2 works in units of two tile-rows; an odd count wastes half a unit; split
     -- gives each tile `split` CTAs
     local tiles = ceil_div(tiles_m, c.cluster) * c.cluster * tiles_n * split
@@ -260,21 +265,8 @@ local function cost_model(c, problem, device, f)
         + ring_steps(c, problem, device, f, k_blocks) + (c.cluster == 1 and 0 or 1)
         + (split == 1 and 0 or 1)
     -- specialized: the same kernel with constant trip counts, tried right before its twin
-    local specialized = (c.specialize or 0) == 1 and 0.995 or 1.0
+    local specialized = c.specialize == 1 and 0.995 or 1.0
     return cost * (1 + f.step * steps) * specialized
-end
-
--- What valid() rejects for every config holding the value, decided once per value: split-K
--- and shape specialization unless named, split-K with too few K blocks. Without it those
--- values would multiply the configs the tuner's plan walks for every key by six.
-local function prune(name, value, problem, device)
-    if name == "split" and value > 1 then
-        return device.named == true and ceil_div(problem.k, BK) >= 2 * value
-    end
-    if name == "specialize" and value == 1 then
-        return device.named == true
-    end
-    return true
 end
 
 local function rank(c, problem, device)
