@@ -541,7 +541,7 @@ __device__ __forceinline__ void sm90_split_reduce(sm90_acc_t (&acc)[SM90_SUB_M][
         for (int s = 0; s < SM90_SUB_M; ++s)
 #pragma unroll
             for (int i = 0; i < SM90_ACC; i += 4)
-                sm90_st_shared_v4(slot + ((s * SM90_ACC + i) / 4) * 2048, &acc[s][i]);
+                sm90_st_shared_v4(slot + ((s * SM90_ACC + i) / 4) * 2048, acc[s], i);
         sm90_bar_arrive_remote_release(ready, 0);
         return;
     }
@@ -552,13 +552,8 @@ __device__ __forceinline__ void sm90_split_reduce(sm90_acc_t (&acc)[SM90_SUB_M][
 #pragma unroll
         for (int s = 0; s < SM90_SUB_M; ++s)
 #pragma unroll
-            for (int i = 0; i < SM90_ACC; i += 4) {
-                sm90_acc_t v[4];
-                sm90_ld_cluster_v4(peer + ((s * SM90_ACC + i) / 4) * 2048, v);
-#pragma unroll
-                for (int j = 0; j < 4; ++j)
-                    acc[s][i + j] += v[j];
-            }
+            for (int i = 0; i < SM90_ACC; i += 4)
+                sm90_add_cluster_v4(peer + ((s * SM90_ACC + i) / 4) * 2048, acc[s], i);
     }
 #pragma unroll
     for (int r = 1; r < W8A8_SPLIT; ++r)
@@ -745,10 +740,22 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
             sm90_pass_turn(turn_bar, consumer, lane);
 #endif
 #else
+#if W8A8_SPLIT > 1
+            /* A K slice may be empty (fewer K blocks than ranks): start from zero and always
+             * accumulate. Without a split the first wgmma overwrites instead. No branch may
+             * write the accumulators: ptxas then keeps them in local memory (measured: 2× slower
+             * on an H100). */
+#pragma unroll
+            for (int s = 0; s < SM90_SUB_M; ++s)
+#pragma unroll
+                for (int i = 0; i < SM90_ACC; ++i)
+                    acc[s][i] = 0;
+#endif
             for (int kb = kb_begin; kb < kb_end; ++kb) {
                 sm90_bar_wait(full_bar + 8 * stage, phase);
                 sm90_issue_k_block(acc, sm90_desc_k128(a_smem + stage * SM90_A_BYTES + a_rows),
-                                   sm90_desc_k128(b_smem + stage * SM90_B_BYTES), kb - kb_begin);
+                                   sm90_desc_k128(b_smem + stage * SM90_B_BYTES),
+                                   W8A8_SPLIT > 1 ? 1 : kb);
                 if (kb > kb_begin) {
                     /* The previous K block's wgmmas are done: hand its buffer back. */
                     sm90_wgmma_wait<1>();
@@ -760,21 +767,14 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
 #if W8A8_PINGPONG
             sm90_pass_turn(turn_bar, consumer, lane);
 #endif
-            if (kb_end > kb_begin) {
-                sm90_wgmma_wait<0>();
+            sm90_wgmma_wait<0>();
 #pragma unroll
-                for (int s = 0; s < SM90_SUB_M; ++s)
+            for (int s = 0; s < SM90_SUB_M; ++s)
 #pragma unroll
-                    for (int i = 0; i < SM90_ACC; ++i)
-                        sm90_reg_fence(acc[s][i]);
+                for (int i = 0; i < SM90_ACC; ++i)
+                    sm90_reg_fence(acc[s][i]);
+            if (W8A8_SPLIT == 1 || kb_end > kb_begin) /* an empty K slice took no stage */
                 sm90_release(empty_bar + 8 * last_stage, lane);
-            } else { /* an empty K slice (K blocks < SPLIT) adds nothing */
-#pragma unroll
-                for (int s = 0; s < SM90_SUB_M; ++s)
-#pragma unroll
-                    for (int i = 0; i < SM90_ACC; ++i)
-                        acc[s][i] = 0;
-            }
 #endif
 #if W8A8_SPLIT > 1
             sm90_split_reduce(acc, red_smem + consumer * SM90_RED_WG_BYTES, red_bar + 8 * consumer,

@@ -212,33 +212,48 @@ __device__ __forceinline__ sm90_u32 sm90_map_cta(sm90_u32 addr, sm90_u32 cta)
     return remote;
 }
 
-/* 16-byte accesses of four accumulators: to our shared memory, and from a peer's (a
- * shared::cluster address from sm90_map_cta). */
-__device__ __forceinline__ void sm90_st_shared_v4(sm90_u32 addr, const float *v)
+/* 16-byte accesses of the four accumulators acc[i … i+3] (i a multiple of 4, a constant
+ * after unrolling: the array stays in registers): stored to our shared memory, or added
+ * from a peer's (a shared::cluster address from sm90_map_cta). */
+template <int N> __device__ __forceinline__ void sm90_st_shared_v4(sm90_u32 addr,
+                                                                   const float (&acc)[N], int i)
 {
-    asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(addr), "f"(v[0]), "f"(v[1]),
-                 "f"(v[2]), "f"(v[3])
+    asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(addr), "f"(acc[i]),
+                 "f"(acc[i + 1]), "f"(acc[i + 2]), "f"(acc[i + 3])
                  : "memory");
 }
-__device__ __forceinline__ void sm90_st_shared_v4(sm90_u32 addr, const int *v)
+template <int N> __device__ __forceinline__ void sm90_st_shared_v4(sm90_u32 addr,
+                                                                   const int (&acc)[N], int i)
 {
-    asm volatile("st.shared.v4.s32 [%0], {%1, %2, %3, %4};" ::"r"(addr), "r"(v[0]), "r"(v[1]),
-                 "r"(v[2]), "r"(v[3])
+    asm volatile("st.shared.v4.s32 [%0], {%1, %2, %3, %4};" ::"r"(addr), "r"(acc[i]),
+                 "r"(acc[i + 1]), "r"(acc[i + 2]), "r"(acc[i + 3])
                  : "memory");
 }
-__device__ __forceinline__ void sm90_ld_cluster_v4(sm90_u32 addr, float *v)
+template <int N> __device__ __forceinline__ void sm90_add_cluster_v4(sm90_u32 addr,
+                                                                     float (&acc)[N], int i)
 {
+    float a, b, c, d;
     asm volatile("ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [%4];"
-                 : "=f"(v[0]), "=f"(v[1]), "=f"(v[2]), "=f"(v[3])
+                 : "=f"(a), "=f"(b), "=f"(c), "=f"(d)
                  : "r"(addr)
                  : "memory");
+    acc[i] += a;
+    acc[i + 1] += b;
+    acc[i + 2] += c;
+    acc[i + 3] += d;
 }
-__device__ __forceinline__ void sm90_ld_cluster_v4(sm90_u32 addr, int *v)
+template <int N> __device__ __forceinline__ void sm90_add_cluster_v4(sm90_u32 addr,
+                                                                     int (&acc)[N], int i)
 {
+    int a, b, c, d;
     asm volatile("ld.shared::cluster.v4.s32 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(v[0]), "=r"(v[1]), "=r"(v[2]), "=r"(v[3])
+                 : "=r"(a), "=r"(b), "=r"(c), "=r"(d)
                  : "r"(addr)
                  : "memory");
+    acc[i] += a;
+    acc[i + 1] += b;
+    acc[i + 2] += c;
+    acc[i + 3] += d;
 }
 
 /* ---- shared-memory stores -------------------------------------------------------------- */
