@@ -2,7 +2,7 @@
 """Compiles every sm90_gemm winner of a tuning database (or an exported .sql) for sm_90a
 with `w8a8 compile` (no GPU needed) and checks its SASS with cuobjdump: tensor-core
 instructions present (QGMMA for FP8, IGMMA for INT8), no HMMA fallback, no local memory
-(LDL/STL), no spills reported by ptxas.
+(LDL/STL), no spills, stack frame or wgmma-serialization note reported by ptxas.
 
 usage: sass_check.py DB [--w8a8 build/default/w8a8] [--cuobjdump PATH]
 (cuobjdump: the toolkit's, or the one Triton's wheel carries in triton/backends/nvidia/bin.)
@@ -42,8 +42,10 @@ def main():
         r = subprocess.run([args.w8a8, "compile", "--arch", "sm_90a", "sm90_gemm", "--define", defines,
                             "--json"], env=env, capture_output=True, text=True)
         info = json.loads(r.stdout.splitlines()[0]) if r.stdout else {"status": "no output"}
-        if info["status"] != "ok" or info.get("spill_stores") or info.get("spill_loads"):
-            print("FAIL compile/spill:", defines, info.get("status"))
+        if (info["status"] != "ok" or info.get("rejected") or info.get("spill_stores")
+                or info.get("spill_loads") or info.get("stack_bytes")):
+            print("FAIL compile/spill/stack:", defines, info.get("status"),
+                  info.get("reject_reason", ""), f"stack {info.get('stack_bytes')} B")
             failed += 1
     for cubin in sorted(glob.glob(os.path.join(store, "*.cubin"))):
         sass = subprocess.run([args.cuobjdump, "-sass", cubin], capture_output=True, text=True).stdout

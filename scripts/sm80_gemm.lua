@@ -21,6 +21,10 @@
 
 local WARP = 32
 local MAX_ACC_REGS = 128        -- accumulators per thread the host allows (block: both sets)
+-- FP8 mma.sync compiled for Hopper (plain sm_90) needs more registers per warp tile than on
+-- sm_89 (ptxas -v, CUDA 13: a 64×64 warp tile uses 238 registers for INT8 on both, 255 and
+-- 76–148 bytes of spills for FP8 on sm_90); there, warp tiles keep 64 accumulators
+local MAX_ACC_REGS_FP8_SM90 = 64
 local REG_OVERHEAD = 48         -- addresses, indices, loop state
 local ACC_BYTES = 4
 local SCALE_GROUP = 128
@@ -89,6 +93,10 @@ local function valid(c, problem, device)
     end
     if acc_regs(c, problem) > MAX_ACC_REGS then
         return false, "accumulator registers"
+    end
+    if FP8[problem.a_type] and cc_of(device) >= 90
+        and acc_regs(c, problem) > MAX_ACC_REGS_FP8_SM90 then
+        return false, "FP8 on sm_90: at most 64 accumulators per thread (more spill)"
     end
     if smem_bytes(c) > device.max_smem then
         return false, "shared memory"
@@ -174,8 +182,8 @@ local function rank(c, problem, device)
     return cost_model(c, problem, device)
 end
 
--- default(): the best-modelled of a few shapes known to compile without spills on every
--- arch, each at the deepest ring (≤ 4) that fits.
+-- default(): the best-modelled of a few shapes, each at the deepest ring (≤ 4) that fits, that
+-- valid() allows (those it allows compile without spills: tests/check_sm80_gemm_compile.c).
 local DEFAULT_SHAPES = {
     -- block_m, block_n, warps_m, warps_n, slice_k
     { 16, 64, 1, 2, 2 }, { 16, 128, 1, 4, 2 }, { 32, 64, 1, 2, 2 }, { 32, 128, 1, 4, 1 },

@@ -196,7 +196,10 @@ static void cubin_key(const char *prologue, const char *template_name, const jit
     int major = 0, minor = 0;
     nvrtcVersion(&major, &minor);
     char version[64];
-    snprintf(version, sizeof version, "nvrtc %d.%d lib %s", major, minor, W8A8JIT_VERSION_STRING);
+    /* "report 2": the stored kernel info of a cubin compiled before jit_parse_ptxas read
+     * NVRTC's own layout (stack frames, spills and the C7518 note were missed) is not reused */
+    snprintf(version, sizeof version, "nvrtc %d.%d lib %s report 2", major, minor,
+             W8A8JIT_VERSION_STRING);
     size_t n = 0, cap = 4 + 2 * src->count + (size_t)nopts;
     const void **bufs = malloc(cap * sizeof *bufs);
     size_t *sizes = malloc(cap * sizeof *sizes);
@@ -350,38 +353,60 @@ w8a8_status jit_cubin_get(w8a8_context *ctx, const char *template_name, const ch
 
 static int max_int(int a, int b) { return a > b ? a : b; }
 
+/* The number written just before `at` on its line ("... 176 bytes stack frame": 176), or 0. */
+static int number_before(const char *line, const char *at)
+{
+    const char *q = at;
+    while (q > line && q[-1] == ' ')
+        q--;
+    const char *end = q;
+    while (q > line && isdigit((unsigned char)q[-1]))
+        q--;
+    return q < end ? atoi(q) : 0;
+}
+
+/* The number before `what` on the line [line, line_end), or 0 when it is not there. */
+static int field_on_line(const char *line, const char *line_end, const char *what)
+{
+    const char *at = strstr(line, what);
+    return at && at < line_end ? number_before(line, at) : 0;
+}
+
+/* ptxas -v as NVRTC hands it back, for instance:
+ *   ptxas info    : Used 168 registers, used 16 barriers, 176 bytes cumulative stack size
+ *   ptxas         .     176 bytes stack frame, 504 bytes spill stores, 512 bytes spill loads
+ *   ptxas info    : (C7518) Potential Performance Loss: wgmma.mma_async instructions are ...
+ * Each figure is read as the number before its words, wherever the line starts. */
 void jit_parse_ptxas(const char *log, w8a8_kernel_info *info)
 {
     if (!log)
         return;
-    for (const char *p = log; (p = strstr(p, "Used ")) != NULL; p++) {
-        int regs = 0;
-        if (sscanf(p, "Used %d registers", &regs) == 1)
-            info->registers = max_int(info->registers, regs);
-        const char *line_end = strchr(p, '\n');
-        const char *smem = strstr(p, "bytes smem");
-        if (smem && (!line_end || smem < line_end)) {
-            const char *q = smem;
-            while (q > p && q[-1] == ' ')
-                q--;
-            while (q > p && isdigit((unsigned char)q[-1]))
-                q--;
-            info->shared_bytes = max_int(info->shared_bytes, atoi(q));
+    for (const char *line = log; *line;) {
+        const char *line_end = strchr(line, '\n');
+        if (!line_end)
+            line_end = line + strlen(line);
+        const char *used = strstr(line, "Used ");
+        if (used && used < line_end) {
+            int regs = 0;
+            if (sscanf(used, "Used %d registers", &regs) == 1)
+                info->registers = max_int(info->registers, regs);
+            info->shared_bytes = max_int(info->shared_bytes,
+                                         field_on_line(line, line_end, "bytes smem"));
         }
-    }
-    for (const char *p = log; (p = strstr(p, "bytes stack frame")) != NULL; p++) {
-        const char *line = p;
-        while (line > log && line[-1] != '\n')
-            line--;
-        int stack = 0, stores = 0, loads = 0;
-        if (sscanf(line, " %d bytes stack frame, %d bytes spill stores, %d bytes spill loads",
-                   &stack, &stores, &loads) == 3) {
-            info->stack_bytes = max_int(info->stack_bytes, stack);
-            info->spill_stores = max_int(info->spill_stores, stores);
-            info->spill_loads = max_int(info->spill_loads, loads);
+        const char *frame = strstr(line, "bytes stack frame");
+        if (frame && frame < line_end) {
+            info->stack_bytes = max_int(info->stack_bytes, number_before(line, frame));
+            info->spill_stores = max_int(info->spill_stores,
+                                         field_on_line(line, line_end, "bytes spill stores"));
+            info->spill_loads = max_int(info->spill_loads,
+                                        field_on_line(line, line_end, "bytes spill loads"));
         }
+        line = *line_end ? line_end + 1 : line_end;
     }
-    static const char *const notes[] = {"C7508", "C7510", "C7511", "C7515"};
+    /* ptxas's performance notes on wgmma: setmaxnreg ignored, or wgmma serialized (C7518: a
+     * compiler-inserted wait in a divergent path, which also puts the accumulators in local
+     * memory) */
+    static const char *const notes[] = {"C7508", "C7510", "C7511", "C7515", "C7518"};
     for (size_t i = 0; i < sizeof notes / sizeof notes[0]; i++)
         if (strstr(log, notes[i])) {
             info->rejected = 1;

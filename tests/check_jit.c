@@ -70,6 +70,30 @@ START_TEST(ptxas_report_parsed)
                     "instructions are serialized\n", &serial);
     ck_assert_int_eq(serial.rejected, 1);
     ck_assert_ptr_nonnull(strstr(serial.reject_reason, "C7510"));
+    /* NVRTC's own layout (CUDA 13), from a sm90_gemm whose accumulators ptxas had put in local
+     * memory: the figures follow "ptxas         ." and the C7518 note comes first */
+    w8a8_kernel_info local = {0};
+    jit_parse_ptxas("ptxas info    : (C7518) Potential Performance Loss: wgmma.mma_async "
+                    "instructions are serialized due to program dependence on compiler-inserted "
+                    "WG.DP in divergent path in the function 'w8a8_sm90_gemm'\n"
+                    "ptxas info    : 0 bytes gmem\n"
+                    "ptxas info    : Function properties for w8a8_sm90_gemm\n"
+                    "ptxas         .     176 bytes stack frame, 504 bytes spill stores, 512 bytes "
+                    "spill loads\n"
+                    "ptxas info    : Used 168 registers, used 16 barriers, 176 bytes cumulative "
+                    "stack size\n", &local);
+    ck_assert_int_eq(local.registers, 168);
+    ck_assert_int_eq(local.stack_bytes, 176);
+    ck_assert_int_eq(local.spill_stores, 504);
+    ck_assert_int_eq(local.spill_loads, 512);
+    ck_assert_int_eq(local.rejected, 1);
+    ck_assert_ptr_nonnull(strstr(local.reject_reason, "C7518"));
+    w8a8_kernel_info spilled = {0};
+    jit_parse_ptxas("ptxas         .     8 bytes stack frame, 8 bytes spill stores, 4 bytes spill "
+                    "loads\nptxas info    : Used 255 registers\n", &spilled);
+    ck_assert_int_eq(spilled.spill_stores, 8);
+    ck_assert_int_eq(spilled.rejected, 1);
+    ck_assert_ptr_nonnull(strstr(spilled.reject_reason, "spills"));
 }
 END_TEST
 

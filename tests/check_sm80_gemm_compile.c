@@ -2,7 +2,8 @@
  * for every arch the family targets (sm_80, sm_86, sm_89, and sm_90, how Hopper runs it):
  *  - the register-heaviest corners of the space (the largest warp tiles valid() allows, with
  *    and without K slices, block scales with both accumulator sets) for the heaviest trait
- *    combinations, without spills;
+ *    combinations, without spills (FP8 on sm_90 has smaller corners: the space allows 64
+ *    accumulators per thread there);
  *  - the space's default() for every compile problem on each nominal device, without spills;
  *  - mma_peak for INT8 everywhere and FP8 from sm_89;
  *  - FP8 for sm_80/86 and a bad config fail with a compile error that says why. */
@@ -49,6 +50,19 @@ static const char *const heavy_block_configs[] = {
     "block_m=256,block_n=32,block_k=128,stages=2,warps_m=2,warps_n=2,slice_k=1,group=8",
     "block_m=16,block_n=128,block_k=128,stages=2,warps_m=1,warps_n=1,slice_k=4,group=8",
 };
+/* FP8 on sm_90 (plain): the space allows 64 accumulators per thread (more spill there), so
+ * its heaviest corners are 64×32, 32×64 and 16×128 warp tiles, and 32 + 32 with block scales. */
+static const char *const heavy_fp8_sm90_configs[] = {
+    "block_m=128,block_n=128,block_k=128,stages=4,warps_m=2,warps_n=4,slice_k=1,group=8",
+    "block_m=64,block_n=256,block_k=128,stages=2,warps_m=2,warps_n=4,slice_k=1,group=8",
+    "block_m=128,block_n=64,block_k=64,stages=4,warps_m=2,warps_n=2,slice_k=1,group=8",
+    "block_m=16,block_n=256,block_k=128,stages=2,warps_m=1,warps_n=2,slice_k=2,group=8",
+};
+static const char *const heavy_block_sm90_configs[] = {
+    "block_m=64,block_n=128,block_k=128,stages=4,warps_m=2,warps_n=4,slice_k=1,group=8",
+    "block_m=128,block_n=64,block_k=128,stages=4,warps_m=4,warps_n=2,slice_k=1,group=8",
+    "block_m=16,block_n=128,block_k=128,stages=2,warps_m=1,warps_n=2,slice_k=2,group=8",
+};
 /* INT8 with a per-token zero point, row scales, fp32 bias and out; FP8 row scales with a
  * bias; FP8 block scales with a bias. */
 #define INT8_TRAITS "A_TYPE=3,B_TYPE=3,OUT_TYPE=6,BIAS_TYPE=6,A_SCALE=1,B_SCALE=1,AZP=2"
@@ -63,15 +77,22 @@ START_TEST(heaviest_configs_compile_without_spills)
         for (size_t i = 0; i < sizeof heavy_configs / sizeof heavy_configs[0]; i++) {
             snprintf(defines, sizeof defines, "%s,%s", heavy_configs[i], INT8_TRAITS);
             expect_clean_compile(ctx, "sm80_gemm", defines, archs[a]);
-            if (fp8_arch(archs[a])) {
-                snprintf(defines, sizeof defines, "%s,%s", heavy_configs[i], FP8_TRAITS);
-                expect_clean_compile(ctx, "sm80_gemm", defines, archs[a]);
-            }
         }
         if (!fp8_arch(archs[a]))
             continue;
-        for (size_t i = 0; i < sizeof heavy_block_configs / sizeof heavy_block_configs[0]; i++) {
-            snprintf(defines, sizeof defines, "%s,%s", heavy_block_configs[i], BLOCK_TRAITS);
+        bool hopper = strcmp(archs[a], "sm_90") == 0;
+        const char *const *fp8 = hopper ? heavy_fp8_sm90_configs : heavy_configs;
+        size_t fp8_count = hopper ? sizeof heavy_fp8_sm90_configs / sizeof *fp8
+                                  : sizeof heavy_configs / sizeof *fp8;
+        for (size_t i = 0; i < fp8_count; i++) {
+            snprintf(defines, sizeof defines, "%s,%s", fp8[i], FP8_TRAITS);
+            expect_clean_compile(ctx, "sm80_gemm", defines, archs[a]);
+        }
+        const char *const *block = hopper ? heavy_block_sm90_configs : heavy_block_configs;
+        size_t block_count = hopper ? sizeof heavy_block_sm90_configs / sizeof *block
+                                    : sizeof heavy_block_configs / sizeof *block;
+        for (size_t i = 0; i < block_count; i++) {
+            snprintf(defines, sizeof defines, "%s,%s", block[i], BLOCK_TRAITS);
             expect_clean_compile(ctx, "sm80_gemm", defines, archs[a]);
         }
     }

@@ -52,10 +52,16 @@ static void job_print(const job_list *l, const job *j)
         printf("{\"template\": \"%s\", \"arch\": \"%s\", \"config\": ", j->template_name, l->arch);
         cli_json_string(stdout, j->label);
         printf(", \"status\": \"%s\", \"registers\": %d, \"shared_bytes\": %d, \"spill_stores\": %d, "
-               "\"spill_loads\": %d, \"compile_ms\": %.1f, \"from_disk\": %s, \"rejected\": %s",
+               "\"spill_loads\": %d, \"stack_bytes\": %d, \"compile_ms\": %.1f, \"from_disk\": %s, "
+               "\"rejected\": %s",
                j->status == W8A8_OK ? "ok" : w8a8_status_string(j->status), j->info.registers,
-               j->info.shared_bytes, j->info.spill_stores, j->info.spill_loads, j->info.compile_ms,
-               j->info.from_disk ? "true" : "false", j->info.rejected ? "true" : "false");
+               j->info.shared_bytes, j->info.spill_stores, j->info.spill_loads, j->info.stack_bytes,
+               j->info.compile_ms, j->info.from_disk ? "true" : "false",
+               j->info.rejected ? "true" : "false");
+        if (j->info.rejected) {
+            printf(", \"reject_reason\": ");
+            cli_json_string(stdout, j->info.reject_reason);
+        }
         if (j->status != W8A8_OK) {
             printf(", \"error\": ");
             cli_json_string(stdout, j->error);
