@@ -32,14 +32,15 @@ pack() { tar czf "$out/gpu-python.tgz" -C "$(dirname "$logs")" gpu-python; }
 step() { # step NAME COMMAND...: output to NAME.log, exit code and time to summary.txt
   local name=$1 t0=$SECONDS
   shift
-  timeout "$limit" "$@" >"$logs/$name.log" 2>&1
+  # a shell function (install, pytest_in) runs in a child bash that timeout can stop
+  timeout "$limit" bash -c '"$@"' "$name" "$@" >"$logs/$name.log" 2>&1
   local rc=$?
   echo "$name exit $rc $((SECONDS - t0)) s" | tee -a "$logs/summary.txt"
   pack
   return 0
 }
 
-install() {
+do_install() {
   local wheel
   wheel="$(ls -t build/py/dist/w8a8jit-*.whl 2>/dev/null | head -1)"
   if [ -n "$wheel" ]; then
@@ -58,12 +59,14 @@ pytest_in() { # pytest_in FILE ARGS...: from /tmp so the source tree is not impo
   (cd /tmp && "$py" -P -m pytest -rs -v "$OLDPWD/python/tests/$file" "$@")
 }
 
+export -f do_install pytest_in
+export py
 modes="${1:-install+cpu+gpu+model+bench}"
 nvidia-smi >"$logs/nvidia-smi.log" 2>&1
 IFS='+' read -ra list <<<"$modes"
 for mode in "${list[@]}"; do
   case "$mode" in
-    install) step install install ;;
+    install) step install do_install ;;
     cpu) step cpu pytest_in test_cpu.py ;;
     gpu) step gpu pytest_in test_gpu.py --junitxml="$logs/gpu-junit.xml" ;;
     model) step model pytest_in test_model.py -s ;;

@@ -35,10 +35,15 @@ extern "C" __global__ void w8a8_mma_peak(int iterations, float *sink, w8a8_u32 s
 #pragma unroll
         for (int i = 0; i < 4; ++i)
             acc[c][i] = 0;
+    /* Each chain has its own operands: with one set for all, chains that start equal stay
+     * equal and ptxas merges them (FP8 on sm_90, where the mma is two HMMAs after an unpack:
+     * 4 HMMAs were left of 8 chains' 16, and the "peak" read 4x too high). */
     for (int it = 0; it < iterations; ++it)
 #pragma unroll
-        for (int c = 0; c < W8A8_CHAINS; ++c)
-            peak_mma::run(acc[c], a0, a1, a2, a3, b0, b1);
+        for (int c = 0; c < W8A8_CHAINS; ++c) {
+            const w8a8_u32 d = 0x01010101u * (w8a8_u32)c;
+            peak_mma::run(acc[c], a0 ^ d, a1 ^ d, a2 ^ d, a3 ^ d, b0, b1);
+        }
     float sum = 0.0f;
 #pragma unroll
     for (int c = 0; c < W8A8_CHAINS; ++c)
