@@ -70,18 +70,18 @@ end
 
 -- the ring, the epilogue staging, the barriers, the alignment slack (SM90_SMEM_BYTES)
 -- What valid() rejects for every config holding the value, decided once per value (valid()
--- asks it too): split-K and shape specialization unless named, split-K with too few K
--- blocks (each slice at least two). Split-K has compiled (CI builds it for sm_90a) but not
--- yet run on a GPU, and specialization is not yet measured: until then only a caller who
--- names the space (w8a8 tune --space sm90_gemm, compile plans) gets these candidates.
--- Without it those values would multiply the configs the tuner's plan walks for every key
--- by six.
+-- asks it too). Split-K: only with at least two K blocks a slice, and in a plain tune only at
+-- M <= SPLIT_MAX_M (a caller who names the space, w8a8 tune --space sm90_gemm, gets it at
+-- every M). Measured on an H100 (bench/results-2026-11-23-s6/, per-row FP8, every config of
+-- the space timed on 8 keys): split 2 won at M = 16 and 32 (82.5 vs 85.0 us at
+-- 16x8192x28672, 24.7 vs 30.1 us at 32x4096x14336) and lost from M = 64 on. Shape
+-- specialization (N and K compiled in) is offered everywhere: its best config won all 8 keys,
+-- 1-13 % faster than the best generic one (median twin 1-4.5 %).
+local SPLIT_MAX_M = 64
 local function prune(name, value, problem, device)
     if name == "split" and value > 1 then
-        return device.named == true and ceil_div(problem.k, BK) >= 2 * value
-    end
-    if name == "specialize" and value == 1 then
-        return device.named == true
+        return ceil_div(problem.k, BK) >= 2 * value
+            and (device.named == true or problem.m <= SPLIT_MAX_M)
     end
     return true
 end
@@ -144,11 +144,8 @@ local function valid(c, problem, device)
     if c.stages < 2 then
         return false, "stages"
     end
-    if not prune("specialize", c.specialize, problem, device) then
-        return false, "specialize: offered only when the space is named (not yet measured)"
-    end
     if not prune("split", c.split, problem, device) then
-        return false, "split: offered only when the space is named, with 2 K blocks a slice"
+        return false, "split: 2 K blocks a slice, and M <= 64 unless the space is named"
     end
     if c.split > 1 then
         if c.cluster ~= 1 or c.pingpong ~= 0 then

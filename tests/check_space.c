@@ -581,8 +581,8 @@ END_TEST
  * keeps consumers · rows · block_n · 4 bytes of partial sums and 32 of barriers; (rows / 64) ·
  * block_n / 2 + 40 ≤ 255 (one consumer) or 232 (two), with block scales (promoted
  * accumulation) 2 · (rows / 64) · block_n / 2 + 40 + 16 instead; split > 1 needs cluster 1,
- * no pingpong, at least 2 · split K blocks of 128 and tiles · split ≤ 2 · SMs; split > 1 and
- * specialize = 1 only when the space is named (both values of specialize valid then); the
+ * no pingpong, at least 2 · split K blocks of 128 and tiles · split ≤ 2 · SMs, and M ≤ 64
+ * unless the space is named; both values of specialize are valid; the
  * register-file check (128·40 + 256·232 = 64512 ≤ 65536) always passes. raster × group
  * (2 × 4) do not enter valid(). */
 typedef struct sm90_expect {
@@ -598,8 +598,8 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, boo
                                   128, 144, 160, 176, 192, 208, 224, 240, 256};
     static const int stages[] = {2, 3, 4, 5, 6, 7, 8, 10, 12};
     static const int splits[] = {1, 2, 4};
-    /* unnamed, split-K and shape specialization are not offered (pruned) */
-    const int split_values = named ? 3 : 1, specialize_values = named ? 2 : 1;
+    /* unnamed, split-K is offered only at M <= 64 (pruned above) */
+    const int split_values = named || x.m <= 64 ? 3 : 1, specialize_values = 2;
     size_t count = 0;
     for (int a = 0; a < 3; a++)
         for (int b = 0; b < 18; b++)
@@ -713,12 +713,12 @@ START_TEST(sm90_space_prunes_to_exact_counts)
         /* every listed block_n is also a legal INT8 N, so INT8 keeps the FP8 count; bf16 out */
         ck_assert_uint_eq(sm90_expected_valid((sm90_expect){4096, 28672, 4096, int8, false, 2},
                                               dev.max_smem_optin, dev.sm_count, false),
-                          16800);
-        /* unnamed, prune() drops split 2 and 4 and specialize 1 before any valid() call */
+                          33600);
+        /* unnamed at M > 64, prune() drops split 2 and 4 before any valid() call */
         ck_assert_uint_eq(e.total, 373248);
-        ck_assert_uint_eq(e.pruned, 373248 - 62208);
-        ck_assert_uint_eq(e.count, 16800);
-        ck_assert_uint_eq(e.invalid, 373248 - 16800);
+        ck_assert_uint_eq(e.pruned, 373248 - 124416);
+        ck_assert_uint_eq(e.count, 33600);
+        ck_assert_uint_eq(e.invalid, 373248 - 33600);
         for (size_t i = 1; i < e.count; i++)
             ck_assert(e.candidates[i - 1].rank <= e.candidates[i].rank);
         ck_assert(space_default(ctx, s, &p, &dev, config, sizeof config) == W8A8_OK);
@@ -733,7 +733,7 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     size_t block_valid =
         sm90_expected_valid((sm90_expect){4096, 7168, 16384, false, true, 2}, smem_90a, sms_90a,
                             false);
-    ck_assert_uint_eq(block_valid, 12656);
+    ck_assert_uint_eq(block_valid, 25312);
     w8a8_problem_init(&p, 4096, 7168, 16384, W8A8_E4M3, W8A8_BF16);
     p.a_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 1, 128, 1, 0};
     p.b_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 128, 128, 0, 0};
@@ -741,25 +741,28 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     ck_assert_msg(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
     ck_assert_uint_eq(e.count, block_valid);
     space_enumeration_free(&e);
-    /* small M: split-K candidates appear when the space is named (not in a plain tune until
-     * split-K has run on a GPU), never with cluster 2 or ping-pong */
+    /* split-K candidates: at M = 128 only when the space is named, at M = 32 in a plain tune
+     * too (where it won on an H100), never with cluster 2 or ping-pong */
     w8a8_problem_init(&p, 128, 4096, 4096, W8A8_E4M3, W8A8_BF16);
     ck_assert_msg(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
     for (size_t i = 0; i < e.count; i++)
         ck_assert_msg(strstr(e.candidates[i].config, "split=1"), "%s", e.candidates[i].config);
     space_enumeration_free(&e);
-    dev.named = true;
-    ck_assert_msg(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
-    size_t splits = 0;
-    for (size_t i = 0; i < e.count; i++) {
-        const char *c = e.candidates[i].config;
-        if (strstr(c, "split=1"))
-            continue;
-        splits++;
-        ck_assert_msg(strstr(c, "cluster=1") && strstr(c, "pingpong=0"), "%s", c);
+    for (int pass = 0; pass < 2; pass++) {
+        dev.named = pass == 0;
+        p.m = pass == 0 ? 128 : 32;
+        ck_assert_msg(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
+        size_t splits = 0;
+        for (size_t i = 0; i < e.count; i++) {
+            const char *c = e.candidates[i].config;
+            if (strstr(c, "split=1"))
+                continue;
+            splits++;
+            ck_assert_msg(strstr(c, "cluster=1") && strstr(c, "pingpong=0"), "%s", c);
+        }
+        ck_assert_uint_gt(splits, 0);
+        space_enumeration_free(&e);
     }
-    ck_assert_uint_gt(splits, 0);
-    space_enumeration_free(&e);
     dev.named = false;
     /* not on other parts, not with other block shapes */
     w8a8_problem_init(&p, 4096, 28672, 4096, W8A8_E4M3, W8A8_BF16);
