@@ -22,14 +22,14 @@
 --              shared memory (consumers · rows · block_n · out bytes more) and a TMA store
 --              writes it while the next tile's main loop runs
 --   specialize 0, or 1: N and K compiled in (a cubin per shape): constant loop trip counts,
---              no column predicates when block_n divides N. Offered only when the space is
---              named until measured on a GPU (issue 11 asks where it pays).
+--              no column predicates when block_n divides N. Offered in every tune (see
+--              prune() for what it measured).
 --   split      1, 2 or 4: split-K inside a cluster of `split` CTAs (cluster 1, pingpong 0),
 --              rank r taking K blocks [r·kb/split, (r+1)·kb/split); the ranks' partial sums
 --              meet in rank 0's registers through distributed shared memory in a fixed
 --              order (consumers · rows · block_n · 4 bytes of shared memory more). For tiles
---              fewer than the SMs (small M): every SM streams, tiles stay large. Offered only
---              when the space is named until it has run on a GPU (see valid()).
+--              fewer than the SMs (small M): every SM streams, tiles stay large. Offered to a
+--              plain tune at M <= 64, at every M when the space is named (see prune()).
 
 local BK = 128                  -- K bytes per stage (one 128-byte swizzle row)
 local BARRIER_BYTES = 16        -- a full and an empty mbarrier per stage
