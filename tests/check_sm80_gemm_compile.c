@@ -69,31 +69,35 @@ static const char *const heavy_block_sm90_configs[] = {
 #define FP8_TRAITS "A_TYPE=2,B_TYPE=1,OUT_TYPE=5,BIAS_TYPE=5,A_SCALE=1,B_SCALE=1,AZP=0"
 #define BLOCK_TRAITS "A_TYPE=1,B_TYPE=2,OUT_TYPE=4,BIAS_TYPE=6,A_SCALE=2,B_SCALE=2,AZP=0"
 
+#define COUNT(list) (sizeof(list) / sizeof(list)[0])
+
+/* Each config of a list, with the traits appended, compiles for arch without spills. */
+static void expect_clean_list(w8a8_context *ctx, const char *const *configs, size_t count,
+                              const char *traits, const char *arch)
+{
+    char defines[512];
+    for (size_t i = 0; i < count; i++) {
+        snprintf(defines, sizeof defines, "%s,%s", configs[i], traits);
+        expect_clean_compile(ctx, "sm80_gemm", defines, arch);
+    }
+}
+
 START_TEST(heaviest_configs_compile_without_spills)
 {
     w8a8_context *ctx = test_ctx_open_fresh(NULL, 0);
-    char defines[512];
     for (size_t a = 0; a < ARCH_COUNT; a++) {
-        for (size_t i = 0; i < sizeof heavy_configs / sizeof heavy_configs[0]; i++) {
-            snprintf(defines, sizeof defines, "%s,%s", heavy_configs[i], INT8_TRAITS);
-            expect_clean_compile(ctx, "sm80_gemm", defines, archs[a]);
-        }
+        expect_clean_list(ctx, heavy_configs, COUNT(heavy_configs), INT8_TRAITS, archs[a]);
         if (!fp8_arch(archs[a]))
             continue;
-        bool hopper = strcmp(archs[a], "sm_90") == 0;
-        const char *const *fp8 = hopper ? heavy_fp8_sm90_configs : heavy_configs;
-        size_t fp8_count = hopper ? sizeof heavy_fp8_sm90_configs / sizeof *fp8
-                                  : sizeof heavy_configs / sizeof *fp8;
-        for (size_t i = 0; i < fp8_count; i++) {
-            snprintf(defines, sizeof defines, "%s,%s", fp8[i], FP8_TRAITS);
-            expect_clean_compile(ctx, "sm80_gemm", defines, archs[a]);
-        }
-        const char *const *block = hopper ? heavy_block_sm90_configs : heavy_block_configs;
-        size_t block_count = hopper ? sizeof heavy_block_sm90_configs / sizeof *block
-                                    : sizeof heavy_block_configs / sizeof *block;
-        for (size_t i = 0; i < block_count; i++) {
-            snprintf(defines, sizeof defines, "%s,%s", block[i], BLOCK_TRAITS);
-            expect_clean_compile(ctx, "sm80_gemm", defines, archs[a]);
+        if (strcmp(archs[a], "sm_90") == 0) {
+            expect_clean_list(ctx, heavy_fp8_sm90_configs, COUNT(heavy_fp8_sm90_configs),
+                              FP8_TRAITS, archs[a]);
+            expect_clean_list(ctx, heavy_block_sm90_configs, COUNT(heavy_block_sm90_configs),
+                              BLOCK_TRAITS, archs[a]);
+        } else {
+            expect_clean_list(ctx, heavy_configs, COUNT(heavy_configs), FP8_TRAITS, archs[a]);
+            expect_clean_list(ctx, heavy_block_configs, COUNT(heavy_block_configs), BLOCK_TRAITS,
+                              archs[a]);
         }
     }
     w8a8_context_close(ctx);
