@@ -233,6 +233,33 @@ def test_fake_impls_infer_shapes():
     assert meta.shape == (3, 16) and meta.device.type == "meta"
 
 
+def test_eager_calls_match_the_registered_ops():
+    """Plain eager calls skip the torch dispatcher (ops._plain_eager); they must give what the
+    registered ops give, bit for bit, and tracing must still reach the ops."""
+    gen = torch.Generator().manual_seed(7)
+    a, w = rand_fp8(5, 128, gen=gen), rand_fp8(24, 128, gen=gen)
+    sa, sb = torch.rand(5, 1, generator=gen), torch.rand(1, 24, generator=gen)
+    bias = torch.randn(24, generator=gen).to(torch.bfloat16)
+    eager = w8a8jit.scaled_mm(a, w.t(), sa, sb, torch.bfloat16, bias=bias)
+    op = torch.ops.w8a8jit.scaled_mm.default(a, w.t(), sa, sb, torch.bfloat16, bias, None, None)
+    assert torch.equal(eager.view(torch.int16), op.view(torch.int16))
+    x = torch.randn(6, 256, generator=gen)
+    q, s = w8a8jit.quantize(x, torch.int8, granularity="token")
+    q_op, s_op, _ = torch.ops.w8a8jit.quantize_dynamic.default(x, torch.int8, "token", 0, False,
+                                                               False, None, 0.0, 0)
+    assert torch.equal(q, q_op) and torch.equal(s, s_op)
+    q_static = w8a8jit.quantize(x, torch.int8, scale=torch.tensor([0.05]))[0]
+    assert torch.equal(q_static, torch.ops.w8a8jit.quantize_static.default(
+        x, torch.tensor([0.05]), torch.int8, None, 0))
+    from w8a8jit import ops
+    assert ops._plain_eager(a, w, sa, None)
+    assert not ops._plain_eager(torch.empty(1, device="meta"))
+    assert not ops._plain_eager(torch.zeros(2, requires_grad=True))
+    graph = torch.fx.experimental.proxy_tensor.make_fx(
+        lambda a, w: w8a8jit.scaled_mm(a, w.t(), sa, sb, torch.bfloat16))(a, w)
+    assert any("w8a8jit.scaled_mm" in str(n.target) for n in graph.graph.nodes)
+
+
 def test_opcheck_cpu():
     from torch.library import opcheck
     gen = torch.Generator().manual_seed(4)
