@@ -38,12 +38,9 @@ def _ptr(t: Optional[torch.Tensor]):
     return None if t is None else t.data_ptr()
 
 
-def _require(cond: bool, message) -> None:
-    """Raises InvalidError(message) unless cond; message is a string or a callable that
-    returns one (f-strings behind a lambda are formatted only when the check fails: formatting
-    them on every call cost ~20 µs of a call's host time)."""
+def _require(cond: bool, message: str) -> None:
     if not cond:
-        raise InvalidError(message() if callable(message) else message)
+        raise InvalidError(message)
 
 
 def _context_for(t: torch.Tensor) -> _lib.Context:
@@ -83,8 +80,7 @@ def _block_layout(s: torch.Tensor, rows_dim: int, group_rows: int, name: str,
     """Block scales given as a 2-D tensor of `shape`; rows_dim is the dimension that runs
     over the operand's row blocks (A: 0 of (M, K/128); B: 1 of (K/128, N/128))."""
     _require(s.dim() == 2 and tuple(s.shape) == shape,
-             lambda: f"w8a8jit: {name} of block scales must have shape {shape}, got "
-                     f"{tuple(s.shape)}")
+             f"w8a8jit: {name} of block scales must have shape {shape}, got {tuple(s.shape)}")
     k_dim = 1 - rows_dim
     layout = _lib.ScaleLayout(kind=_lib.SCALE_BLOCK, group_rows=group_rows, group_k=BLOCK)
     if s.stride(k_dim) == 1 or s.shape[k_dim] == 1:
@@ -103,8 +99,7 @@ def _scale_layouts(a, b, scale_a, scale_b):
     n = b.shape[1]
     k_blocks = _cdiv(k, BLOCK)
     for name, s in (("scale_a", scale_a), ("scale_b", scale_b)):
-        _require(s.dtype == torch.float32,
-                 lambda: f"w8a8jit: {name} must be float32, got {s.dtype}")
+        _require(s.dtype == torch.float32, f"w8a8jit: {name} must be float32, got {s.dtype}")
     # A: (1,1) per tensor; (M,1) per token; (M, K/128) 1×128 groups.
     if scale_a.numel() == 1:
         la = _lib.ScaleLayout(kind=_lib.SCALE_TENSOR)
@@ -140,27 +135,22 @@ def _mm_problem(a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp) -> _lib.P
     _require(isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor),
              "w8a8jit: a and b must be tensors")
     _require(a.dim() == 2 and b.dim() == 2,
-             lambda: f"w8a8jit: a and b must be 2-D (a: M×K, b: K×N), got {a.dim()}-D and "
-                     f"{b.dim()}-D")
+             f"w8a8jit: a and b must be 2-D (a: M×K, b: K×N), got {a.dim()}-D and {b.dim()}-D")
     m, k = a.shape
     k_b, n = b.shape
-    _require(k == k_b,
-             lambda: f"w8a8jit: a is {m}×{k} but b is {k_b}×{n}: inner dimensions differ")
-    _require(a.dtype in _AB_TYPES,
-             lambda: f"w8a8jit: a must be float8_e4m3fn, float8_e5m2 or int8, "
-                     f"got {a.dtype}")
-    _require(b.dtype in _AB_TYPES,
-             lambda: f"w8a8jit: b must be float8_e4m3fn, float8_e5m2 or int8, "
-                     f"got {b.dtype}")
+    _require(k == k_b, f"w8a8jit: a is {m}×{k} but b is {k_b}×{n}: inner dimensions differ")
+    _require(a.dtype in _AB_TYPES, f"w8a8jit: a must be float8_e4m3fn, float8_e5m2 or int8, "
+             f"got {a.dtype}")
+    _require(b.dtype in _AB_TYPES, f"w8a8jit: b must be float8_e4m3fn, float8_e5m2 or int8, "
+             f"got {b.dtype}")
     _require(out_dtype in _OUT_TYPES,
-             lambda: f"w8a8jit: out_dtype must be bfloat16, float16 or float32, got {out_dtype}")
-    _require(m >= 1 and n >= 1 and k >= 1, lambda: f"w8a8jit: empty product ({m}×{k} by {k}×{n})")
+             f"w8a8jit: out_dtype must be bfloat16, float16 or float32, got {out_dtype}")
+    _require(m >= 1 and n >= 1 and k >= 1, f"w8a8jit: empty product ({m}×{k} by {k}×{n})")
     _require(a.stride(1) == 1 or k == 1,
-             lambda: f"w8a8jit: a must have contiguous rows (stride (lda, 1)), got "
-                     f"{tuple(a.stride())}")
+             f"w8a8jit: a must have contiguous rows (stride (lda, 1)), got {tuple(a.stride())}")
     _require(b.stride(0) == 1 or k == 1,
-             lambda: f"w8a8jit: b must be the K×N column-major view of an N×K weight "
-                     f"(weight.t()), got strides {tuple(b.stride())}")
+             f"w8a8jit: b must be the K×N column-major view of an N×K weight (weight.t()), "
+             f"got strides {tuple(b.stride())}")
     device = a.device
     for name, t in (("b", b), ("scale_a", scale_a), ("scale_b", scale_b), ("bias", bias),
                     ("azp_adj", azp_adj), ("azp", azp)):
@@ -171,24 +161,23 @@ def _mm_problem(a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp) -> _lib.P
     p.a_scale, p.b_scale = _scale_layouts(a, b, scale_a, scale_b)
     if bias is not None:
         _require(bias.dtype in (out_dtype, torch.float32),
-                 lambda: f"w8a8jit: bias must be {out_dtype} or float32, got {bias.dtype}")
+                 f"w8a8jit: bias must be {out_dtype} or float32, got {bias.dtype}")
         _require(bias.numel() == n and (bias.dim() == 1 or bias.is_contiguous()),
-                 lambda: f"w8a8jit: bias must have {n} elements, got shape {tuple(bias.shape)}")
+                 f"w8a8jit: bias must have {n} elements, got shape {tuple(bias.shape)}")
         _require(bias.is_contiguous(), "w8a8jit: bias must be contiguous")
         p.bias_type = _OUT_TYPES[bias.dtype]
     if azp is not None and azp_adj is None:
         raise InvalidError("w8a8jit: azp needs azp_adj (the weight's column sums, int32)")
     if azp_adj is not None:
         _require(azp_adj.dtype == torch.int32 and azp_adj.numel() == n and azp_adj.is_contiguous(),
-                 lambda: f"w8a8jit: azp_adj must be {n} contiguous int32 values, got "
-                         f"{azp_adj.dtype} of shape {tuple(azp_adj.shape)}")
+                 f"w8a8jit: azp_adj must be {n} contiguous int32 values, got "
+                 f"{azp_adj.dtype} of shape {tuple(azp_adj.shape)}")
         if azp is None:
             p.azp = _lib.AZP_TENSOR  # vLLM folds a per-tensor zero point into azp_adj
         else:
             _require(azp.dtype == torch.int32 and azp.numel() == m and azp.is_contiguous(),
-                     lambda: f"w8a8jit: azp must be {m} contiguous int32 values (one per "
-                             f"token), got "
-                             f"{azp.dtype} of shape {tuple(azp.shape)}")
+                     f"w8a8jit: azp must be {m} contiguous int32 values (one per token), got "
+                     f"{azp.dtype} of shape {tuple(azp.shape)}")
             p.azp = _lib.AZP_TOKEN
     _lib.context(None).check(_lib.lib.w8a8_problem_validate(_lib.context(None).handle,
                                                             C.byref(p)), "w8a8jit.scaled_mm")
@@ -235,9 +224,9 @@ def _scaled_mm_op(a: torch.Tensor, b: torch.Tensor, scale_a: torch.Tensor,
 def _plain_eager(*tensors) -> bool:
     """True when a call can skip the torch dispatcher and run the op's body directly: not
     under torch.compile or a dispatch mode (fake tensors, tracing), on CUDA or the CPU, every
-    tensor a plain torch.Tensor that needs no gradient. The dispatcher's Python custom-op path costs more host
-    time than the whole call otherwise (on an H100 host, 2026-11-23: 45 µs a call through it,
-    against 20 µs for torch._scaled_mm)."""
+    tensor a plain torch.Tensor that needs no gradient. The dispatcher's Python custom-op path
+    costs more host time than the whole call otherwise (on an H100 host, 2026-11-23: 45 µs a
+    call through it, against 20 µs for torch._scaled_mm)."""
     if torch.compiler.is_compiling() or _python_dispatch._get_current_dispatch_mode() is not None:
         return False
     if tensors[0].device.type not in ("cuda", "cpu"):  # meta tensors: the fake impl answers
@@ -279,14 +268,13 @@ def scaled_mm(a: torch.Tensor, b: torch.Tensor, scale_a: torch.Tensor, scale_b: 
 # ---- quantization ---------------------------------------------------------------------------
 def _quant_problem(x, out_dtype, mode, group_k, scale_k_major, asymmetric, min_amax, m_pad,
                    scale_ld=0) -> _lib.QuantProblem:
-    _require(x.dim() == 2, lambda: f"w8a8jit: quantize takes a 2-D input (M×K), got {x.dim()}-D")
+    _require(x.dim() == 2, f"w8a8jit: quantize takes a 2-D input (M×K), got {x.dim()}-D")
     _require(x.dtype in _OUT_TYPES,
-             lambda: f"w8a8jit: quantize input must be bfloat16, float16 or float32, got {x.dtype}")
+             f"w8a8jit: quantize input must be bfloat16, float16 or float32, got {x.dtype}")
     _require(out_dtype in _Q_TYPES,
-             lambda: f"w8a8jit: quantize output must be float8_e4m3fn or int8, got {out_dtype}")
+             f"w8a8jit: quantize output must be float8_e4m3fn or int8, got {out_dtype}")
     _require(x.stride(1) == 1 or x.shape[1] == 1,
-             lambda: f"w8a8jit: quantize input rows must be contiguous, got strides "
-                     f"{tuple(x.stride())}")
+             f"w8a8jit: quantize input rows must be contiguous, got strides {tuple(x.stride())}")
     m, k = x.shape
     q = _lib.QuantProblem(m=m, k=k, in_type=_OUT_TYPES[x.dtype], out_type=_Q_TYPES[out_dtype],
                           mode=mode, group_k=group_k, scale_k_major=int(scale_k_major),
@@ -334,15 +322,14 @@ def _run_quant(x, q, qt):
 def _quantize_dynamic_impl(x, out_dtype, mode, group_k, scale_k_major, asymmetric, scale_ub,
                            min_amax, m_pad):
     _require(mode in ("tensor", "token", "group"),
-             lambda: f"w8a8jit: dynamic quantization granularity must be tensor, token or "
-                     f"group, got {mode!r}")
+             f"w8a8jit: dynamic quantization granularity must be tensor, token or group, got {mode!r}")
     q = _quant_problem(x, out_dtype, _MODES[mode], group_k, scale_k_major, asymmetric,
                        min_amax, m_pad)
     if scale_ub is not None:
         _same_device("scale_ub", scale_ub, x.device)
         _require(scale_ub.dtype == torch.float32 and scale_ub.numel() == 1,
-                 lambda: f"w8a8jit: scale_ub must be one float32, got {scale_ub.dtype} "
-                         f"of shape {tuple(scale_ub.shape)}")
+                 f"w8a8jit: scale_ub must be one float32, got {scale_ub.dtype} "
+                 f"of shape {tuple(scale_ub.shape)}")
     codes, scale, azp = _dynamic_outputs(x, out_dtype, q)
     qt = _lib.QuantTensors(x.data_ptr(), codes.data_ptr(), scale.data_ptr(),
                            azp.data_ptr() if asymmetric else None, _ptr(scale_ub))
@@ -362,8 +349,7 @@ def _quantize_dynamic_op(x: torch.Tensor, out_dtype: torch.dtype, mode: str, gro
 @_quantize_dynamic_op.register_fake
 def _(x, out_dtype, mode, group_k, scale_k_major, asymmetric, scale_ub, min_amax, m_pad):
     _require(mode in ("tensor", "token", "group"),
-             lambda: f"w8a8jit: dynamic quantization granularity must be tensor, token or "
-                     f"group, got {mode!r}")
+             f"w8a8jit: dynamic quantization granularity must be tensor, token or group, got {mode!r}")
     q = _quant_problem(x, out_dtype, _MODES[mode], group_k, scale_k_major, asymmetric,
                        min_amax, m_pad)
     return _dynamic_outputs(x, out_dtype, q)
@@ -387,12 +373,12 @@ def _static_problem(x, scale, out_dtype, azp, m_pad):
     _same_device("scale", scale, x.device)
     _same_device("azp", azp, x.device)
     _require(scale.dtype == torch.float32 and scale.numel() == 1,
-             lambda: f"w8a8jit: a static scale must be one float32, got {scale.dtype} "
-                     f"of shape {tuple(scale.shape)}")
+             f"w8a8jit: a static scale must be one float32, got {scale.dtype} "
+             f"of shape {tuple(scale.shape)}")
     if azp is not None:
         _require(azp.dtype == torch.int32 and azp.numel() == 1,
-                 lambda: f"w8a8jit: a static azp must be one int32, got {azp.dtype} "
-                         f"of shape {tuple(azp.shape)}")
+                 f"w8a8jit: a static azp must be one int32, got {azp.dtype} "
+                 f"of shape {tuple(azp.shape)}")
     return _quant_problem(x, out_dtype, _lib.QUANT_STATIC, 0, False, azp is not None, 0.0, m_pad)
 
 

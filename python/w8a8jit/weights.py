@@ -28,9 +28,8 @@ def quantize_weight(w: torch.Tensor, dtype: torch.dtype = torch.float8_e4m3fn,
     "channel" (scale (N, 1)) or "block" (128×128 blocks, scale (ceil(N/128), ceil(K/128)),
     e4m3 only). Symmetric, amax / qmax (448 e4m3, 127 int8), amax floored at 1e-12.
     Returns (codes N×K contiguous, float32 scales)."""
-    _require(w.dim() == 2, lambda: f"w8a8jit: a weight is 2-D (N×K), got {w.dim()}-D")
-    _require(dtype in _QMAX,
-             lambda: f"w8a8jit: weights quantize to float8_e4m3fn or int8, got {dtype}")
+    _require(w.dim() == 2, f"w8a8jit: a weight is 2-D (N×K), got {w.dim()}-D")
+    _require(dtype in _QMAX, f"w8a8jit: weights quantize to float8_e4m3fn or int8, got {dtype}")
     qmax = _QMAX[dtype]
     wf = w.detach().float()
     if granularity == "tensor":
@@ -56,8 +55,7 @@ def quantize_weight(w: torch.Tensor, dtype: torch.dtype = torch.float8_e4m3fn,
 
 def column_sums(w: torch.Tensor) -> torch.Tensor:
     """Σ_k w[n, k] of an int8 N×K weight as int32 (N,): the azp_adj of scaled_mm."""
-    _require(w.dtype == torch.int8 and w.dim() == 2, "w8a8jit: column_sums takes an int8 N×K "
-                                                     "weight")
+    _require(w.dtype == torch.int8 and w.dim() == 2, "w8a8jit: column_sums takes an int8 N×K weight")
     return w.to(torch.int32).sum(dim=1, dtype=torch.int32).contiguous()
 
 
