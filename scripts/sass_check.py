@@ -2,7 +2,9 @@
 """Compiles every sm90_gemm winner of a tuning database (or an exported .sql) for sm_90a
 with `w8a8 compile` (no GPU needed) and checks its SASS with cuobjdump: tensor-core
 instructions present (QGMMA for FP8, IGMMA for INT8), no HMMA fallback, no local memory
-(LDL/STL), no spills, stack frame or wgmma-serialization note reported by ptxas.
+(LDL/STL), no spills, stack frame or wgmma-serialization note reported by ptxas, and no
+wgmma serialized without a note (a WARPGROUP.DEPBAR after every QGMMA/IGMMA: ptxas does this
+silently in some loops, seen with two accumulator sets in flight across a back edge).
 
 usage: sass_check.py DB [--w8a8 build/default/w8a8] [--cuobjdump PATH]
 (cuobjdump: the toolkit's, or the one Triton's wheel carries in triton/backends/nvidia/bin.)
@@ -51,8 +53,11 @@ def main():
         sass = subprocess.run([args.cuobjdump, "-sass", cubin], capture_output=True, text=True).stdout
         mma = len(re.findall(r"\b[QI]GMMA\b", sass))
         bad = len(re.findall(r"\b(HMMA|LDL|STL)\b", sass))
-        if mma == 0 or bad:
-            print(f"FAIL sass: {cubin}: {mma} QGMMA/IGMMA, {bad} HMMA/LDL/STL")
+        waits = len(re.findall(r"WARPGROUP\.DEPBAR", sass))
+        # a K block issues 4 (or 8) wgmmas under one wait; a wait each means serialized
+        serialized = mma > 4 and waits >= mma
+        if mma == 0 or bad or serialized:
+            print(f"FAIL sass: {cubin}: {mma} QGMMA/IGMMA, {waits} waits, {bad} HMMA/LDL/STL")
             failed += 1
     print(f"{len(rows)} winners, {len(glob.glob(os.path.join(store, '*.cubin')))} cubins: {failed} failed")
     return 1 if failed else 0

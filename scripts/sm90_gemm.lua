@@ -30,6 +30,9 @@
 --              order (consumers · rows · block_n · 4 bytes of shared memory more). For tiles
 --              fewer than the SMs (small M): every SM streams, tiles stay large. Offered to a
 --              plain tune at M <= 64, at every M when the space is named (see prune()).
+--   overlap    0, or 1 (block scales, split 1): a third accumulator set; K blocks go in pairs,
+--              the first promoted while the second's wgmmas run (wait_group 1), so half the
+--              promotions hide under the tensor cores; an odd K block count runs one zero block
 
 local BK = 128                  -- K bytes per stage (one 128-byte swizzle row)
 local BARRIER_BYTES = 16        -- a full and an empty mbarrier per stage
@@ -38,6 +41,7 @@ local SPLIT_BAR_BYTES = 32      -- split > 1: a ready and a free mbarrier per co
 local ALIGN_SLACK = 1024        -- the kernel aligns its dynamic shared memory to 1024
 local REG_OVERHEAD = 40         -- registers a consumer needs beside its accumulators
 local BLOCK_SCALE_REGS = 16     -- block scales: the sa/sb values of two K blocks
+local OVERLAP_OVERHEAD = 32     -- overlap 1: registers beside the three sets (+8 per 64 rows)
 local SCALE_GROUP = 128         -- block scales: A 1×128, B 128×128
 local CONSUMER_REGS = { 255, 232 } -- per consumer count: no setmaxnreg / setmaxnreg.inc 232
 
@@ -79,6 +83,9 @@ end
 -- 1-13 % faster than the best generic one (median twin 1-4.5 %).
 local SPLIT_MAX_M = 64
 local function prune(name, value, problem, device)
+    if name == "overlap" and value == 1 then
+        return is_block(problem)
+    end
     if name == "split" and value > 1 then
         return ceil_div(problem.k, BK) >= 2 * value
             and (device.named == true or problem.m <= SPLIT_MAX_M)
@@ -121,7 +128,13 @@ local function valid(c, problem, device)
     end
     local acc = (wg_m // 64) * c.block_n // 2
     local overhead = REG_OVERHEAD
-    if is_block(problem) then
+    if is_block(problem) and c.overlap == 1 then
+        -- two temporary sets beside the main one; what else the consumer keeps was measured
+        -- (NVRTC, CUDA 13): 3 x 64 accumulators of a 64-row consumer compile clean; 3 x 72,
+        -- one consumer with 3 x 72, and a 128-row consumer with 3 x 64 spill
+        acc = 3 * acc
+        overhead = OVERLAP_OVERHEAD + 8 * (wg_m // 64)
+    elseif is_block(problem) then
         acc = 2 * acc -- promoted accumulation: a temporary set beside the main one
         overhead = overhead + BLOCK_SCALE_REGS
     end
@@ -143,6 +156,12 @@ local function valid(c, problem, device)
     end
     if c.stages < 2 then
         return false, "stages"
+    end
+    if not prune("overlap", c.overlap, problem, device) then
+        return false, "overlap is for block scales"
+    end
+    if c.overlap == 1 and c.split ~= 1 then
+        return false, "overlap needs split 1"
     end
     if not prune("split", c.split, problem, device) then
         return false, "split: 2 K blocks a slice, and M <= 64 unless the space is named"
@@ -244,7 +263,9 @@ local function cost_model(c, problem, device, f)
         -- consumer warpgroup issues its wgmmas meanwhile and hides most of it
         local wg_m = c.pingpong == 1 and c.block_m or c.block_m // c.consumers
         local promote = 200 + (wg_m // 64) * n
-        per_block = per_block + promote * (c.consumers == 2 and 0.3 or 1.0)
+        -- overlap 1: every other promotion runs under the next K block's wgmmas
+        local exposed = (c.consumers == 2 and 0.3 or 1.0) * (c.overlap == 1 and 0.5 or 1.0)
+        per_block = per_block + promote * exposed
     end
     if c.stages < 3 then
         per_block = per_block * 1.25
@@ -292,7 +313,7 @@ local function default(problem, device)
     for _, s in ipairs(is_block(problem) and BLOCK_DEFAULT_SHAPES or DEFAULT_SHAPES) do
         local c = { block_m = s[1], block_n = s[2], consumers = s[3], pingpong = s[4],
                     raster = 0, group = 8, cluster = 1, stages = 2, epilogue = 0, split = 1,
-                    specialize = 0 }
+                    specialize = 0, overlap = 0 }
         -- the deepest ring that fits, at most 8
         for stages = 8, 2, -1 do
             c.stages = stages
@@ -374,9 +395,10 @@ return {
         epilogue = { 0, 1 },
         split = { 1, 2, 4 },
         specialize = { 0, 1 },
+        overlap = { 0, 1 },
     },
     order = { "block_m", "block_n", "stages", "consumers", "pingpong", "raster", "group",
-        "cluster", "epilogue", "split", "specialize" },
+        "cluster", "epilogue", "split", "specialize", "overlap" },
 
     valid = valid,
     prune = prune,

@@ -403,17 +403,23 @@ void jit_parse_ptxas(const char *log, w8a8_kernel_info *info)
         }
         line = *line_end ? line_end + 1 : line_end;
     }
-    /* ptxas's performance notes on wgmma: setmaxnreg ignored, or wgmma serialized (C7518: a
-     * compiler-inserted wait in a divergent path, which also puts the accumulators in local
-     * memory) */
-    static const char *const notes[] = {"C7508", "C7510", "C7511", "C7515", "C7518"};
-    for (size_t i = 0; i < sizeof notes / sizeof notes[0]; i++)
-        if (strstr(log, notes[i])) {
-            info->rejected = 1;
-            snprintf(info->reject_reason, sizeof info->reject_reason,
-                     "ptxas note %s (setmaxnreg ignored or wgmma serialized)", notes[i]);
-            return;
-        }
+    /* ptxas's performance notes (C75xx "Potential Performance Loss"): setmaxnreg ignored, or
+     * wgmma serialized (C7518: a compiler-inserted wait in a divergent path, which also puts
+     * the accumulators in local memory; C7514: accumulators read by other instructions inside
+     * a wgmma pipeline stage). Every such note rejects the kernel, its code in the reason. */
+    const char *loss = strstr(log, "Potential Performance Loss");
+    if (loss) {
+        char code[8] = "C75??";
+        for (const char *p = loss; p > log && p[-1] != '\n'; p--)
+            if (p[-1] == '(' && p[0] == 'C' && loss - p >= 5) {
+                memcpy(code, p, 5);
+                break;
+            }
+        info->rejected = 1;
+        snprintf(info->reject_reason, sizeof info->reject_reason,
+                 "ptxas note %s (setmaxnreg ignored or wgmma serialized)", code);
+        return;
+    }
     if (info->spill_stores > 0 || info->spill_loads > 0) {
         info->rejected = 1;
         snprintf(info->reject_reason, sizeof info->reject_reason,

@@ -29,9 +29,13 @@
 #define SM90_ALIGN_SLACK 1024u
 #define SM90_WARPGROUP 128u
 #define SM90_REG_OVERHEAD 40
-/* Block scales: the consumers hold a second accumulator set (promoted accumulation) and the
- * scales of two K blocks. */
+/* Block scales: the consumers hold a second accumulator set (promoted accumulation; overlap=1:
+ * a third) and the scales of two K blocks. */
 #define SM90_BLOCK_SCALE_REGS 16
+/* overlap=1: what a consumer needs beside its three sets, plus 8 per 64 rows. Measured with
+ * NVRTC (CUDA 13): 128x128 tiles of two 64-row consumers (3 x 64 accumulators) compile clean;
+ * 128x144 (3 x 72), one-consumer 64x144 and ping-pong 128x64 (3 x 64, 128 rows) spill. */
+#define SM90_OVERLAP_OVERHEAD 32
 #define SM90_REGS_ONE_CONSUMER 255
 #define SM90_REGS_TWO_CONSUMERS 232
 #define SM90_TMA_BOX_MAX 256
@@ -51,7 +55,7 @@ enum {
 
 typedef struct sm90_config {
     int block_m, block_n, stages, consumers, pingpong, raster, group, cluster, epilogue, split;
-    int specialize;
+    int specialize, overlap;
 } sm90_config;
 
 /* In the space's parameter order; the canonical config string follows it. raster and group
@@ -69,6 +73,7 @@ static const gemm_param sm90_params[] = {
     {"epilogue", offsetof(sm90_config, epilogue), 0, false},
     {"split", offsetof(sm90_config, split), 1, false},
     {"specialize", offsetof(sm90_config, specialize), 0, false},
+    {"overlap", offsetof(sm90_config, overlap), 0, false},
 };
 #define SM90_PARAM_COUNT (sizeof sm90_params / sizeof sm90_params[0])
 
@@ -166,14 +171,23 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: split %d (1, 2 or 4)", c->split);
     if (c->specialize != 0 && c->specialize != 1)
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: specialize must be 0 or 1");
+    if (c->overlap != 0 && c->overlap != 1)
+        return errorf(ctx, W8A8_INVALID, "sm90_gemm config: overlap must be 0 or 1");
+    if (c->overlap && (!sm90_block_scaled(problem) || c->split != 1))
+        return errorf(ctx, W8A8_INVALID,
+                      "sm90_gemm config: overlap=1 needs block scales and split 1 (it overlaps "
+                      "their promotion with the next K block's wgmmas)");
     if (c->split > 1 && (c->cluster != 1 || c->pingpong))
         return errorf(ctx, W8A8_INVALID,
                       "sm90_gemm config: split %d needs cluster 1 and pingpong 0 (the cluster "
                       "holds the K slices of one tile)", c->split);
     int accumulators = (wg_m / 64) * c->block_n / 2;
     int overhead = SM90_REG_OVERHEAD;
-    if (sm90_block_scaled(problem)) {
-        accumulators *= 2;
+    if (sm90_block_scaled(problem) && c->overlap) {
+        accumulators *= 3; /* the main set and two temporary ones */
+        overhead = SM90_OVERLAP_OVERHEAD + 8 * (wg_m / 64); /* + the scales of four K blocks */
+    } else if (sm90_block_scaled(problem)) {
+        accumulators *= 2; /* the main set and a temporary one */
         overhead += SM90_BLOCK_SCALE_REGS;
     }
     int cap = c->consumers == 2 ? SM90_REGS_TWO_CONSUMERS : SM90_REGS_ONE_CONSUMER;

@@ -77,6 +77,11 @@
  * the main set in fp32 (the scales read straight from global memory, the next K block's
  * while the wgmmas run). The stage is released right after the wait. A partial last K
  * block (TMA zero fill) uses its own scale. valid() counts the doubled accumulators.
+ *   OVERLAP     0, or 1 (block scales, SPLIT 1): a third accumulator set. K blocks go in
+ *               pairs: both issued, the first promoted under the second's wgmmas
+ *               (wait_group 1), then the second; half the promotions run while the tensor
+ *               cores work. An odd K block count gets one more block past K (zero-filled by
+ *               TMA, scales 0). valid() counts three sets.
  *
  * Extensions planned as parameters of this family (not implemented yet):
  *   - Swap-AB for small M: the host swaps the two tensor maps (B's rows fill wgmma's M = 64,
@@ -129,6 +134,9 @@
 #endif
 #ifndef W8A8_SPECIALIZE
 #define W8A8_SPECIALIZE 0
+#endif
+#ifndef W8A8_OVERLAP
+#define W8A8_OVERLAP 0
 #endif
 /* N and K: compiled in (SPECIALIZE) or the run-time arguments (args in scope). */
 #if W8A8_SPECIALIZE
@@ -205,6 +213,8 @@ static_assert(W8A8_B_TYPE == W8A8_T_E4M3 || W8A8_B_TYPE == W8A8_T_E5M2 || SM90_I
 static_assert(SM90_BLOCK == (W8A8_B_SCALE == W8A8_S_BLOCK), "block scales on both sides or none");
 static_assert(!SM90_BLOCK || !SM90_INT8, "block scales need FP8");
 static_assert(!SM90_BLOCK || W8A8_AZP == W8A8_Z_NONE, "no zero point with block scales");
+static_assert(W8A8_OVERLAP == 0 || (W8A8_OVERLAP == 1 && SM90_BLOCK && W8A8_SPLIT == 1),
+              "OVERLAP is 0, or 1 with block scales and SPLIT 1");
 static_assert(W8A8_AZP == W8A8_Z_NONE || SM90_INT8, "a zero point needs INT8");
 static_assert(W8A8_OUT_TYPE == W8A8_T_BF16 || W8A8_OUT_TYPE == W8A8_T_FP16 ||
               W8A8_OUT_TYPE == W8A8_T_FP32, "OUT_TYPE");
@@ -387,6 +397,17 @@ __device__ __forceinline__ void sm90_block_scales_load(sm90_block_scales &bs,
     }
 }
 
+/* Scales of 0: the zero-filled K block that pads an odd count under OVERLAP. */
+__device__ __forceinline__ void sm90_block_scales_zero(sm90_block_scales &bs)
+{
+#pragma unroll
+    for (int s = 0; s < SM90_SUB_M; ++s)
+        bs.sa[s][0] = bs.sa[s][1] = 0.0f;
+#pragma unroll
+    for (int q = 0; q < SM90_SB_COUNT; ++q)
+        bs.sb[q] = 0.0f;
+}
+
 /* acc[i], acc[i + 1] += sc · tmp[i], tmp[i + 1] */
 __device__ __forceinline__ void sm90_fma2(float (&acc)[SM90_ACC], const float (&tmp)[SM90_ACC],
                                           int i, float sc)
@@ -480,6 +501,35 @@ __device__ __forceinline__ void sm90_release(sm90_u32 empty, int lane)
     sm90_bar_arrive(empty);
 #endif
 }
+
+#if SM90_BLOCK
+/* Hands a K block's stage back and adds its partial sums (tmp, its wgmmas done) into acc. */
+__device__ __forceinline__ void sm90_promote_block(float (&acc)[SM90_SUB_M][SM90_ACC],
+                                                   float (&tmp)[SM90_SUB_M][SM90_ACC],
+                                                   const sm90_block_scales &bs, int col_off,
+                                                   sm90_u32 empty, int lane)
+{
+#pragma unroll
+    for (int s = 0; s < SM90_SUB_M; ++s)
+#pragma unroll
+        for (int i = 0; i < SM90_ACC; ++i)
+            sm90_reg_fence(tmp[s][i]);
+    sm90_release(empty, lane);
+    sm90_promote(acc, tmp, bs, col_off);
+}
+
+#if W8A8_OVERLAP
+/* OVERLAP: the scales of K block kb, or 0 for the zero-filled block past the last one. */
+__device__ __forceinline__ void sm90_block_scales_at(sm90_block_scales &bs,
+                                                     const w8a8_gemm_args &args, long long row0,
+                                                     long long col_tile, int kb, int k_blocks)
+{
+    sm90_block_scales_load(bs, args, row0, col_tile, kb < k_blocks ? kb : 0);
+    if (kb >= k_blocks)
+        sm90_block_scales_zero(bs);
+}
+#endif
+#endif /* SM90_BLOCK */
 
 /* The work split: a unit is CLUSTER tiles stacked along M that share one B tile; the
  * clusters (CTAs without clusters) take units u, u + their count, … in raster order. */
@@ -593,10 +643,13 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
     const int m_tiles = (int)((args.m + W8A8_BLOCK_M - 1) / W8A8_BLOCK_M);
     const int n_tiles = (int)((SM90_N + W8A8_BLOCK_N - 1) / W8A8_BLOCK_N);
     const int k_blocks = (int)((SM90_K + SM90_BK - 1) / SM90_BK);
+    /* OVERLAP takes K blocks in pairs: an odd count gets one more, wholly past K (TMA
+     * zero-fills it, its scales are 0) */
+    const int k_steps = W8A8_OVERLAP ? (k_blocks + 1) & ~1 : k_blocks;
     const sm90_units units = sm90_units_make(m_tiles, n_tiles, raster, group);
     /* this CTA's K blocks of every tile: all of them, or its slice with SPLIT > 1 */
-    const int kb_begin = (int)((long long)units.k_rank * k_blocks / W8A8_SPLIT);
-    const int kb_end = (int)((long long)(units.k_rank + 1) * k_blocks / W8A8_SPLIT);
+    const int kb_begin = (int)((long long)units.k_rank * k_steps / W8A8_SPLIT);
+    const int kb_end = (int)((long long)(units.k_rank + 1) * k_steps / W8A8_SPLIT);
 
     if (threadIdx.x == 0) {
         sm90_tma_prefetch(&tma_a);
@@ -682,6 +735,9 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
         sm90_acc_t acc[SM90_SUB_M][SM90_ACC];
 #if SM90_BLOCK
         float tmp[SM90_SUB_M][SM90_ACC]; /* one K block's partial sums before promotion */
+#if W8A8_OVERLAP
+        float tmp2[SM90_SUB_M][SM90_ACC]; /* the next K block's, in flight meanwhile */
+#endif
 #endif
         int stage = 0;
         sm90_u32 phase = 0;
@@ -714,9 +770,46 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
 #pragma unroll
                 for (int i = 0; i < SM90_ACC; ++i)
                     acc[s][i] = 0.0f;
-            sm90_block_scales scales, scales_next;
+            sm90_block_scales scales;
+#if !W8A8_OVERLAP
+            sm90_block_scales scales_next;
+#endif
             /* (an empty K slice loads block 0's scales and uses none) */
             sm90_block_scales_load(scales, args, row0, col_tile, kb_begin < kb_end ? kb_begin : 0);
+#if W8A8_OVERLAP
+            /* K blocks in pairs (kb_end - kb_begin is even): both issued, the first
+             * promoted while the second runs (wait_group 1), then the second. Each pair
+             * finishes within its iteration: with a wgmma group still in flight across the
+             * loop's back edge in the other set, ptxas serializes every wgmma (C7514). */
+            sm90_block_scales scales1; /* K block kb + 1's */
+            sm90_block_scales_at(scales1, args, row0, col_tile, kb_begin + 1, k_blocks);
+            for (int kb = kb_begin; kb < kb_end; kb += 2) {
+                sm90_bar_wait(full_bar + 8 * stage, phase);
+                sm90_issue_k_block(tmp, sm90_desc_k128(a_smem + stage * SM90_A_BYTES + a_rows),
+                                   sm90_desc_k128(b_smem + stage * SM90_B_BYTES), 0);
+                const int first = stage;
+                sm90_ring_next(stage, phase);
+                sm90_bar_wait(full_bar + 8 * stage, phase);
+                sm90_issue_k_block(tmp2, sm90_desc_k128(a_smem + stage * SM90_A_BYTES + a_rows),
+                                   sm90_desc_k128(b_smem + stage * SM90_B_BYTES), 0);
+                const int second = stage;
+                sm90_ring_next(stage, phase);
+                /* the next pair's scales load while the wgmmas run */
+                sm90_block_scales next0, next1;
+                sm90_block_scales_at(next0, args, row0, col_tile, kb + 2 < kb_end ? kb + 2 : kb,
+                                     k_blocks);
+                sm90_block_scales_at(next1, args, row0, col_tile, kb + 2 < kb_end ? kb + 3 : kb + 1,
+                                     k_blocks);
+                sm90_wgmma_wait<1>();
+                sm90_promote_block(acc, tmp, scales, (int)(col_tile & 127),
+                                   empty_bar + 8 * first, lane);
+                sm90_wgmma_wait<0>();
+                sm90_promote_block(acc, tmp2, scales1, (int)(col_tile & 127),
+                                   empty_bar + 8 * second, lane);
+                scales = next0;
+                scales1 = next1;
+            }
+#else
             for (int kb = kb_begin; kb < kb_end; ++kb) {
                 sm90_bar_wait(full_bar + 8 * stage, phase);
                 sm90_issue_k_block(tmp, sm90_desc_k128(a_smem + stage * SM90_A_BYTES + a_rows),
@@ -726,16 +819,12 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
                 sm90_block_scales_load(scales_next, args, row0, col_tile,
                                        kb + 1 < kb_end ? kb + 1 : kb);
                 sm90_wgmma_wait<0>();
-#pragma unroll
-                for (int s = 0; s < SM90_SUB_M; ++s)
-#pragma unroll
-                    for (int i = 0; i < SM90_ACC; ++i)
-                        sm90_reg_fence(tmp[s][i]);
-                sm90_release(empty_bar + 8 * stage, lane);
-                sm90_promote(acc, tmp, scales, (int)(col_tile & 127));
+                sm90_promote_block(acc, tmp, scales, (int)(col_tile & 127),
+                                   empty_bar + 8 * stage, lane);
                 scales = scales_next;
                 sm90_ring_next(stage, phase);
             }
+#endif
 #if W8A8_PINGPONG
             sm90_pass_turn(turn_bar, consumer, lane);
 #endif

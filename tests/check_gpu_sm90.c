@@ -80,6 +80,14 @@ static const char *const block_configs[] = {
     "block_m=128,block_n=128,stages=4,consumers=2,raster=0,group=8,cluster=1,split=2",
     "block_m=64,block_n=112,stages=5,consumers=1,raster=1,group=3,cluster=1,split=4",
     "block_m=128,block_n=128,stages=4,consumers=2,raster=0,group=8,cluster=1,split=2,specialize=1",
+    /* overlap: K blocks in pairs (odd counts padded with a zero block), one B scale per tile
+     * or straddling ones, cooperative, one consumer, ping-pong, a cluster, a 2-stage ring
+     * that the pair fills, shapes compiled in */
+    "block_m=128,block_n=128,stages=4,consumers=2,raster=0,group=8,cluster=1,overlap=1",
+    "block_m=64,block_n=112,stages=6,consumers=1,raster=1,group=3,cluster=2,epilogue=1,overlap=1",
+    "block_m=64,block_n=96,stages=5,consumers=2,pingpong=1,raster=0,group=8,cluster=1,overlap=1",
+    "block_m=128,block_n=64,stages=2,consumers=2,raster=0,group=8,cluster=1,epilogue=1,overlap=1",
+    "block_m=128,block_n=80,stages=3,consumers=2,raster=1,group=4,cluster=1,specialize=1,overlap=1",
 };
 #define BLOCK_CONFIG_COUNT ((int)(sizeof block_configs / sizeof block_configs[0]))
 
@@ -253,6 +261,18 @@ START_TEST(invalid_configs_are_refused)
                   w8a8_status_string(st));
     st = gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=256,consumers=2", &plan);
     ck_assert_msg(st == W8A8_INVALID, "128×256 with block scales: %s", w8a8_status_string(st));
+    /* overlap: a third set fits 128×128 of two 64-row consumers, not 128×144; needs split 1 */
+    st = gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=144,consumers=2,overlap=1", &plan);
+    ck_assert_msg(st == W8A8_INVALID, "overlap 128×144: %s", w8a8_status_string(st));
+    st = gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=128,consumers=2,overlap=1,split=2",
+                               &plan);
+    ck_assert_msg(st == W8A8_INVALID, "overlap with split 2: %s", w8a8_status_string(st));
+    st = gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=128,consumers=2,overlap=2", &plan);
+    ck_assert_msg(st == W8A8_INVALID, "overlap 2: %s", w8a8_status_string(st));
+    /* and nothing to overlap without block scales */
+    w8a8_problem_init(&p, 256, 256, 256, W8A8_E4M3, W8A8_BF16);
+    st = gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=128,consumers=2,overlap=1", &plan);
+    ck_assert_msg(st == W8A8_INVALID, "overlap per-tensor: %s", w8a8_status_string(st));
 }
 END_TEST
 
@@ -341,10 +361,14 @@ int main(void)
         return TEST_SKIP_CODE;
     }
     Suite *s = suite_create("gpu_sm90");
+    /* CK_RUN_CASE=block runs the config checks and the block-scaled configs alone */
+    TCase *block = tcase_create("block");
+    tcase_set_timeout(block, 1200);
+    tcase_add_test(block, invalid_configs_are_refused);
+    tcase_add_test(block, block_scales_on_odd_shapes);
+    suite_add_tcase(s, block);
     TCase *tc = tcase_create("gpu_sm90");
     tcase_set_timeout(tc, 1200);
-    tcase_add_test(tc, invalid_configs_are_refused);
-    tcase_add_test(tc, block_scales_on_odd_shapes);
     tcase_add_test(tc, every_supported_trait_combination);
     tcase_add_test(tc, every_config_on_odd_shapes);
     tcase_add_test(tc, split_k_is_bitwise_deterministic);

@@ -580,7 +580,8 @@ END_TEST
  * 1024 ≤ max_smem, where epilogue 1 stages consumers · rows · block_n · out_bytes and split > 1
  * keeps consumers · rows · block_n · 4 bytes of partial sums and 32 of barriers; (rows / 64) ·
  * block_n / 2 + 40 ≤ 255 (one consumer) or 232 (two), with block scales (promoted
- * accumulation) 2 · (rows / 64) · block_n / 2 + 40 + 16 instead; split > 1 needs cluster 1,
+ * accumulation) 2 · (rows / 64) · block_n / 2 + 40 + 16 instead, and with overlap 1 (block
+ * scales and split 1 only) 3 · (rows / 64) · block_n / 2 + 32 + 8 · rows / 64; split > 1 needs cluster 1,
  * no pingpong, at least 2 · split K blocks of 128 and tiles · split ≤ 2 · SMs, and M ≤ 64
  * unless the space is named; both values of specialize are valid; the
  * register-file check (128·40 + 256·232 = 64512 ≤ 65536) always passes. raster × group
@@ -600,6 +601,7 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, boo
     static const int splits[] = {1, 2, 4};
     /* unnamed, split-K is offered only at M <= 64 (pruned above) */
     const int split_values = named || x.m <= 64 ? 3 : 1, specialize_values = 2;
+    const int overlap_values = x.block ? 2 : 1; /* prune() drops overlap 1 without block scales */
     size_t count = 0;
     for (int a = 0; a < 3; a++)
         for (int b = 0; b < 18; b++)
@@ -608,7 +610,8 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, boo
                     for (int pingpong = 0; pingpong <= 1; pingpong++)
                         for (int cluster = 1; cluster <= 2; cluster++)
                             for (int epilogue = 0; epilogue <= 1; epilogue++)
-                                for (int d = 0; d < split_values; d++) {
+                                for (int d = 0; d < split_values; d++)
+                                for (int overlap = 0; overlap < overlap_values; overlap++) {
                                     int bm = block_m[a], bn = block_n[b], st = stages[c];
                                     int split = splits[d];
                                     int wg_m = pingpong ? bm : bm / consumers;
@@ -627,9 +630,12 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, boo
                                         st * (bm + bn) * 128 + staging + partials + 16 * st + 16 +
                                                 1024 <=
                                             max_smem &&
-                                        (x.block ? 2 : 1) * (wg_m / 64 * bn / 2) + 40 +
-                                                (x.block ? 16 : 0) <=
-                                            (consumers == 1 ? 255 : 232);
+                                        (overlap ? split == 1 &&
+                                                       3 * (wg_m / 64 * bn / 2) + 32 + 8 * (wg_m / 64) <=
+                                                           (consumers == 1 ? 255 : 232)
+                                                 : (x.block ? 2 : 1) * (wg_m / 64 * bn / 2) + 40 +
+                                                           (x.block ? 16 : 0) <=
+                                                       (consumers == 1 ? 255 : 232));
                                     count += ok ? 2 * 4 * (size_t)specialize_values : 0;
                                 }
     return count;
@@ -705,7 +711,7 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     ck_assert(space_device_nominal(ctx, "sm_90a", &dev) == W8A8_OK);
     ck_assert_msg(space_load(ctx, "sm90_gemm", &s) == W8A8_OK, "%s", w8a8_errmsg(ctx));
     ck_assert_str_eq(space_arch(s), "sm_90a");
-    ck_assert_uint_eq(space_config_total(s), 373248); /* 3·18·9·2·2·2·4·2·2·3·2 */
+    ck_assert_uint_eq(space_config_total(s), 746496); /* 3·18·9·2·2·2·4·2·2·3·2·2 */
     for (int int8 = 0; int8 <= 1; int8++) {
         w8a8_problem_init(&p, 4096, 28672, 4096, int8 ? W8A8_INT8 : W8A8_E4M3, W8A8_BF16);
         ck_assert(space_applies(ctx, s, &p, &dev, &applies) == W8A8_OK && applies);
@@ -714,11 +720,12 @@ START_TEST(sm90_space_prunes_to_exact_counts)
         ck_assert_uint_eq(sm90_expected_valid((sm90_expect){4096, 28672, 4096, int8, false, 2},
                                               dev.max_smem_optin, dev.sm_count, false),
                           33600);
-        /* unnamed at M > 64, prune() drops split 2 and 4 before any valid() call */
-        ck_assert_uint_eq(e.total, 373248);
-        ck_assert_uint_eq(e.pruned, 373248 - 124416);
+        /* unnamed at M > 64, prune() drops split 2 and 4 (and overlap 1: no block scales)
+         * before any valid() call */
+        ck_assert_uint_eq(e.total, 746496);
+        ck_assert_uint_eq(e.pruned, 746496 - 124416);
         ck_assert_uint_eq(e.count, 33600);
-        ck_assert_uint_eq(e.invalid, 373248 - 33600);
+        ck_assert_uint_eq(e.invalid, 746496 - 33600);
         for (size_t i = 1; i < e.count; i++)
             ck_assert(e.candidates[i - 1].rank <= e.candidates[i].rank);
         ck_assert(space_default(ctx, s, &p, &dev, config, sizeof config) == W8A8_OK);
@@ -733,7 +740,7 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     size_t block_valid =
         sm90_expected_valid((sm90_expect){4096, 7168, 16384, false, true, 2}, smem_90a, sms_90a,
                             false);
-    ck_assert_uint_eq(block_valid, 25312);
+    ck_assert_uint_eq(block_valid, 44992); /* 25312 with overlap 0, 19680 with 1 */
     w8a8_problem_init(&p, 4096, 7168, 16384, W8A8_E4M3, W8A8_BF16);
     p.a_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 1, 128, 1, 0};
     p.b_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 128, 128, 0, 0};
@@ -792,8 +799,9 @@ START_TEST(sm90_space_prunes_to_exact_counts)
             continue; /* doubled accumulators: the widest block_n fit nowhere */
         for (int pi = 0; pi < space_param_count(s); pi++) {
             const space_param *param = space_param_at(s, pi);
-            if (strcmp(param->name, "split") == 0)
-                continue; /* valid only where tiles leave SMs idle: checked below */
+            if (strcmp(param->name, "split") == 0 || strcmp(param->name, "overlap") == 0)
+                continue; /* split: valid only where tiles leave SMs idle; overlap: only with
+                           * block scales; both checked below */
             for (int v = 0; v < param->count; v++) {
                 char item[64];
                 snprintf(item, sizeof item, "%s=%lld,", param->name, (long long)param->values[v]);
@@ -818,6 +826,11 @@ START_TEST(sm90_space_prunes_to_exact_counts)
             seen = strstr(plan.items[i].config, needle) != NULL;
         ck_assert_msg(seen, "no compiled config has %s", needle);
     }
+    bool overlapped = false; /* on the block-scaled compile problems */
+    for (size_t i = 0; i < plan.count; i++)
+        overlapped |= strstr(plan.items[i].config, "overlap=1") != NULL &&
+                      plan.items[i].problem.a_scale.kind == W8A8_SCALE_BLOCK;
+    ck_assert_msg(overlapped, "no compiled config has overlap=1");
     space_free(s);
     /* the compile problems: FP8 bf16, fp16, bf16 out; INT8 fp32, bf16 out; block-scaled
      * bf16, fp32 out (the staging of epilogue 1 depends on the out dtype) */
