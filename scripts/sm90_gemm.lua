@@ -33,6 +33,9 @@
 --   overlap    0, or 1 (block scales, split 1): a third accumulator set; K blocks go in pairs,
 --              the first promoted while the second's wgmmas run (wait_group 1), so half the
 --              promotions hide under the tensor cores; an odd K block count runs one zero block
+--   stagger    0, or 1 (block scales, two cooperative consumers): the consumers take turns
+--              issuing each K block's (or pair's) wgmmas, so one promotes while the tensor
+--              cores run the other's
 
 local BK = 128                  -- K bytes per stage (one 128-byte swizzle row)
 local BARRIER_BYTES = 16        -- a full and an empty mbarrier per stage
@@ -83,7 +86,7 @@ end
 -- 1-13 % faster than the best generic one (median twin 1-4.5 %).
 local SPLIT_MAX_M = 64
 local function prune(name, value, problem, device)
-    if name == "overlap" and value == 1 then
+    if (name == "overlap" or name == "stagger") and value == 1 then
         return is_block(problem)
     end
     if name == "split" and value > 1 then
@@ -162,6 +165,12 @@ local function valid(c, problem, device)
     end
     if c.overlap == 1 and c.split ~= 1 then
         return false, "overlap needs split 1"
+    end
+    if not prune("stagger", c.stagger, problem, device) then
+        return false, "stagger is for block scales"
+    end
+    if c.stagger == 1 and (c.consumers ~= 2 or c.pingpong ~= 0) then
+        return false, "stagger needs two cooperative consumers"
     end
     if not prune("split", c.split, problem, device) then
         return false, "split: 2 K blocks a slice, and M <= 64 unless the space is named"
@@ -264,7 +273,9 @@ local function cost_model(c, problem, device, f)
         local wg_m = c.pingpong == 1 and c.block_m or c.block_m // c.consumers
         local promote = 200 + (wg_m // 64) * n
         -- overlap 1: every other promotion runs under the next K block's wgmmas
+        -- stagger 1: the two consumers' wgmmas alternate, one promotes while the other's run
         local exposed = (c.consumers == 2 and 0.3 or 1.0) * (c.overlap == 1 and 0.5 or 1.0)
+            * (c.stagger == 1 and 0.5 or 1.0)
         per_block = per_block + promote * exposed
     end
     if c.stages < 3 then
@@ -313,7 +324,7 @@ local function default(problem, device)
     for _, s in ipairs(is_block(problem) and BLOCK_DEFAULT_SHAPES or DEFAULT_SHAPES) do
         local c = { block_m = s[1], block_n = s[2], consumers = s[3], pingpong = s[4],
                     raster = 0, group = 8, cluster = 1, stages = 2, epilogue = 0, split = 1,
-                    specialize = 0, overlap = 0 }
+                    specialize = 0, overlap = 0, stagger = 0 }
         -- the deepest ring that fits, at most 8
         for stages = 8, 2, -1 do
             c.stages = stages
@@ -396,9 +407,10 @@ return {
         split = { 1, 2, 4 },
         specialize = { 0, 1 },
         overlap = { 0, 1 },
+        stagger = { 0, 1 },
     },
     order = { "block_m", "block_n", "stages", "consumers", "pingpong", "raster", "group",
-        "cluster", "epilogue", "split", "specialize", "overlap" },
+        "cluster", "epilogue", "split", "specialize", "overlap", "stagger" },
 
     valid = valid,
     prune = prune,

@@ -55,7 +55,7 @@ enum {
 
 typedef struct sm90_config {
     int block_m, block_n, stages, consumers, pingpong, raster, group, cluster, epilogue, split;
-    int specialize, overlap;
+    int specialize, overlap, stagger;
 } sm90_config;
 
 /* In the space's parameter order; the canonical config string follows it. raster and group
@@ -74,6 +74,7 @@ static const gemm_param sm90_params[] = {
     {"split", offsetof(sm90_config, split), 1, false},
     {"specialize", offsetof(sm90_config, specialize), 0, false},
     {"overlap", offsetof(sm90_config, overlap), 0, false},
+    {"stagger", offsetof(sm90_config, stagger), 0, false},
 };
 #define SM90_PARAM_COUNT (sizeof sm90_params / sizeof sm90_params[0])
 
@@ -177,6 +178,12 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
         return errorf(ctx, W8A8_INVALID,
                       "sm90_gemm config: overlap=1 needs block scales and split 1 (it overlaps "
                       "their promotion with the next K block's wgmmas)");
+    if (c->stagger != 0 && c->stagger != 1)
+        return errorf(ctx, W8A8_INVALID, "sm90_gemm config: stagger must be 0 or 1");
+    if (c->stagger && (!sm90_block_scaled(problem) || c->consumers != 2 || c->pingpong))
+        return errorf(ctx, W8A8_INVALID,
+                      "sm90_gemm config: stagger=1 needs block scales and two cooperative "
+                      "consumers (pingpong 0): they take turns issuing each K block's wgmmas");
     if (c->split > 1 && (c->cluster != 1 || c->pingpong))
         return errorf(ctx, W8A8_INVALID,
                       "sm90_gemm config: split %d needs cluster 1 and pingpong 0 (the cluster "

@@ -82,6 +82,12 @@
  *               (wait_group 1), then the second; half the promotions run while the tensor
  *               cores work. An odd K block count gets one more block past K (zero-filled by
  *               TMA, scales 0). valid() counts three sets.
+ *   STAGGER     0, or 1 (block scales, two cooperative consumers): the consumers issue each
+ *               K block's wgmmas (with OVERLAP each pair's) in turn, consumer 0 first, through
+ *               named barriers 3 (0 has issued) and 4 (1 has issued; 0 waits for it before
+ *               its next K block). The tensor cores then run one consumer's wgmmas while the
+ *               other promotes, instead of both finishing together and idling through both
+ *               promotions.
  *
  * Extensions planned as parameters of this family (not implemented yet):
  *   - Swap-AB for small M: the host swaps the two tensor maps (B's rows fill wgmma's M = 64,
@@ -137,6 +143,9 @@
 #endif
 #ifndef W8A8_OVERLAP
 #define W8A8_OVERLAP 0
+#endif
+#ifndef W8A8_STAGGER
+#define W8A8_STAGGER 0
 #endif
 /* N and K: compiled in (SPECIALIZE) or the run-time arguments (args in scope). */
 #if W8A8_SPECIALIZE
@@ -215,6 +224,9 @@ static_assert(!SM90_BLOCK || !SM90_INT8, "block scales need FP8");
 static_assert(!SM90_BLOCK || W8A8_AZP == W8A8_Z_NONE, "no zero point with block scales");
 static_assert(W8A8_OVERLAP == 0 || (W8A8_OVERLAP == 1 && SM90_BLOCK && W8A8_SPLIT == 1),
               "OVERLAP is 0, or 1 with block scales and SPLIT 1");
+static_assert(W8A8_STAGGER == 0 ||
+                  (W8A8_STAGGER == 1 && SM90_BLOCK && W8A8_CONSUMERS == 2 && !W8A8_PINGPONG),
+              "STAGGER is 0, or 1 with block scales and two cooperative consumers");
 static_assert(W8A8_AZP == W8A8_Z_NONE || SM90_INT8, "a zero point needs INT8");
 static_assert(W8A8_OUT_TYPE == W8A8_T_BF16 || W8A8_OUT_TYPE == W8A8_T_FP16 ||
               W8A8_OUT_TYPE == W8A8_T_FP32, "OUT_TYPE");
@@ -518,6 +530,36 @@ __device__ __forceinline__ void sm90_promote_block(float (&acc)[SM90_SUB_M][SM90
     sm90_promote(acc, tmp, bs, col_off);
 }
 
+/* STAGGER: before a K block's (or pair's) wgmmas, consumer 1 waits until consumer 0 has
+ * issued its own, and consumer 0 (from its second on) until consumer 1 has issued the
+ * previous one; after them each signals the other (consumer 1 not after the tile's last). The
+ * arrivals and waits pair up within each tile. */
+__device__ __forceinline__ void sm90_stagger_before(int consumer, bool first)
+{
+#if W8A8_STAGGER
+    if (consumer == 1)
+        sm90_named_sync(3, 256);
+    else if (!first)
+        sm90_named_sync(4, 256);
+#else
+    (void)consumer;
+    (void)first;
+#endif
+}
+
+__device__ __forceinline__ void sm90_stagger_after(int consumer, bool last)
+{
+#if W8A8_STAGGER
+    if (consumer == 0)
+        sm90_named_arrive(3, 256);
+    else if (!last)
+        sm90_named_arrive(4, 256);
+#else
+    (void)consumer;
+    (void)last;
+#endif
+}
+
 #if W8A8_OVERLAP
 /* OVERLAP: the scales of K block kb, or 0 for the zero-filled block past the last one. */
 __device__ __forceinline__ void sm90_block_scales_at(sm90_block_scales &bs,
@@ -785,15 +827,18 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
             sm90_block_scales_at(scales1, args, row0, col_tile, kb_begin + 1, k_blocks);
             for (int kb = kb_begin; kb < kb_end; kb += 2) {
                 sm90_bar_wait(full_bar + 8 * stage, phase);
+                sm90_bar_wait(full_bar + 8 * ((stage + 1) % W8A8_STAGES),
+                              stage + 1 == W8A8_STAGES ? phase ^ 1u : phase);
+                sm90_stagger_before(consumer, kb == kb_begin);
                 sm90_issue_k_block(tmp, sm90_desc_k128(a_smem + stage * SM90_A_BYTES + a_rows),
                                    sm90_desc_k128(b_smem + stage * SM90_B_BYTES), 0);
                 const int first = stage;
                 sm90_ring_next(stage, phase);
-                sm90_bar_wait(full_bar + 8 * stage, phase);
                 sm90_issue_k_block(tmp2, sm90_desc_k128(a_smem + stage * SM90_A_BYTES + a_rows),
                                    sm90_desc_k128(b_smem + stage * SM90_B_BYTES), 0);
                 const int second = stage;
                 sm90_ring_next(stage, phase);
+                sm90_stagger_after(consumer, kb + 2 == kb_end);
                 /* the next pair's scales load while the wgmmas run */
                 sm90_block_scales next0, next1;
                 sm90_block_scales_at(next0, args, row0, col_tile, kb + 2 < kb_end ? kb + 2 : kb,
@@ -812,8 +857,10 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
 #else
             for (int kb = kb_begin; kb < kb_end; ++kb) {
                 sm90_bar_wait(full_bar + 8 * stage, phase);
+                sm90_stagger_before(consumer, kb == kb_begin);
                 sm90_issue_k_block(tmp, sm90_desc_k128(a_smem + stage * SM90_A_BYTES + a_rows),
                                    sm90_desc_k128(b_smem + stage * SM90_B_BYTES), 0);
+                sm90_stagger_after(consumer, kb + 1 == kb_end);
                 /* The next K block's scales load while the wgmmas run (the last block's
                  * are loaded again, harmlessly). */
                 sm90_block_scales_load(scales_next, args, row0, col_tile,

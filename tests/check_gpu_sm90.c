@@ -88,6 +88,13 @@ static const char *const block_configs[] = {
     "block_m=64,block_n=96,stages=5,consumers=2,pingpong=1,raster=0,group=8,cluster=1,overlap=1",
     "block_m=128,block_n=64,stages=2,consumers=2,raster=0,group=8,cluster=1,epilogue=1,overlap=1",
     "block_m=128,block_n=80,stages=3,consumers=2,raster=1,group=4,cluster=1,specialize=1,overlap=1",
+    /* stagger: the two consumers take turns issuing (alone, with overlap, straddling tiles,
+     * 128-row consumers, a cluster) */
+    "block_m=128,block_n=128,stages=4,consumers=2,raster=0,group=8,cluster=1,stagger=1",
+    "block_m=128,block_n=128,stages=5,consumers=2,raster=1,group=8,cluster=1,overlap=1,stagger=1",
+    "block_m=128,block_n=160,stages=4,consumers=2,raster=0,group=8,cluster=1,epilogue=1,stagger=1",
+    "block_m=256,block_n=80,stages=3,consumers=2,raster=0,group=2,cluster=1,stagger=1",
+    "block_m=128,block_n=96,stages=6,consumers=2,raster=0,group=8,cluster=2,overlap=1,stagger=1",
 };
 #define BLOCK_CONFIG_COUNT ((int)(sizeof block_configs / sizeof block_configs[0]))
 
@@ -269,10 +276,18 @@ START_TEST(invalid_configs_are_refused)
     ck_assert_msg(st == W8A8_INVALID, "overlap with split 2: %s", w8a8_status_string(st));
     st = gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=128,consumers=2,overlap=2", &plan);
     ck_assert_msg(st == W8A8_INVALID, "overlap 2: %s", w8a8_status_string(st));
+    /* stagger: two cooperative consumers */
+    st = gemm_family_sm90.plan(ctx, &p, "block_m=64,block_n=128,consumers=2,pingpong=1,stagger=1",
+                               &plan);
+    ck_assert_msg(st == W8A8_INVALID, "stagger with pingpong: %s", w8a8_status_string(st));
+    st = gemm_family_sm90.plan(ctx, &p, "block_m=64,block_n=128,consumers=1,stagger=1", &plan);
+    ck_assert_msg(st == W8A8_INVALID, "stagger with one consumer: %s", w8a8_status_string(st));
     /* and nothing to overlap without block scales */
     w8a8_problem_init(&p, 256, 256, 256, W8A8_E4M3, W8A8_BF16);
     st = gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=128,consumers=2,overlap=1", &plan);
     ck_assert_msg(st == W8A8_INVALID, "overlap per-tensor: %s", w8a8_status_string(st));
+    st = gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=128,consumers=2,stagger=1", &plan);
+    ck_assert_msg(st == W8A8_INVALID, "stagger per-tensor: %s", w8a8_status_string(st));
 }
 END_TEST
 

@@ -581,7 +581,8 @@ END_TEST
  * keeps consumers · rows · block_n · 4 bytes of partial sums and 32 of barriers; (rows / 64) ·
  * block_n / 2 + 40 ≤ 255 (one consumer) or 232 (two), with block scales (promoted
  * accumulation) 2 · (rows / 64) · block_n / 2 + 40 + 16 instead, and with overlap 1 (block
- * scales and split 1 only) 3 · (rows / 64) · block_n / 2 + 32 + 8 · rows / 64; split > 1 needs cluster 1,
+ * scales and split 1 only) 3 · (rows / 64) · block_n / 2 + 32 + 8 · rows / 64; stagger 1 (block
+ * scales only) needs 2 consumers without pingpong; split > 1 needs cluster 1,
  * no pingpong, at least 2 · split K blocks of 128 and tiles · split ≤ 2 · SMs, and M ≤ 64
  * unless the space is named; both values of specialize are valid; the
  * register-file check (128·40 + 256·232 = 64512 ≤ 65536) always passes. raster × group
@@ -601,7 +602,8 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, boo
     static const int splits[] = {1, 2, 4};
     /* unnamed, split-K is offered only at M <= 64 (pruned above) */
     const int split_values = named || x.m <= 64 ? 3 : 1, specialize_values = 2;
-    const int overlap_values = x.block ? 2 : 1; /* prune() drops overlap 1 without block scales */
+    /* prune() drops overlap 1 and stagger 1 without block scales */
+    const int overlap_values = x.block ? 2 : 1, stagger_values = x.block ? 2 : 1;
     size_t count = 0;
     for (int a = 0; a < 3; a++)
         for (int b = 0; b < 18; b++)
@@ -611,7 +613,8 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, boo
                         for (int cluster = 1; cluster <= 2; cluster++)
                             for (int epilogue = 0; epilogue <= 1; epilogue++)
                                 for (int d = 0; d < split_values; d++)
-                                for (int overlap = 0; overlap < overlap_values; overlap++) {
+                                for (int overlap = 0; overlap < overlap_values; overlap++)
+                                for (int stagger = 0; stagger < stagger_values; stagger++) {
                                     int bm = block_m[a], bn = block_n[b], st = stages[c];
                                     int split = splits[d];
                                     int wg_m = pingpong ? bm : bm / consumers;
@@ -626,6 +629,7 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, boo
                                     bool ok =
                                         (!pingpong || consumers == 2) &&
                                         (wg_m == 64 || wg_m == 128) && n_ok &&
+                                        (!stagger || (consumers == 2 && !pingpong)) &&
                                         (cluster == 1 || bn % 16 == 0) && split_ok &&
                                         st * (bm + bn) * 128 + staging + partials + 16 * st + 16 +
                                                 1024 <=
@@ -711,7 +715,7 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     ck_assert(space_device_nominal(ctx, "sm_90a", &dev) == W8A8_OK);
     ck_assert_msg(space_load(ctx, "sm90_gemm", &s) == W8A8_OK, "%s", w8a8_errmsg(ctx));
     ck_assert_str_eq(space_arch(s), "sm_90a");
-    ck_assert_uint_eq(space_config_total(s), 746496); /* 3·18·9·2·2·2·4·2·2·3·2·2 */
+    ck_assert_uint_eq(space_config_total(s), 1492992); /* 3·18·9·2·2·2·4·2·2·3·2·2·2 */
     for (int int8 = 0; int8 <= 1; int8++) {
         w8a8_problem_init(&p, 4096, 28672, 4096, int8 ? W8A8_INT8 : W8A8_E4M3, W8A8_BF16);
         ck_assert(space_applies(ctx, s, &p, &dev, &applies) == W8A8_OK && applies);
@@ -720,12 +724,12 @@ START_TEST(sm90_space_prunes_to_exact_counts)
         ck_assert_uint_eq(sm90_expected_valid((sm90_expect){4096, 28672, 4096, int8, false, 2},
                                               dev.max_smem_optin, dev.sm_count, false),
                           33600);
-        /* unnamed at M > 64, prune() drops split 2 and 4 (and overlap 1: no block scales)
-         * before any valid() call */
-        ck_assert_uint_eq(e.total, 746496);
-        ck_assert_uint_eq(e.pruned, 746496 - 124416);
+        /* unnamed at M > 64, prune() drops split 2 and 4 (and overlap 1, stagger 1: no block
+         * scales) before any valid() call */
+        ck_assert_uint_eq(e.total, 1492992);
+        ck_assert_uint_eq(e.pruned, 1492992 - 124416);
         ck_assert_uint_eq(e.count, 33600);
-        ck_assert_uint_eq(e.invalid, 746496 - 33600);
+        ck_assert_uint_eq(e.invalid, 1492992 - 33600);
         for (size_t i = 1; i < e.count; i++)
             ck_assert(e.candidates[i - 1].rank <= e.candidates[i].rank);
         ck_assert(space_default(ctx, s, &p, &dev, config, sizeof config) == W8A8_OK);
@@ -740,7 +744,7 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     size_t block_valid =
         sm90_expected_valid((sm90_expect){4096, 7168, 16384, false, true, 2}, smem_90a, sms_90a,
                             false);
-    ck_assert_uint_eq(block_valid, 44992); /* 25312 with overlap 0, 19680 with 1 */
+    ck_assert_uint_eq(block_valid, 56800); /* 44992 with stagger 0 (25312 of them overlap 0) */
     w8a8_problem_init(&p, 4096, 7168, 16384, W8A8_E4M3, W8A8_BF16);
     p.a_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 1, 128, 1, 0};
     p.b_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 128, 128, 0, 0};
@@ -799,9 +803,10 @@ START_TEST(sm90_space_prunes_to_exact_counts)
             continue; /* doubled accumulators: the widest block_n fit nowhere */
         for (int pi = 0; pi < space_param_count(s); pi++) {
             const space_param *param = space_param_at(s, pi);
-            if (strcmp(param->name, "split") == 0 || strcmp(param->name, "overlap") == 0)
-                continue; /* split: valid only where tiles leave SMs idle; overlap: only with
-                           * block scales; both checked below */
+            if (strcmp(param->name, "split") == 0 || strcmp(param->name, "overlap") == 0 ||
+                strcmp(param->name, "stagger") == 0)
+                continue; /* split: valid only where tiles leave SMs idle; overlap, stagger:
+                           * only with block scales; all checked below */
             for (int v = 0; v < param->count; v++) {
                 char item[64];
                 snprintf(item, sizeof item, "%s=%lld,", param->name, (long long)param->values[v]);
@@ -826,11 +831,13 @@ START_TEST(sm90_space_prunes_to_exact_counts)
             seen = strstr(plan.items[i].config, needle) != NULL;
         ck_assert_msg(seen, "no compiled config has %s", needle);
     }
-    bool overlapped = false; /* on the block-scaled compile problems */
-    for (size_t i = 0; i < plan.count; i++)
-        overlapped |= strstr(plan.items[i].config, "overlap=1") != NULL &&
-                      plan.items[i].problem.a_scale.kind == W8A8_SCALE_BLOCK;
-    ck_assert_msg(overlapped, "no compiled config has overlap=1");
+    bool overlapped = false, staggered = false; /* on the block-scaled compile problems */
+    for (size_t i = 0; i < plan.count; i++) {
+        bool block = plan.items[i].problem.a_scale.kind == W8A8_SCALE_BLOCK;
+        overlapped |= block && strstr(plan.items[i].config, "overlap=1") != NULL;
+        staggered |= block && strstr(plan.items[i].config, "stagger=1") != NULL;
+    }
+    ck_assert_msg(overlapped && staggered, "no compiled config has overlap=1 or stagger=1");
     space_free(s);
     /* the compile problems: FP8 bf16, fp16, bf16 out; INT8 fp32, bf16 out; block-scaled
      * bf16, fp32 out (the staging of epilogue 1 depends on the out dtype) */

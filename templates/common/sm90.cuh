@@ -145,6 +145,12 @@ __device__ __forceinline__ void sm90_named_sync(int id, int threads)
     asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
 }
 
+/* Arrives on named barrier `id` without waiting (its other threads bar.sync on it). */
+__device__ __forceinline__ void sm90_named_arrive(int id, int threads)
+{
+    asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
+
 /* ---- clusters -------------------------------------------------------------------------- */
 
 __device__ __forceinline__ sm90_u32 sm90_cluster_rank()
