@@ -532,8 +532,12 @@ __device__ __forceinline__ void sm90_promote_block(float (&acc)[SM90_SUB_M][SM90
 
 /* STAGGER: before a K block's (or pair's) wgmmas, consumer 1 waits until consumer 0 has
  * issued its own, and consumer 0 (from its second on) until consumer 1 has issued the
- * previous one; after them each signals the other (consumer 1 not after the tile's last). The
- * arrivals and waits pair up within each tile. */
+ * previous one; after them each signals the other (consumer 1 not after its last). `first`
+ * and `last` count over every tile of the CTA, not per tile: the consumers then alternate
+ * strictly, consumer 0 at most one K block ahead, so an arrival can never be counted in the
+ * wrong round of a barrier. (Resetting per tile let consumer 0 run into the next tile and
+ * arrive twice before consumer 1 waited once: a hang, seen on an H100 with several tiles per
+ * CTA.) */
 __device__ __forceinline__ void sm90_stagger_before(int consumer, bool first)
 {
 #if W8A8_STAGGER
@@ -807,6 +811,8 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
 #if SM90_BLOCK
             (void)last_stage;
             const long long col_tile = (long long)nt * W8A8_BLOCK_N;
+            const bool last_unit = unit + units.step >= units.count; /* STAGGER */
+            (void)last_unit;
 #pragma unroll
             for (int s = 0; s < SM90_SUB_M; ++s)
 #pragma unroll
@@ -829,7 +835,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
                 sm90_bar_wait(full_bar + 8 * stage, phase);
                 sm90_bar_wait(full_bar + 8 * ((stage + 1) % W8A8_STAGES),
                               stage + 1 == W8A8_STAGES ? phase ^ 1u : phase);
-                sm90_stagger_before(consumer, kb == kb_begin);
+                sm90_stagger_before(consumer, nth == 0 && kb == kb_begin);
                 sm90_issue_k_block(tmp, sm90_desc_k128(a_smem + stage * SM90_A_BYTES + a_rows),
                                    sm90_desc_k128(b_smem + stage * SM90_B_BYTES), 0);
                 const int first = stage;
@@ -838,7 +844,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
                                    sm90_desc_k128(b_smem + stage * SM90_B_BYTES), 0);
                 const int second = stage;
                 sm90_ring_next(stage, phase);
-                sm90_stagger_after(consumer, kb + 2 == kb_end);
+                sm90_stagger_after(consumer, last_unit && kb + 2 == kb_end);
                 /* the next pair's scales load while the wgmmas run */
                 sm90_block_scales next0, next1;
                 sm90_block_scales_at(next0, args, row0, col_tile, kb + 2 < kb_end ? kb + 2 : kb,
@@ -857,10 +863,10 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
 #else
             for (int kb = kb_begin; kb < kb_end; ++kb) {
                 sm90_bar_wait(full_bar + 8 * stage, phase);
-                sm90_stagger_before(consumer, kb == kb_begin);
+                sm90_stagger_before(consumer, nth == 0 && kb == kb_begin);
                 sm90_issue_k_block(tmp, sm90_desc_k128(a_smem + stage * SM90_A_BYTES + a_rows),
                                    sm90_desc_k128(b_smem + stage * SM90_B_BYTES), 0);
-                sm90_stagger_after(consumer, kb + 1 == kb_end);
+                sm90_stagger_after(consumer, last_unit && kb + 1 == kb_end);
                 /* The next K block's scales load while the wgmmas run (the last block's
                  * are loaded again, harmlessly). */
                 sm90_block_scales_load(scales_next, args, row0, col_tile,

@@ -13,7 +13,9 @@
  *  - block scales (A 1×128, B 128×128, promoted accumulation) on odd shapes (M = 1, 7, 129,
  *    1000; N not a multiple of the tile nor of 128; K tails of 16·odd), row-major and
  *    K-major scale matrices with padded ld, every out dtype, with and without bias, on
- *    configs whose tiles do and do not straddle 128-column scale blocks;
+ *    configs whose tiles do and do not straddle 128-column scale blocks, with overlap=1
+ *    (pairs of K blocks, odd counts padded) and stagger=1 (the consumers take turns; a
+ *    3999×2056 shape gives each CTA several tiles);
  *  - split-K in a cluster (split=2, 4) and N, K compiled in (specialize=1) among those
  *    configs, split-K's two runs bitwise equal;
  *  - configs that the template cannot build are refused with W8A8_INVALID before NVRTC.
@@ -185,9 +187,10 @@ END_TEST
 /* Block scales on every block config × odd shapes, cycling layouts, out dtypes and bias. */
 START_TEST(block_scales_on_odd_shapes)
 {
+    /* the last: ~500 tiles of 128×128, several per CTA (stagger's turns carry over tiles) */
     static const int64_t shapes[][3] = {{1, 200, 2064}, {7, 517, 400},  {129, 200, 2064},
                                         {1000, 517, 400}, {129, 1032, 16}, {1000, 264, 1024},
-                                        {333, 136, 4112}};
+                                        {333, 136, 4112}, {3999, 2056, 640}};
     static const w8a8_dtype outs[] = {W8A8_BF16, W8A8_FP16, W8A8_FP32};
     pgen_rng rng;
     pgen_rng_seed(&rng, SEED + 2);
