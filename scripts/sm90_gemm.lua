@@ -85,9 +85,19 @@ end
 -- specialization (N and K compiled in) is offered everywhere: its best config won all 8 keys,
 -- 1-13 % faster than the best generic one (median twin 1-4.5 %).
 local SPLIT_MAX_M = 64
+local STAGGER_MAX_M = 128
 local function prune(name, value, problem, device)
-    if (name == "overlap" or name == "stagger") and value == 1 then
-        return is_block(problem)
+    -- Block scales only. Measured on an H100 (bench/results-2026-11-23-s7/, the DeepSeek-V3
+    -- keys at M = 64..4096, a cold 240 s tune offering both everywhere): overlap 1 won none
+    -- of 53 keys (best overlap-1 config 0.87x the best without, geomean); stagger 1 won 6 of
+    -- 46, all at M <= 128 with split-K (up to 1.34x), and lost elsewhere (0.91x geomean). A
+    -- plain tune offers stagger at M <= STAGGER_MAX_M and overlap nowhere; a named space
+    -- (w8a8 tune --space sm90_gemm) offers both at every M.
+    if name == "overlap" and value == 1 then
+        return is_block(problem) and device.named == true
+    end
+    if name == "stagger" and value == 1 then
+        return is_block(problem) and (device.named == true or problem.m <= STAGGER_MAX_M)
     end
     if name == "split" and value > 1 then
         return ceil_div(problem.k, BK) >= 2 * value
@@ -161,13 +171,13 @@ local function valid(c, problem, device)
         return false, "stages"
     end
     if not prune("overlap", c.overlap, problem, device) then
-        return false, "overlap is for block scales"
+        return false, "overlap: block scales, and only when the space is named"
     end
     if c.overlap == 1 and c.split ~= 1 then
         return false, "overlap needs split 1"
     end
     if not prune("stagger", c.stagger, problem, device) then
-        return false, "stagger is for block scales"
+        return false, "stagger: block scales, at M <= 128 unless the space is named"
     end
     if c.stagger == 1 and (c.consumers ~= 2 or c.pingpong ~= 0) then
         return false, "stagger needs two cooperative consumers"

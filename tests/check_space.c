@@ -581,8 +581,9 @@ END_TEST
  * keeps consumers · rows · block_n · 4 bytes of partial sums and 32 of barriers; (rows / 64) ·
  * block_n / 2 + 40 ≤ 255 (one consumer) or 232 (two), with block scales (promoted
  * accumulation) 2 · (rows / 64) · block_n / 2 + 40 + 16 instead, and with overlap 1 (block
- * scales and split 1 only) 3 · (rows / 64) · block_n / 2 + 32 + 8 · rows / 64; stagger 1 (block
- * scales only) needs 2 consumers without pingpong; split > 1 needs cluster 1,
+ * scales and split 1 only, offered when the space is named) 3 · (rows / 64) · block_n / 2 + 32 +
+ * 8 · rows / 64; stagger 1 (block scales only, at M <= 128 unless named) needs 2 consumers
+ * without pingpong; split > 1 needs cluster 1,
  * no pingpong, at least 2 · split K blocks of 128 and tiles · split ≤ 2 · SMs, and M ≤ 64
  * unless the space is named; both values of specialize are valid; the
  * register-file check (128·40 + 256·232 = 64512 ≤ 65536) always passes. raster × group
@@ -602,8 +603,10 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, boo
     static const int splits[] = {1, 2, 4};
     /* unnamed, split-K is offered only at M <= 64 (pruned above) */
     const int split_values = named || x.m <= 64 ? 3 : 1, specialize_values = 2;
-    /* prune() drops overlap 1 and stagger 1 without block scales */
-    const int overlap_values = x.block ? 2 : 1, stagger_values = x.block ? 2 : 1;
+    /* prune() drops overlap 1 and stagger 1 without block scales; unnamed, overlap 1
+     * everywhere and stagger 1 at M > 128 */
+    const int overlap_values = x.block && named ? 2 : 1;
+    const int stagger_values = x.block && (named || x.m <= 128) ? 2 : 1;
     size_t count = 0;
     for (int a = 0; a < 3; a++)
         for (int b = 0; b < 18; b++)
@@ -744,7 +747,12 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     size_t block_valid =
         sm90_expected_valid((sm90_expect){4096, 7168, 16384, false, true, 2}, smem_90a, sms_90a,
                             false);
-    ck_assert_uint_eq(block_valid, 56800); /* 44992 with stagger 0 (25312 of them overlap 0) */
+    ck_assert_uint_eq(block_valid, 25312); /* unnamed at M > 128: no overlap 1, no stagger 1 */
+    /* named: both (split 2, 4 stay invalid: the tiles fill the GPU) */
+    const size_t block_named =
+        sm90_expected_valid((sm90_expect){4096, 7168, 16384, false, true, 2}, smem_90a, sms_90a,
+                            true);
+    ck_assert_uint_eq(block_named, 56800);
     w8a8_problem_init(&p, 4096, 7168, 16384, W8A8_E4M3, W8A8_BF16);
     p.a_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 1, 128, 1, 0};
     p.b_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 128, 128, 0, 0};
@@ -752,6 +760,11 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     ck_assert_msg(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
     ck_assert_uint_eq(e.count, block_valid);
     space_enumeration_free(&e);
+    dev.named = true;
+    ck_assert_msg(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
+    ck_assert_uint_eq(e.count, block_named);
+    space_enumeration_free(&e);
+    dev.named = false;
     /* split-K candidates: at M = 128 only when the space is named, at M = 32 in a plain tune
      * too (where it won on an H100), never with cluster 2 or ping-pong */
     w8a8_problem_init(&p, 128, 4096, 4096, W8A8_E4M3, W8A8_BF16);
