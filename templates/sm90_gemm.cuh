@@ -832,9 +832,11 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
             sm90_block_scales scales1; /* K block kb + 1's */
             sm90_block_scales_at(scales1, args, row0, col_tile, kb_begin + 1, k_blocks);
             for (int kb = kb_begin; kb < kb_end; kb += 2) {
+                int stage2 = stage; /* the pair's second stage */
+                sm90_u32 phase2 = phase;
+                sm90_ring_next(stage2, phase2);
                 sm90_bar_wait(full_bar + 8 * stage, phase);
-                sm90_bar_wait(full_bar + 8 * ((stage + 1) % W8A8_STAGES),
-                              stage + 1 == W8A8_STAGES ? phase ^ 1u : phase);
+                sm90_bar_wait(full_bar + 8 * stage2, phase2);
                 sm90_stagger_before(consumer, nth == 0 && kb == kb_begin);
                 sm90_issue_k_block(tmp, sm90_desc_k128(a_smem + stage * SM90_A_BYTES + a_rows),
                                    sm90_desc_k128(b_smem + stage * SM90_B_BYTES), 0);
