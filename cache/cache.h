@@ -22,6 +22,7 @@ typedef struct cache_key {
     w8a8_azp_kind azp;
     int64_t n, k;
     int64_t m_bucket;
+    w8a8_accum accum; /* W8A8_ACCUM_PROMOTED only where gemm_promotes: else FAST */
 } cache_key;
 
 /* One timed candidate. */
@@ -96,7 +97,7 @@ w8a8_status cache_put_untuned(w8a8_context *ctx, const cache_key *key, int64_t m
 
 /* Schema version written by this build (PRAGMA user_version) and the application_id that
  * marks our files ("W8A8" in ASCII). */
-#define CACHE_SCHEMA_VERSION 2
+#define CACHE_SCHEMA_VERSION 3
 #define CACHE_APPLICATION_ID 0x57384138
 
 /* "exact", "product", "arch", "bucket", "miss". Static storage. */

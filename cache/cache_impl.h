@@ -15,17 +15,18 @@
 
 #define CACHE_WHY_BYTES 512
 
-/* The 19 key columns and 16 measurement columns of the measurement_rows view, in the order
- * cache_bind_key / cache_bind_measurement bind them (?1..?19, then ?20..?35). */
+/* The 20 key columns and 16 measurement columns of the measurement_rows view, in the order
+ * cache_bind_key / cache_bind_measurement bind them (?1..?20, then ?21..?36). accum came with
+ * schema version 3 and is last so that the older columns keep their places. */
 #define CACHE_KEY_COLUMNS                                                                     \
     "arch, device_name, sm_count, memory_bytes, a_type, b_type, out_type, bias_type, "       \
     "a_scale, b_scale, a_group_rows, a_group_k, b_group_rows, b_group_k, a_k_major, azp, "   \
-    "n, k, m_bucket"
+    "n, k, m_bucket, accum"
 #define CACHE_MEASUREMENT_COLUMNS                                                             \
     "family, config, median_us, spread_us, samples, verify_error, verified, status, "        \
     "registers, spills, compile_ms, template_hash, driver_version, nvrtc_version, "          \
     "lib_version, timestamp"
-#define CACHE_KEY_COUNT 19
+#define CACHE_KEY_COUNT 20
 #define CACHE_MEASUREMENT_COUNT 16
 #define CACHE_ROW_COUNT (CACHE_KEY_COUNT + CACHE_MEASUREMENT_COUNT)
 
@@ -43,14 +44,15 @@
     P ".a_type = ?5 AND " P ".b_type = ?6 AND " P ".out_type = ?7 AND " P ".bias_type = ?8"    \
       " AND " P ".a_scale = ?9 AND " P ".b_scale = ?10 AND " P ".a_group_rows = ?11"           \
       " AND " P ".a_group_k = ?12 AND " P ".b_group_rows = ?13 AND " P ".b_group_k = ?14"      \
-      " AND " P ".a_k_major = ?15 AND " P ".azp = ?16 AND " P ".n = ?17 AND " P ".k = ?18"
+      " AND " P ".a_k_major = ?15 AND " P ".azp = ?16 AND " P ".n = ?17 AND " P ".k = ?18"     \
+      " AND " P ".accum = ?20"
 #define CACHE_PROBLEM_MATCH(P) CACHE_CLASS_MATCH(P) " AND " P ".m_bucket = ?19"
 /* The key columns of devices D and problems P in CACHE_KEY_COLUMNS order. */
 #define CACHE_KEY_SELECT(D, P)                                                                 \
     D ".arch, " D ".name, " D ".sm_count, " D ".memory_bytes, " P ".a_type, " P ".b_type, "    \
     P ".out_type, " P ".bias_type, " P ".a_scale, " P ".b_scale, " P ".a_group_rows, "         \
     P ".a_group_k, " P ".b_group_rows, " P ".b_group_k, " P ".a_k_major, " P ".azp, "          \
-    P ".n, " P ".k, " P ".m_bucket"
+    P ".n, " P ".k, " P ".m_bucket, " P ".accum"
 
 /* One database file. */
 typedef struct cache_layer {

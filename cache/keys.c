@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cache_impl.h"
+#include "gemm.h"
 
 /* DESIGN.md's M buckets: the smallest one ≥ M, the last one for larger M. */
 static const int64_t m_buckets[] = {1,    2,    4,    8,    16,   24,    32,   48,   64,
@@ -52,6 +53,7 @@ void cache_key_make(cache_key *key, const w8a8_problem *problem, const cache_dev
     key->n = problem->n;
     key->k = problem->k;
     key->m_bucket = cache_m_bucket(problem->m);
+    key->accum = gemm_promotes(problem) ? W8A8_ACCUM_PROMOTED : W8A8_ACCUM_FAST;
 }
 
 w8a8_status cache_device_from_ctx(w8a8_context *ctx, cache_device *device)
@@ -178,6 +180,7 @@ void cache_bind_key(sqlite3_stmt *stmt, int first, const cache_key *key)
     sqlite3_bind_int64(stmt, i++, key->n);
     sqlite3_bind_int64(stmt, i++, key->k);
     sqlite3_bind_int64(stmt, i++, key->m_bucket);
+    bind_text(stmt, i++, text_or(w8a8_accum_name(key->accum), "?"));
 }
 
 void cache_bind_measurement(sqlite3_stmt *stmt, int first, const cache_measurement *m)
@@ -230,6 +233,7 @@ bool cache_read_key(sqlite3_stmt *stmt, int first, cache_key *key)
     key->n = sqlite3_column_int64(stmt, i++);
     key->k = sqlite3_column_int64(stmt, i++);
     key->m_bucket = sqlite3_column_int64(stmt, i++);
+    ok &= w8a8_accum_parse(column_text(stmt, i++), &key->accum) == W8A8_OK;
     return ok;
 }
 
@@ -281,8 +285,8 @@ int cache_problem_id(sqlite3 *db, const cache_key *key, int64_t *id)
     static const char insert_problem[] =
         "INSERT OR IGNORE INTO problems (device_id, a_type, b_type, out_type, bias_type,"
         " a_scale, b_scale, a_group_rows, a_group_k, b_group_rows, b_group_k, a_k_major, azp,"
-        " n, k, m_bucket) SELECT d.id, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,"
-        " ?17, ?18, ?19 FROM devices d WHERE " CACHE_DEVICE_MATCH("d");
+        " n, k, m_bucket, accum) SELECT d.id, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
+        " ?16, ?17, ?18, ?19, ?20 FROM devices d WHERE " CACHE_DEVICE_MATCH("d");
     static const char select_problem[] =
         "SELECT p.id FROM problems p JOIN devices d ON d.id = p.device_id WHERE "
         CACHE_DEVICE_MATCH("d") " AND " CACHE_PROBLEM_MATCH("p");

@@ -5,11 +5,11 @@
 
 #include "cache_impl.h"
 
-/* Filter parameters follow the 19 key parameters: ?20 arch, ?21 device name, ?22 whether the
+/* Filter parameters follow the 20 key parameters: ?21 arch, ?22 device name, ?23 whether the
  * problem filter applies. */
 #define FILTER_WHERE(D_ARCH, D_NAME, P)                                                        \
-    " WHERE (?20 IS NULL OR " D_ARCH " = ?20) AND (?21 IS NULL OR " D_NAME " = ?21)"          \
-    " AND (?22 = 0 OR (" CACHE_PROBLEM_MATCH(P) "))"
+    " WHERE (?21 IS NULL OR " D_ARCH " = ?21) AND (?22 IS NULL OR " D_NAME " = ?22)"          \
+    " AND (?23 = 0 OR (" CACHE_PROBLEM_MATCH(P) "))"
 
 static const char list_measurements_sql[] =
     "SELECT " CACHE_KEY_COLUMNS ", " CACHE_MEASUREMENT_COLUMNS ","
@@ -18,7 +18,7 @@ static const char list_measurements_sql[] =
 static const char list_order[] =
     " ORDER BY arch, device_name, sm_count, memory_bytes, a_type, b_type, out_type, bias_type,"
     " a_scale, b_scale, a_group_rows, a_group_k, b_group_rows, b_group_k, a_k_major, azp, n, k,"
-    " m_bucket, median_us, timestamp, measurement_id";
+    " m_bucket, accum, median_us, timestamp, measurement_id";
 static const char list_untuned_sql[] =
     "SELECT " CACHE_KEY_SELECT("d", "p") ", u.count, u.last_m FROM untuned u"
     " JOIN problems p ON p.id = u.problem_id JOIN devices d ON d.id = p.device_id"
@@ -48,6 +48,7 @@ static void key_to_entry(const cache_key *key, w8a8_cache_entry *entry)
     p->b_scale.group_rows = key->b_group_rows;
     p->b_scale.group_k = key->b_group_k;
     p->azp = key->azp;
+    p->accum = key->accum;
 }
 
 static void measurement_to_entry(const cache_measurement *m, w8a8_cache_entry *entry)
@@ -78,10 +79,10 @@ static void bind_filter(sqlite3_stmt *stmt, const w8a8_cache_filter *filter)
         cache_key_make(&key, filter->problem, NULL);
     cache_bind_key(stmt, 1, &key);
     if (filter->arch)
-        sqlite3_bind_text(stmt, 20, filter->arch, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(stmt, 21, filter->arch, -1, SQLITE_TRANSIENT);
     if (filter->device_name)
-        sqlite3_bind_text(stmt, 21, filter->device_name, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int(stmt, 22, filter->problem != NULL);
+        sqlite3_bind_text(stmt, 22, filter->device_name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(stmt, 23, filter->problem != NULL);
 }
 
 /* Visits one layer's rows; *stop is set when the callback asked to stop. SQLite code. */

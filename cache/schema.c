@@ -8,8 +8,10 @@
  * how exported and shipped .sql files insert rows (deduplicated, see below).
  *
  * Versions (PRAGMA user_version): 1 = first release (no template_hash, no untuned table);
- * 2 = current (adds them, and a partial index that makes the winner of a key a short scan). A new database is created at version 1 and migrated, so the migration path
- * runs every time a database is made. application_id marks our files; a file without it is
+ * 2 = adds them, and a partial index that makes the winner of a key a short scan;
+ * 3 = current: the problem key gains `accum` ('fast' or 'promoted', w8a8_accum; every older
+ * row is 'fast', which is what it measured). A new database is created at version 1 and
+ * migrated, so the migration path runs every time a database is made. application_id marks our files; a file without it is
  * foreign and never written.
  *
  * A file is probed read-only before anything opens it for writing: a garbage, truncated,
@@ -68,6 +70,25 @@ static const char *const migrations[] = {
     " first_seen INTEGER NOT NULL DEFAULT 0, last_seen INTEGER NOT NULL DEFAULT 0);"
     "CREATE INDEX measurements_by_speed ON measurements (problem_id, median_us)"
     " WHERE " CACHE_WINNER_FILTER ";",
+    /* 2 → 3: accum joins the key, so the problems table is rebuilt with it in its UNIQUE
+     * constraint (SQLite cannot alter one); ids stay, so measurements and untuned rows keep
+     * pointing at their problems. The views go first: they name the old table. */
+    "DROP VIEW IF EXISTS winners;"
+    "DROP VIEW IF EXISTS measurement_rows;"
+    "CREATE TABLE problems_v3 ("
+    " id INTEGER PRIMARY KEY, device_id INTEGER NOT NULL REFERENCES devices(id),"
+    " a_type TEXT NOT NULL, b_type TEXT NOT NULL, out_type TEXT NOT NULL,"
+    " bias_type TEXT NOT NULL, a_scale TEXT NOT NULL, b_scale TEXT NOT NULL,"
+    " a_group_rows INTEGER NOT NULL, a_group_k INTEGER NOT NULL,"
+    " b_group_rows INTEGER NOT NULL, b_group_k INTEGER NOT NULL, a_k_major INTEGER NOT NULL,"
+    " azp TEXT NOT NULL, n INTEGER NOT NULL, k INTEGER NOT NULL, m_bucket INTEGER NOT NULL,"
+    " accum TEXT NOT NULL DEFAULT 'fast',"
+    " UNIQUE (device_id, a_type, b_type, out_type, bias_type, a_scale, b_scale,"
+    "  a_group_rows, a_group_k, b_group_rows, b_group_k, a_k_major, azp, n, k, m_bucket,"
+    "  accum));"
+    "INSERT INTO problems_v3 SELECT *, 'fast' FROM problems;"
+    "DROP TABLE problems;"
+    "ALTER TABLE problems_v3 RENAME TO problems;",
 };
 _Static_assert(sizeof migrations / sizeof migrations[0] == CACHE_SCHEMA_VERSION - 1,
                "one migration per schema version");
@@ -84,7 +105,8 @@ _Static_assert(sizeof migrations / sizeof migrations[0] == CACHE_SCHEMA_VERSION 
       " AND " P ".b_group_rows = coalesce(NEW.b_group_rows, 0)"                                \
       " AND " P ".b_group_k = coalesce(NEW.b_group_k, 0)"                                      \
       " AND " P ".a_k_major = coalesce(NEW.a_k_major, 0) AND " P ".azp = coalesce(NEW.azp, 'none')" \
-      " AND " P ".n = NEW.n AND " P ".k = NEW.k AND " P ".m_bucket = NEW.m_bucket"
+      " AND " P ".n = NEW.n AND " P ".k = NEW.k AND " P ".m_bucket = NEW.m_bucket"             \
+      " AND " P ".accum = coalesce(NEW.accum, 'fast')"
 
 /* Views and triggers of the current version. An inserted row is a duplicate (and skipped)
  * when its key, family, config, timestamp, median and sample count equal an existing row's:
@@ -102,7 +124,7 @@ static const char derived_objects[] =
     " p.out_type AS out_type, p.bias_type AS bias_type, p.a_scale AS a_scale,"
     " p.b_scale AS b_scale, p.a_group_rows AS a_group_rows, p.a_group_k AS a_group_k,"
     " p.b_group_rows AS b_group_rows, p.b_group_k AS b_group_k, p.a_k_major AS a_k_major,"
-    " p.azp AS azp, p.n AS n, p.k AS k, p.m_bucket AS m_bucket,"
+    " p.azp AS azp, p.n AS n, p.k AS k, p.m_bucket AS m_bucket, p.accum AS accum,"
     " m.family AS family, m.config AS config, m.median_us AS median_us,"
     " m.spread_us AS spread_us, m.samples AS samples, m.verify_error AS verify_error,"
     " m.verified AS verified, m.status AS status, m.registers AS registers,"
@@ -117,11 +139,11 @@ static const char derived_objects[] =
     "  VALUES (NEW.arch, NEW.device_name, NEW.sm_count, NEW.memory_bytes);"
     " INSERT OR IGNORE INTO problems (device_id, a_type, b_type, out_type, bias_type,"
     "  a_scale, b_scale, a_group_rows, a_group_k, b_group_rows, b_group_k, a_k_major, azp,"
-    "  n, k, m_bucket)"
+    "  n, k, m_bucket, accum)"
     "  SELECT d.id, NEW.a_type, NEW.b_type, NEW.out_type, coalesce(NEW.bias_type, 'none'),"
     "  NEW.a_scale, NEW.b_scale, coalesce(NEW.a_group_rows, 0), coalesce(NEW.a_group_k, 0),"
     "  coalesce(NEW.b_group_rows, 0), coalesce(NEW.b_group_k, 0), coalesce(NEW.a_k_major, 0),"
-    "  coalesce(NEW.azp, 'none'), NEW.n, NEW.k, NEW.m_bucket"
+    "  coalesce(NEW.azp, 'none'), NEW.n, NEW.k, NEW.m_bucket, coalesce(NEW.accum, 'fast')"
     "  FROM devices d WHERE " NEW_DEVICE_MATCH("d") ";"
     " INSERT INTO measurements (problem_id, family, config, median_us, spread_us, samples,"
     "  verify_error, verified, status, registers, spills, compile_ms, template_hash,"

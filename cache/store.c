@@ -474,13 +474,13 @@ w8a8_status cache_has_measurement(w8a8_context *ctx, const cache_key *key, const
                                       "SELECT 1 FROM measurements m JOIN problems p"
                                       " ON p.id = m.problem_id JOIN devices d ON d.id = p.device_id"
                                       " WHERE " CACHE_DEVICE_MATCH("d") " AND "
-                                      CACHE_PROBLEM_MATCH("p") " AND m.family = ?20"
-                                      " AND m.config = ?21 AND m.status = 'ok' LIMIT 1",
+                                      CACHE_PROBLEM_MATCH("p") " AND m.family = ?21"
+                                      " AND m.config = ?22 AND m.status = 'ok' LIMIT 1",
                                       -1, &stmt, NULL);
     if (stmt) {
         cache_bind_key(stmt, 1, key);
-        sqlite3_bind_text(stmt, 20, family, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(stmt, 21, config, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(stmt, 21, family, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(stmt, 22, config, -1, SQLITE_TRANSIENT);
         rc = sqlite3_step(stmt);
         *found = rc == SQLITE_ROW;
         rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;

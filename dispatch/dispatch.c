@@ -29,7 +29,7 @@ typedef struct dispatch_key {
     int32_t a_scale, b_scale;
     int32_t a_group_rows, a_group_k, a_k_major;
     int32_t b_group_rows, b_group_k, b_k_major;
-    int32_t azp, reserved;
+    int32_t azp, promoted; /* promoted: gemm_promotes */
     int64_t n, k, m_bucket;
 } dispatch_key;
 _Static_assert(sizeof(dispatch_key) == 14 * 4 + 3 * 8, "dispatch_key must have no padding");
@@ -51,7 +51,7 @@ static void key_make(dispatch_key *key, const w8a8_problem *p)
     key->b_group_k = b_block ? p->b_scale.group_k : 0;
     key->b_k_major = b_block ? p->b_scale.k_major != 0 : 0;
     key->azp = (int32_t)p->azp;
-    key->reserved = 0;
+    key->promoted = gemm_promotes(p) ? 1 : 0;
     key->n = p->n;
     key->k = p->k;
     key->m_bucket = cache_m_bucket(p->m);

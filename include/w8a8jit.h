@@ -137,6 +137,28 @@ typedef enum w8a8_azp_kind {
     W8A8_AZP_TOKEN   /* one int32 zero point per row of A */
 } w8a8_azp_kind;
 
+/*
+ * How FP8 products are summed over K. The tensor cores' FP8 accumulator keeps fewer mantissa
+ * bits than fp32 (Hopper wgmma, Ada mma), so a long K loses accuracy: at 1000×4096×14336 up
+ * to ~0.9 % of max |out|.
+ *  W8A8_ACCUM_FAST      the tensor core's accumulator over the whole K (cuBLASLt's
+ *                       "fast accumulation"; torch._scaled_mm(use_fast_accum=True)).
+ *  W8A8_ACCUM_PROMOTED  partial sums of at most 128 products, added into fp32 (what
+ *                       torch._scaled_mm does by default).
+ * It matters only for FP8 operands with per-tensor / per-row scales: block scales are always
+ * promoted (every 128-wide K block has its own scales) and INT8 sums exactly in int32, so
+ * there the two values are the same problem (the same tuning key, the same kernels).
+ */
+typedef enum w8a8_accum {
+    W8A8_ACCUM_FAST = 0,
+    W8A8_ACCUM_PROMOTED
+} w8a8_accum;
+
+/* "fast", "promoted"; NULL if unknown. */
+W8A8_API const char *w8a8_accum_name(w8a8_accum accum);
+/* Parses the names above; W8A8_INVALID for anything else. */
+W8A8_API w8a8_status w8a8_accum_parse(const char *name, w8a8_accum *accum /* OUT */);
+
 /* ---------------------------------------------------------------------------------------
  * Problem and tensors
  * ------------------------------------------------------------------------------------- */
@@ -155,6 +177,7 @@ typedef enum w8a8_azp_kind {
  *  azp            int8 A only: asymmetric activations. Then
  *                 out = sa[m]·sb[n]·(Σ_k A·B − azp[m]·b_col_sums[n]) + bias[n]
  *                 (vLLM's azp epilogues); needs per-tensor or per-row scales on both sides.
+ *  accum          W8A8_ACCUM_FAST (0, the default) or W8A8_ACCUM_PROMOTED: see w8a8_accum.
  *  lda, ldb, ldc  row strides in elements (0 = dense: k, k, n), ≥ the row length. Row
  *                 strides of every operand, dense ones included, must be multiples of 16
  *                 bytes: with ldc = 0 that means n % 8 == 0 for bf16/fp16 out and
@@ -175,6 +198,7 @@ typedef struct w8a8_problem {
     w8a8_scale_layout a_scale, b_scale;
     w8a8_azp_kind azp;
     int64_t lda, ldb, ldc;
+    w8a8_accum accum;
 } w8a8_problem;
 
 /* Fills *problem: the sizes and dtypes given, per-tensor scales, no bias, no zero point,
@@ -508,6 +532,7 @@ W8A8_API w8a8_status w8a8_quantize_cpu(w8a8_context *ctx, const w8a8_quant_probl
  *  x_min_amax     as w8a8_quant_problem.min_amax.
  *  w_scale        layout of the weight scales (as w8a8_problem.b_scale).
  *  ld_x, ld_w, ld_out   row strides in elements (0 = dense).
+ *  accum          as w8a8_problem.accum.
  */
 typedef struct w8a8_linear_problem {
     int64_t m, n, k;
@@ -519,6 +544,7 @@ typedef struct w8a8_linear_problem {
     float x_min_amax;
     w8a8_scale_layout w_scale;
     int64_t ld_x, ld_w, ld_out;
+    w8a8_accum accum;
 } w8a8_linear_problem;
 
 /*

@@ -4,7 +4,9 @@
 -- nowhere else) to FP8 (e4m3/e5m2 mixes) and INT8 problems with per-tensor or per-row scales,
 -- any out dtype and bias, and the INT8 zero points; and to FP8 with block scales of exactly
 -- A 1×128 and B 128×128 groups (either layout), with promoted accumulation: a second set of
--- accumulators per consumer, which valid() counts. Other block shapes go to other families.
+-- accumulators per consumer, which valid() counts. FP8 per-tensor / per-row keys with accum
+-- "promoted" run the same promoted main loop without scales. Other block shapes go to other
+-- families.
 --
 -- Parameters:
 --   block_m    rows of a tile; block_m / consumers (rows per consumer warpgroup) is 64 or 128
@@ -30,10 +32,10 @@
 --              order (consumers · rows · block_n · 4 bytes of shared memory more). For tiles
 --              fewer than the SMs (small M): every SM streams, tiles stay large. Offered to a
 --              plain tune at M <= 64, at every M when the space is named (see prune()).
---   overlap    0, or 1 (block scales, split 1): a third accumulator set; K blocks go in pairs,
---              the first promoted while the second's wgmmas run (wait_group 1), so half the
+--   overlap    0, or 1 (promoted accumulation, split 1): a third accumulator set; K blocks go
+--              in pairs, the first promoted while the second's wgmmas run (wait_group 1), so half the
 --              promotions hide under the tensor cores; an odd K block count runs one zero block
---   stagger    0, or 1 (block scales, two cooperative consumers): the consumers take turns
+--   stagger    0, or 1 (promoted, two cooperative consumers): the consumers take turns
 --              issuing each K block's (or pair's) wgmmas, so one promotes while the tensor
 --              cores run the other's
 
@@ -57,6 +59,12 @@ end
 
 local function is_block(problem)
     return problem.a_scale == "block" or problem.b_scale == "block"
+end
+
+-- promoted accumulation: a temporary accumulator set per K block, added into the main one
+-- (block scales; FP8 per-tensor / per-row with accum "promoted")
+local function is_promoted(problem)
+    return is_block(problem) or problem.accum == "promoted"
 end
 
 local function int8_n_ok(n)
@@ -94,10 +102,10 @@ local function prune(name, value, problem, device)
     -- plain tune offers stagger at M <= STAGGER_MAX_M and overlap nowhere; a named space
     -- (w8a8 tune --space sm90_gemm) offers both at every M.
     if name == "overlap" and value == 1 then
-        return is_block(problem) and device.named == true
+        return is_promoted(problem) and device.named == true
     end
     if name == "stagger" and value == 1 then
-        return is_block(problem) and (device.named == true or problem.m <= STAGGER_MAX_M)
+        return is_promoted(problem) and (device.named == true or problem.m <= STAGGER_MAX_M)
     end
     if name == "split" and value > 1 then
         return ceil_div(problem.k, BK) >= 2 * value
@@ -141,13 +149,13 @@ local function valid(c, problem, device)
     end
     local acc = (wg_m // 64) * c.block_n // 2
     local overhead = REG_OVERHEAD
-    if is_block(problem) and c.overlap == 1 then
+    if is_promoted(problem) and c.overlap == 1 then
         -- two temporary sets beside the main one; what else the consumer keeps was measured
         -- (NVRTC, CUDA 13): 3 x 64 accumulators of a 64-row consumer compile clean; 3 x 72,
         -- one consumer with 3 x 72, and a 128-row consumer with 3 x 64 spill
         acc = 3 * acc
         overhead = OVERLAP_OVERHEAD + 8 * (wg_m // 64)
-    elseif is_block(problem) then
+    elseif is_promoted(problem) then
         acc = 2 * acc -- promoted accumulation: a temporary set beside the main one
         overhead = overhead + BLOCK_SCALE_REGS
     end
@@ -171,13 +179,13 @@ local function valid(c, problem, device)
         return false, "stages"
     end
     if not prune("overlap", c.overlap, problem, device) then
-        return false, "overlap: block scales, and only when the space is named"
+        return false, "overlap: promoted accumulation, and only when the space is named"
     end
     if c.overlap == 1 and c.split ~= 1 then
         return false, "overlap needs split 1"
     end
     if not prune("stagger", c.stagger, problem, device) then
-        return false, "stagger: block scales, at M <= 128 unless the space is named"
+        return false, "stagger: promoted accumulation, at M <= 128 unless the space is named"
     end
     if c.stagger == 1 and (c.consumers ~= 2 or c.pingpong ~= 0) then
         return false, "stagger needs two cooperative consumers"
@@ -277,7 +285,7 @@ local function cost_model(c, problem, device, f)
         -- a warpgroup of m64 wgmmas waits on latency more (H200, 4096^3, 8192^3)
         per_block = per_block * f.rows64
     end
-    if is_block(problem) then
+    if is_promoted(problem) then
         -- promotion: wait for the K block's wgmmas, then one FMA per accumulator; a second
         -- consumer warpgroup issues its wgmmas meanwhile and hides most of it
         local wg_m = c.pingpong == 1 and c.block_m or c.block_m // c.consumers
@@ -322,8 +330,8 @@ local DEFAULT_SHAPES = {
     { 128, 224, 2, 0 }, { 128, 256, 2, 0 }, { 256, 128, 2, 0 },
 }
 
--- Block scales double the accumulators: cooperative tiles up to 128×176 and one-consumer
--- 64-row tiles (not measured yet).
+-- Promoted accumulation (block scales, accum "promoted") doubles the accumulators:
+-- cooperative tiles up to 128×176 and one-consumer 64-row tiles (not measured yet).
 local BLOCK_DEFAULT_SHAPES = {
     { 64, 32, 1, 0 }, { 64, 64, 1, 0 }, { 64, 128, 1, 0 },
     { 128, 64, 2, 0 }, { 128, 128, 2, 0 }, { 128, 160, 2, 0 }, { 128, 176, 2, 0 },
@@ -331,7 +339,7 @@ local BLOCK_DEFAULT_SHAPES = {
 
 local function default(problem, device)
     local best, best_cost
-    for _, s in ipairs(is_block(problem) and BLOCK_DEFAULT_SHAPES or DEFAULT_SHAPES) do
+    for _, s in ipairs(is_promoted(problem) and BLOCK_DEFAULT_SHAPES or DEFAULT_SHAPES) do
         local c = { block_m = s[1], block_n = s[2], consumers = s[3], pingpong = s[4],
                     raster = 0, group = 8, cluster = 1, stages = 2, epilogue = 0, split = 1,
                     specialize = 0, overlap = 0, stagger = 0 }
@@ -363,6 +371,10 @@ local function compile_problems(device)
           bias_type = "fp16", a_scale = "row", b_scale = "row" },
         { m = 128, n = 8192, k = 8192, a_type = "e5m2", b_type = "e4m3", out_type = "bf16",
           bias_type = "fp32", a_scale = "tensor", b_scale = "row" },
+        { m = 1024, n = 4096, k = 14336, a_type = "e4m3", b_type = "e4m3", out_type = "fp16",
+          bias_type = "fp16", a_scale = "tensor", b_scale = "tensor", accum = "promoted" },
+        { m = 48, n = 8192, k = 8192, a_type = "e4m3", b_type = "e4m3", out_type = "bf16",
+          a_scale = "row", b_scale = "row", accum = "promoted" },
         { m = 512, n = 6144, k = 4096, a_type = "int8", b_type = "int8", out_type = "fp32",
           bias_type = "fp32", a_scale = "row", b_scale = "row", azp = "token" },
         { m = 2048, n = 10240, k = 8192, a_type = "int8", b_type = "int8", out_type = "bf16",

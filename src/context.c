@@ -72,6 +72,28 @@ const char *w8a8_scale_kind_name(w8a8_scale_kind kind)
     return NULL;
 }
 
+const char *w8a8_accum_name(w8a8_accum accum)
+{
+    switch (accum) {
+    case W8A8_ACCUM_FAST: return "fast";
+    case W8A8_ACCUM_PROMOTED: return "promoted";
+    }
+    return NULL;
+}
+
+w8a8_status w8a8_accum_parse(const char *name, w8a8_accum *accum)
+{
+    static const w8a8_accum values[] = {W8A8_ACCUM_FAST, W8A8_ACCUM_PROMOTED};
+    if (!name || !accum)
+        return W8A8_INVALID;
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++)
+        if (strcmp(name, w8a8_accum_name(values[i])) == 0) {
+            *accum = values[i];
+            return W8A8_OK;
+        }
+    return W8A8_INVALID;
+}
+
 void w8a8_problem_init(w8a8_problem *problem, int64_t m, int64_t n, int64_t k,
                        w8a8_dtype ab_type, w8a8_dtype out_type)
 {

@@ -40,6 +40,8 @@ const gemm_family *gemm_family_find(const char *name)
     return NULL;
 }
 
+static bool is_fp8(w8a8_dtype t) { return t == W8A8_E4M3 || t == W8A8_E5M2; }
+
 w8a8_status gemm_family_defines(const gemm_family *family, w8a8_context *ctx,
                                 const w8a8_problem *problem, const char *config, char *out,
                                 size_t size)
@@ -60,13 +62,14 @@ w8a8_status gemm_defines(w8a8_context *ctx, const w8a8_problem *problem, const c
                         (int)problem->b_type, (int)problem->out_type, (int)problem->bias_type,
                         (int)problem->a_scale.kind, (int)problem->b_scale.kind,
                         (int)problem->azp);
+    /* only when set: the other problems' kernels keep the defines (and cubins) they had */
+    if (used >= 0 && (size_t)used < size && gemm_promotes(problem))
+        used += snprintf(out + used, size - (size_t)used, ",PROMOTE=1");
     if (used < 0 || (size_t)used >= size)
         return errorf(ctx, W8A8_INTERNAL, "gemm_defines: %zu bytes are too few for '%s'", size,
                       has_config ? config : "");
     return W8A8_OK;
 }
-
-static bool is_fp8(w8a8_dtype t) { return t == W8A8_E4M3 || t == W8A8_E5M2; }
 
 gemm_operands gemm_tensor_core_operands(const w8a8_problem *problem)
 {
@@ -89,6 +92,13 @@ gemm_operands gemm_tensor_core_operands(const w8a8_problem *problem)
     if (problem->azp != W8A8_AZP_NONE && !int8)
         return GEMM_OPERANDS_UNSUPPORTED;
     return fp8 ? GEMM_OPERANDS_FP8 : GEMM_OPERANDS_INT8;
+}
+
+bool gemm_promotes(const w8a8_problem *problem)
+{
+    return problem->accum == W8A8_ACCUM_PROMOTED && is_fp8(problem->a_type) &&
+           is_fp8(problem->b_type) && problem->a_scale.kind != W8A8_SCALE_BLOCK &&
+           problem->b_scale.kind != W8A8_SCALE_BLOCK;
 }
 
 /* Dense leading dimension of a block-scale matrix over a rows × k operand. */

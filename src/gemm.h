@@ -65,6 +65,12 @@ typedef enum gemm_operands {
 } gemm_operands;
 gemm_operands gemm_tensor_core_operands(const w8a8_problem *problem);
 
+/* Whether a kernel must promote its FP8 partial sums for problem (w8a8_accum): accum is
+ * W8A8_ACCUM_PROMOTED, the operands FP8 and neither side block-scaled. Everywhere else the
+ * accumulation is already exact or promoted, so W8A8_ACCUM_PROMOTED changes nothing there
+ * (and the tuning key stores "fast"). */
+bool gemm_promotes(const w8a8_problem *problem);
+
 /* A tunable family's parameter: its name in config strings and spaces, the offset of its int
  * in the family's config struct, the value a config that leaves it out gets, and whether the
  * kernel takes it at launch (runtime) instead of as a define. */

@@ -549,9 +549,9 @@ void pgen_problem_describe(const w8a8_problem *p, char *out, size_t size)
     const char *bias = w8a8_dtype_name(p->bias_type);
     snprintf(out, size,
              "m=%lld n=%lld k=%lld %s×%s a_scale=%s b_scale=%s out=%s bias=%s azp=%s "
-             "lda=%lld ldb=%lld ldc=%lld",
+             "accum=%s lda=%lld ldb=%lld ldc=%lld",
              (long long)p->m, (long long)p->n, (long long)p->k, w8a8_dtype_name(p->a_type),
              w8a8_dtype_name(p->b_type), sa, sb, w8a8_dtype_name(p->out_type),
              bias ? bias : "?", (unsigned)p->azp < 3 ? azp_names[p->azp] : "?",
-             (long long)p->lda, (long long)p->ldb, (long long)p->ldc);
+             w8a8_accum_name(p->accum) ? w8a8_accum_name(p->accum) : "?", (long long)p->lda, (long long)p->ldb, (long long)p->ldc);
 }

@@ -284,6 +284,7 @@ static void mm_problem_of(const w8a8_linear_problem *lp, const quant_plan *plan,
     mm->lda = q->ld_out;
     mm->ldb = lp->ld_w;
     mm->ldc = lp->ld_out;
+    mm->accum = lp->accum;
 }
 
 static w8a8_status linear_plan(w8a8_context *ctx, const w8a8_linear_problem *lp,

@@ -47,8 +47,8 @@ enum { DECODE_I_ROWS, DECODE_I_TOKENS };
 static bool decode_supports(const w8a8_context *ctx, const w8a8_problem *problem)
 {
     gemm_operands operands = gemm_tensor_core_operands(problem);
-    if (operands == GEMM_OPERANDS_UNSUPPORTED)
-        return false;
+    if (operands == GEMM_OPERANDS_UNSUPPORTED || gemm_promotes(problem))
+        return false; /* W8A8_ACCUM_PROMOTED per-tensor / per-row: not implemented here */
     if (ctx->has_device && 10 * ctx->cc_major + ctx->cc_minor <
                                (operands == GEMM_OPERANDS_FP8 ? DECODE_MIN_CC_FP8 : DECODE_MIN_CC_INT8))
         return false;
@@ -116,7 +116,7 @@ static w8a8_status decode_plan(w8a8_context *ctx, const w8a8_problem *problem, c
         return errorf(ctx, W8A8_UNSUPPORTED,
                       "sm80_decode: this problem or device is not supported (needs INT8 operands "
                       "on cc ≥ 8.0 or FP8 on cc ≥ 8.9, per-tensor or per-row scales or 1×128 × "
-                      "128×128 block scales, and N ≤ %d)",
+                      "128×128 block scales, N ≤ %d, and accum fast)",
                       DECODE_GRID_Y_MAX * DECODE_ROWS_PER_TILE);
     decode_config c;
     w8a8_status st = gemm_config_parse(ctx, DECODE_TEMPLATE, decode_params, DECODE_PARAM_COUNT,

@@ -64,8 +64,8 @@ static int64_t g80_tiles(int64_t extent, int block) { return (extent + block - 1
 static bool g80_supports(const w8a8_context *ctx, const w8a8_problem *problem)
 {
     gemm_operands operands = gemm_tensor_core_operands(problem);
-    if (operands == GEMM_OPERANDS_UNSUPPORTED)
-        return false;
+    if (operands == GEMM_OPERANDS_UNSUPPORTED || gemm_promotes(problem))
+        return false; /* W8A8_ACCUM_PROMOTED per-tensor / per-row: not implemented here */
     if (ctx->has_device) {
         int cc = 10 * ctx->cc_major + ctx->cc_minor;
         int min_cc = operands == GEMM_OPERANDS_FP8 ? G80_MIN_CC_FP8 : G80_MIN_CC_INT8;
@@ -156,7 +156,7 @@ static w8a8_status g80_plan(w8a8_context *ctx, const w8a8_problem *problem, cons
         return errorf(ctx, W8A8_UNSUPPORTED,
                       "sm80_gemm: this problem or device is not supported (needs INT8 operands "
                       "on cc 8.0–9.0 or FP8 on cc 8.9–9.0, per-tensor or per-row scales or "
-                      "1×128 × 128×128 block scales)");
+                      "1×128 × 128×128 block scales; accum fast)");
     g80_config c;
     w8a8_status st = gemm_config_parse(ctx, G80_TEMPLATE, g80_params, G80_PARAM_COUNT, config, &c);
     if (st == W8A8_OK)

@@ -83,6 +83,13 @@ static bool sm90_block_scaled(const w8a8_problem *problem)
     return problem->a_scale.kind == W8A8_SCALE_BLOCK || problem->b_scale.kind == W8A8_SCALE_BLOCK;
 }
 
+/* Promoted accumulation (a temporary accumulator set per K block): block scales, and FP8
+ * per-tensor / per-row with W8A8_ACCUM_PROMOTED. */
+static bool sm90_promoted(const w8a8_problem *problem)
+{
+    return sm90_block_scaled(problem) || gemm_promotes(problem);
+}
+
 static bool sm90_supports(const w8a8_context *ctx, const w8a8_problem *problem)
 {
     if (ctx->has_device && (ctx->cc_major != SM90_CC_MAJOR || ctx->cc_minor != SM90_CC_MINOR))
@@ -174,26 +181,28 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: specialize must be 0 or 1");
     if (c->overlap != 0 && c->overlap != 1)
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: overlap must be 0 or 1");
-    if (c->overlap && (!sm90_block_scaled(problem) || c->split != 1))
+    if (c->overlap && (!sm90_promoted(problem) || c->split != 1))
         return errorf(ctx, W8A8_INVALID,
-                      "sm90_gemm config: overlap=1 needs block scales and split 1 (it overlaps "
-                      "their promotion with the next K block's wgmmas)");
+                      "sm90_gemm config: overlap=1 needs promoted accumulation (block scales or "
+                      "accum promoted) and split 1 (it overlaps the promotion with the next K "
+                      "block's wgmmas)");
     if (c->stagger != 0 && c->stagger != 1)
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: stagger must be 0 or 1");
-    if (c->stagger && (!sm90_block_scaled(problem) || c->consumers != 2 || c->pingpong))
+    if (c->stagger && (!sm90_promoted(problem) || c->consumers != 2 || c->pingpong))
         return errorf(ctx, W8A8_INVALID,
-                      "sm90_gemm config: stagger=1 needs block scales and two cooperative "
-                      "consumers (pingpong 0): they take turns issuing each K block's wgmmas");
+                      "sm90_gemm config: stagger=1 needs promoted accumulation (block scales or "
+                      "accum promoted) and two cooperative consumers (pingpong 0): they take "
+                      "turns issuing each K block's wgmmas");
     if (c->split > 1 && (c->cluster != 1 || c->pingpong))
         return errorf(ctx, W8A8_INVALID,
                       "sm90_gemm config: split %d needs cluster 1 and pingpong 0 (the cluster "
                       "holds the K slices of one tile)", c->split);
     int accumulators = (wg_m / 64) * c->block_n / 2;
     int overhead = SM90_REG_OVERHEAD;
-    if (sm90_block_scaled(problem) && c->overlap) {
+    if (sm90_promoted(problem) && c->overlap) {
         accumulators *= 3; /* the main set and two temporary ones */
         overhead = SM90_OVERLAP_OVERHEAD + 8 * (wg_m / 64); /* + the scales of four K blocks */
-    } else if (sm90_block_scaled(problem)) {
+    } else if (sm90_promoted(problem)) {
         accumulators *= 2; /* the main set and a temporary one */
         overhead += SM90_BLOCK_SCALE_REGS;
     }

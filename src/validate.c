@@ -154,6 +154,13 @@ static w8a8_status check_azp(w8a8_context *ctx, const w8a8_problem *p)
     return W8A8_OK;
 }
 
+static w8a8_status check_accum(w8a8_context *ctx, const w8a8_problem *p)
+{
+    if (p->accum != W8A8_ACCUM_FAST && p->accum != W8A8_ACCUM_PROMOTED)
+        return errorf(ctx, W8A8_INVALID, "problem.accum: %d is not a w8a8_accum", (int)p->accum);
+    return W8A8_OK;
+}
+
 w8a8_status validate_problem(w8a8_context *ctx, const w8a8_problem *problem)
 {
     if (!problem)
@@ -171,6 +178,8 @@ w8a8_status validate_problem(w8a8_context *ctx, const w8a8_problem *problem)
         st = check_scales(ctx, problem);
     if (st == W8A8_OK)
         st = check_azp(ctx, problem);
+    if (st == W8A8_OK)
+        st = check_accum(ctx, problem);
     return st;
 }
 

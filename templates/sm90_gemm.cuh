@@ -68,7 +68,8 @@
  *               SM streaming with tiles large enough to reuse their operands.
  * Problem traits (common/gemm_args.h values): A_TYPE, B_TYPE (E4M3/E5M2 mixes, or INT8
  * with INT8), OUT_TYPE (BF16, FP16, FP32), BIAS_TYPE (NONE, OUT_TYPE or FP32), A_SCALE and
- * B_SCALE (TENSOR, ROW, or BLOCK on both: see below), AZP (INT8 only: NONE, TENSOR, TOKEN).
+ * B_SCALE (TENSOR, ROW, or BLOCK on both: see below), AZP (INT8 only: NONE, TENSOR, TOKEN),
+ * PROMOTE (FP8 with per-tensor / per-row scales: 0 or 1, see below).
  *
  * Block scales (A_SCALE = B_SCALE = BLOCK, FP8 only; the host admits only A 1×128 and
  * B 128×128 groups, either scale matrix row-major or K-major with its ld): promoted
@@ -77,6 +78,10 @@
  * the main set in fp32 (the scales read straight from global memory, the next K block's
  * while the wgmmas run). The stage is released right after the wait. A partial last K
  * block (TMA zero fill) uses its own scale. valid() counts the doubled accumulators.
+ * PROMOTE 1 (per-tensor / per-row FP8, W8A8_ACCUM_PROMOTED) runs the same main loop with
+ * no scales: acc += tmp every K block, so the tensor core's reduced-precision accumulator
+ * never sums more than 128 products; the scales stay in the epilogue. OVERLAP and STAGGER
+ * apply to it as to block scales.
  *   OVERLAP     0, or 1 (block scales, SPLIT 1): a third accumulator set. K blocks go in
  *               pairs: both issued, the first promoted under the second's wgmmas
  *               (wait_group 1), then the second; half the promotions run while the tensor
@@ -146,6 +151,9 @@
 #endif
 #ifndef W8A8_STAGGER
 #define W8A8_STAGGER 0
+#endif
+#ifndef W8A8_PROMOTE
+#define W8A8_PROMOTE 0
 #endif
 /* N and K: compiled in (SPECIALIZE) or the run-time arguments (args in scope). */
 #if W8A8_SPECIALIZE
@@ -222,11 +230,17 @@ static_assert(W8A8_B_TYPE == W8A8_T_E4M3 || W8A8_B_TYPE == W8A8_T_E5M2 || SM90_I
 static_assert(SM90_BLOCK == (W8A8_B_SCALE == W8A8_S_BLOCK), "block scales on both sides or none");
 static_assert(!SM90_BLOCK || !SM90_INT8, "block scales need FP8");
 static_assert(!SM90_BLOCK || W8A8_AZP == W8A8_Z_NONE, "no zero point with block scales");
-static_assert(W8A8_OVERLAP == 0 || (W8A8_OVERLAP == 1 && SM90_BLOCK && W8A8_SPLIT == 1),
-              "OVERLAP is 0, or 1 with block scales and SPLIT 1");
+static_assert(W8A8_PROMOTE == 0 || (W8A8_PROMOTE == 1 && !SM90_BLOCK && !SM90_INT8),
+              "PROMOTE is 0, or 1 with FP8 per-tensor / per-row scales (block scales always "
+              "promote; INT8 sums exactly)");
+/* Promoted accumulation: a K block's wgmmas into tmp, then acc += tmp (times its block
+ * scales when there are any). */
+#define SM90_PROMOTED (SM90_BLOCK || W8A8_PROMOTE)
+static_assert(W8A8_OVERLAP == 0 || (W8A8_OVERLAP == 1 && SM90_PROMOTED && W8A8_SPLIT == 1),
+              "OVERLAP is 0, or 1 with promoted accumulation and SPLIT 1");
 static_assert(W8A8_STAGGER == 0 ||
-                  (W8A8_STAGGER == 1 && SM90_BLOCK && W8A8_CONSUMERS == 2 && !W8A8_PINGPONG),
-              "STAGGER is 0, or 1 with block scales and two cooperative consumers");
+                  (W8A8_STAGGER == 1 && SM90_PROMOTED && W8A8_CONSUMERS == 2 && !W8A8_PINGPONG),
+              "STAGGER is 0, or 1 with promoted accumulation and two cooperative consumers");
 static_assert(W8A8_AZP == W8A8_Z_NONE || SM90_INT8, "a zero point needs INT8");
 static_assert(W8A8_OUT_TYPE == W8A8_T_BF16 || W8A8_OUT_TYPE == W8A8_T_FP16 ||
               W8A8_OUT_TYPE == W8A8_T_FP32, "OUT_TYPE");
@@ -373,7 +387,10 @@ __device__ __forceinline__ void sm90_epilogue(const sm90_acc_t (&acc)[SM90_SUB_M
  * tmp·sa·sb into acc in fp32. A thread's rows are row0 + 64s + 8h; its columns within an
  * 8-column group never cross a 128-column boundary (tile origins are multiples of 8), so
  * each group j needs one sb: block (col_off + 8j) / 128 counted from the tile's first one.
- * When 128 % BLOCK_N == 0 no tile straddles a boundary and one sb serves the whole tile. */
+ * When 128 % BLOCK_N == 0 no tile straddles a boundary and one sb serves the whole tile.
+ * PROMOTE without block scales: the same calls with no scales (an empty struct) and
+ * acc += tmp. */
+#if SM90_PROMOTED
 #if SM90_BLOCK
 #define SM90_SB_ONE (128 % W8A8_BLOCK_N == 0)
 #define SM90_SB_COUNT (SM90_SB_ONE ? 1 : (W8A8_BLOCK_N + 127) / 128 + 1)
@@ -463,7 +480,29 @@ __device__ __forceinline__ void sm90_promote(float (&acc)[SM90_SUB_M][SM90_ACC],
     }
 #endif
 }
-#endif
+#else /* PROMOTE: the scales wait for the epilogue */
+struct sm90_block_scales {
+};
+
+__device__ __forceinline__ void sm90_block_scales_load(sm90_block_scales &, const w8a8_gemm_args &,
+                                                       long long, long long, long long)
+{
+}
+
+__device__ __forceinline__ void sm90_block_scales_zero(sm90_block_scales &) {}
+
+__device__ __forceinline__ void sm90_promote(float (&acc)[SM90_SUB_M][SM90_ACC],
+                                             const float (&tmp)[SM90_SUB_M][SM90_ACC],
+                                             const sm90_block_scales &, int)
+{
+#pragma unroll
+    for (int s = 0; s < SM90_SUB_M; ++s)
+#pragma unroll
+        for (int i = 0; i < SM90_ACC; ++i)
+            acc[s][i] += tmp[s][i];
+}
+#endif /* SM90_BLOCK */
+#endif /* SM90_PROMOTED */
 
 /* ---- the kernel -------------------------------------------------------------------------- */
 
@@ -514,7 +553,7 @@ __device__ __forceinline__ void sm90_release(sm90_u32 empty, int lane)
 #endif
 }
 
-#if SM90_BLOCK
+#if SM90_PROMOTED
 /* Hands a K block's stage back and adds its partial sums (tmp, its wgmmas done) into acc. */
 __device__ __forceinline__ void sm90_promote_block(float (&acc)[SM90_SUB_M][SM90_ACC],
                                                    float (&tmp)[SM90_SUB_M][SM90_ACC],
@@ -575,7 +614,7 @@ __device__ __forceinline__ void sm90_block_scales_at(sm90_block_scales &bs,
         sm90_block_scales_zero(bs);
 }
 #endif
-#endif /* SM90_BLOCK */
+#endif /* SM90_PROMOTED */
 
 /* The work split: a unit is CLUSTER tiles stacked along M that share one B tile; the
  * clusters (CTAs without clusters) take units u, u + their count, … in raster order. */
@@ -779,7 +818,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
         const bool store_issuer = (threadIdx.x % 128) == 0;
         (void)store_issuer;
         sm90_acc_t acc[SM90_SUB_M][SM90_ACC];
-#if SM90_BLOCK
+#if SM90_PROMOTED
         float tmp[SM90_SUB_M][SM90_ACC]; /* one K block's partial sums before promotion */
 #if W8A8_OVERLAP
         float tmp2[SM90_SUB_M][SM90_ACC]; /* the next K block's, in flight meanwhile */
@@ -808,7 +847,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
 #endif
             const long long row0 = (long long)mt * W8A8_BLOCK_M + first_row + 16 * warp + lane / 4;
             const long long col0 = (long long)nt * W8A8_BLOCK_N + 2 * (lane % 4);
-#if SM90_BLOCK
+#if SM90_PROMOTED
             (void)last_stage;
             const long long col_tile = (long long)nt * W8A8_BLOCK_N;
             const bool last_unit = unit + units.step >= units.count; /* STAGGER */

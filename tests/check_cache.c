@@ -415,6 +415,10 @@ START_TEST(test_migration_v1)
     ck_assert_int_eq(count_rows(v1, "measurements WHERE config = 'v1cfg=3' AND id = 4"
                                     " AND median_us = 17.25 AND timestamp = 1600000003"), 1);
     ck_assert_int_eq(count_rows(v1, "untuned"), 1);
+    /* version 3 rebuilt the problems table: ids kept, every old key "fast" */
+    ck_assert_int_eq(count_rows(v1, "problems WHERE accum = 'fast'"), 2);
+    ck_assert_int_eq(count_rows(v1, "measurements m JOIN problems p ON p.id = m.problem_id"
+                                    " WHERE p.n = 8192 AND m.id % 2 = 0"), 5);
 
     /* as a read-only layer: read through a migrated copy, the file left as it was */
     ctx = open_cache_ctx(user, v1_readonly);
@@ -428,6 +432,85 @@ START_TEST(test_migration_v1)
     ck_assert_int_eq(user_version(v1_readonly), 1);
     free(before);
     free(after);
+}
+END_TEST
+
+/* ---- accumulation in the key ---------------------------------------------------------------- */
+
+/* accum is part of the key where it changes the kernel (FP8 per-tensor / per-row) and
+ * normalized to "fast" where it does not (INT8, block scales); rows of files written before
+ * the column existed (no accum in their INSERTs) are "fast". */
+START_TEST(test_accum_keys)
+{
+    char dir[512], db[640], old_sql[640];
+    test_mkdtemp(dir, sizeof dir);
+    snprintf(db, sizeof db, "%s/tuning.db", dir);
+    snprintf(old_sql, sizeof old_sql, "%s/old.sql", dir);
+    w8a8_problem p;
+    w8a8_problem_init(&p, 64, 4096, 4096, W8A8_E4M3, W8A8_BF16);
+    p.accum = W8A8_ACCUM_PROMOTED;
+    cache_key promoted, fast = key_of(dev_x100(), 64, 4096, 4096);
+    cache_key_make(&promoted, &p, dev_x100());
+    ck_assert_int_eq(promoted.accum, W8A8_ACCUM_PROMOTED);
+    ck_assert_int_eq(fast.accum, W8A8_ACCUM_FAST);
+    w8a8_problem_init(&p, 64, 4096, 4096, W8A8_INT8, W8A8_BF16);
+    p.accum = W8A8_ACCUM_PROMOTED;
+    cache_key int8;
+    cache_key_make(&int8, &p, dev_x100());
+    ck_assert_int_eq(int8.accum, W8A8_ACCUM_FAST);
+    w8a8_problem_init(&p, 64, 4096, 4096, W8A8_E4M3, W8A8_BF16);
+    p.a_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 1, 128, 1, 0};
+    p.b_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 128, 128, 0, 0};
+    p.accum = W8A8_ACCUM_PROMOTED;
+    cache_key block;
+    cache_key_make(&block, &p, dev_x100());
+    ck_assert_int_eq(block.accum, W8A8_ACCUM_FAST);
+
+    w8a8_context *ctx = open_cache_ctx(db, NULL);
+    put(ctx, &fast, "fast-winner", 5.0, 1);
+    put(ctx, &promoted, "promoted-winner", 7.0, 2);
+    cache_winner w = lookup(ctx, &fast);
+    ck_assert_int_eq(w.match, CACHE_EXACT);
+    ck_assert_str_eq(w.config, "fast-winner");
+    w = lookup(ctx, &promoted);
+    ck_assert_int_eq(w.match, CACHE_EXACT);
+    ck_assert_str_eq(w.config, "promoted-winner");
+    /* a promoted key never falls back to a fast row, not even from another bucket */
+    cache_key promoted_big = promoted;
+    promoted_big.m_bucket = 4096;
+    put(ctx, &promoted_big, "promoted-4096", 70.0, 3);
+    cache_key fast_128 = fast;
+    fast_128.m_bucket = 128;
+    w = lookup(ctx, &fast_128);
+    ck_assert_int_eq(w.match, CACHE_NEAR_BUCKET);
+    ck_assert_str_eq(w.config, "fast-winner");
+    w8a8_context_close(ctx);
+    ck_assert_int_eq(count_rows(db, "problems WHERE accum = 'promoted'"), 2);
+
+    /* an export from before the column: its rows arrive as "fast" */
+    FILE *f = fopen(old_sql, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "INSERT INTO measurement_rows (arch, device_name, sm_count, memory_bytes, a_type,"
+               " b_type, out_type, bias_type, a_scale, b_scale, a_group_rows, a_group_k,"
+               " b_group_rows, b_group_k, a_k_major, azp, n, k, m_bucket, family, config,"
+               " median_us, spread_us, samples, verify_error, verified, status, timestamp)"
+               " VALUES ('%s', 'Test GPU X', 100, %llu, 'e4m3', 'e4m3', 'bf16', 'none', 'tensor',"
+               " 'tensor', 0, 0, 0, 0, 0, 'none', 1024, 1024, 16, 'fam_a', 'old-row', 2.0, 0.1,"
+               " 9, 0.0001, 1, 'ok', 1600000000);\n",
+            TEST_ARCH, (unsigned long long)(80 * GIB));
+    fclose(f);
+    ctx = open_cache_ctx(db, NULL);
+    int64_t added = 0;
+    ck_assert_msg(w8a8_cache_import(ctx, old_sql, &added) == W8A8_OK, "%s", w8a8_errmsg(ctx));
+    ck_assert_int_eq(added, 1);
+    cache_key old = key_of(dev_x100(), 16, 1024, 1024);
+    w = lookup(ctx, &old);
+    ck_assert_int_eq(w.match, CACHE_EXACT);
+    ck_assert_str_eq(w.config, "old-row");
+    old.accum = W8A8_ACCUM_PROMOTED;
+    w = lookup(ctx, &old);
+    ck_assert_int_eq(w.match, CACHE_MISS);
+    w8a8_context_close(ctx);
 }
 END_TEST
 
@@ -567,6 +650,8 @@ static void fill_varied(w8a8_context *ctx)
     cache_device y = device_of(TEST_ARCH, "Test GPU 'quoted', \"Y\"", 120, 96 * GIB);
     for (int i = 0; i < 12; i++) {
         cache_key key = key_of(i % 2 ? &y : dev_x100(), 1 << (i % 5), 4096, 1024 * (1 + i % 3));
+        if (i % 4 == 3)
+            key.accum = W8A8_ACCUM_PROMOTED; /* the round trip keeps the column */
         char config[64];
         snprintf(config, sizeof config, "block_m=%d,stages=%d", 64 << (i % 2), i);
         cache_measurement m = meas_of(i % 3 ? "fam_a" : "fam_b", config, 1.0 / (i + 3.0),
@@ -815,6 +900,7 @@ static Suite *cache_suite(void)
     tcase_add_test(tc, test_concurrent_writers);
     tcase_add_test(tc, test_bad_files_skipped);
     tcase_add_test(tc, test_migration_v1);
+    tcase_add_test(tc, test_accum_keys);
     tcase_add_test(tc, test_lookup_fallbacks);
     tcase_add_test(tc, test_user_layer_wins);
     tcase_add_test(tc, test_export_import_roundtrip);

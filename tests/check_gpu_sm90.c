@@ -18,10 +18,12 @@
  *    3999×2056 shape gives each CTA several tiles);
  *  - split-K in a cluster (split=2, 4) and N, K compiled in (specialize=1) among those
  *    configs, split-K's two runs bitwise equal;
+ *  - promoted accumulation of per-tensor / per-row FP8 (accum promoted) on the block configs
+ *    and odd shapes, and on K = 16384 at least 4× more accurate than fast accumulation;
  *  - configs that the template cannot build are refused with W8A8_INVALID before NVRTC.
  * FP8 wgmma accumulates with a reduced-precision adder (about 1e-3 relative for K in the
  * thousands), so FP8 problems get that much on top of the out dtype's bound; promoted
- * accumulation (block scales) gets a tighter 1e-3; INT8 accumulation is exact. Needs compute capability 9.0: skipped (77) otherwise. CK_FORK=no. */
+ * accumulation (block scales, accum promoted) gets a tighter 1e-3; INT8 accumulation is exact. Needs compute capability 9.0: skipped (77) otherwise. CK_FORK=no. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -217,6 +219,82 @@ START_TEST(block_scales_on_odd_shapes)
 }
 END_TEST
 
+/* Promoted accumulation of per-tensor / per-row FP8 (accum promoted) on the block configs
+ * (the same main loop without scales) × odd shapes, cycling scale kinds, FP8 mixes, out
+ * dtypes and bias; the promoted bound applies (test_accumulation_bound). */
+START_TEST(promoted_accumulation_on_odd_shapes)
+{
+    static const int64_t shapes[][3] = {{1, 200, 2064}, {7, 517, 400}, {129, 1032, 16},
+                                        {333, 136, 4112}, {3999, 2056, 640}};
+    static const w8a8_dtype outs[] = {W8A8_BF16, W8A8_FP16, W8A8_FP32};
+    static const w8a8_scale_kind kinds[] = {W8A8_SCALE_TENSOR, W8A8_SCALE_ROW};
+    pgen_rng rng;
+    pgen_rng_seed(&rng, SEED + 4);
+    int runs = 0, failures = 0;
+    for (int s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++)
+        for (int ci = 0; ci < BLOCK_CONFIG_COUNT; ci++) {
+            int v = s + ci;
+            w8a8_problem p;
+            w8a8_problem_init(&p, shapes[s][0], shapes[s][1], shapes[s][2], W8A8_E4M3,
+                              outs[v % 3]);
+            p.b_type = v % 5 == 4 ? W8A8_E5M2 : W8A8_E4M3;
+            p.a_scale.kind = kinds[v % 2];
+            p.b_scale.kind = kinds[(v / 2) % 2];
+            p.bias_type = v % 4 == 0 ? W8A8_DTYPE_NONE : v % 4 == 1 ? W8A8_FP32 : p.out_type;
+            p.accum = W8A8_ACCUM_PROMOTED;
+            p.ldc = (shapes[s][1] + 7) / 8 * 8 + 8; /* padding the check watches */
+            ck_assert(gemm_promotes(&p) && gemm_family_sm90.supports(ctx, &p));
+            pgen_case c;
+            ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
+            failures += !check_case(&c, block_configs[ci]);
+            runs++;
+            pgen_case_destroy(&c);
+        }
+    printf("sm90: %d promoted config × shape runs, %d failed\n", runs, failures);
+    ck_assert_msg(failures == 0, "%d of %d promoted runs differ from the reference", failures,
+                  runs);
+}
+END_TEST
+
+/* What promotion is for: on a long K the promoted kernel's max error (relative to max |ref|,
+ * fp32 out) is within the promoted bound and at least 4× smaller than the same config's with
+ * fast accumulation, on the same data. Both are printed. */
+START_TEST(promoted_accumulation_is_more_accurate)
+{
+    static const char *const config = "block_m=128,block_n=128,stages=4,consumers=2,cluster=1";
+    pgen_rng rng;
+    pgen_rng_seed(&rng, SEED + 5);
+    for (int row = 0; row < 2; row++) {
+        w8a8_problem p;
+        w8a8_problem_init(&p, 384, 1024, 16384, W8A8_E4M3, W8A8_FP32);
+        p.a_scale.kind = p.b_scale.kind = row ? W8A8_SCALE_ROW : W8A8_SCALE_TENSOR;
+        pgen_case c;
+        ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
+        unsigned char *want = malloc(c.out_bytes), *got = malloc(c.out_bytes);
+        ck_assert(want && got);
+        ck_assert_int_eq(pgen_run_reference_gpu(ctx, &c, want), W8A8_OK);
+        pgen_result r[2];
+        for (int promoted = 0; promoted < 2; promoted++) {
+            pgen_case run = c; /* the same buffers and data; only the problem's accum differs */
+            run.problem.accum = promoted ? W8A8_ACCUM_PROMOTED : W8A8_ACCUM_FAST;
+            w8a8_status st = pgen_run_family_gpu(ctx, &gemm_family_sm90, &run, config, got);
+            ck_assert_msg(st == W8A8_OK, "%s", w8a8_errmsg(ctx));
+            pgen_compare(&run.problem, got, want, &r[promoted]);
+            ck_assert_int_eq(r[promoted].bad_values, 0);
+        }
+        printf("sm90: 384x1024x16384 %s scales: max error / max |ref| fast %.3e, promoted "
+               "%.3e\n", row ? "per-row" : "per-tensor", r[0].rel_error, r[1].rel_error);
+        p.accum = W8A8_ACCUM_PROMOTED;
+        ck_assert_double_le(r[1].rel_error, test_accumulation_bound(&p, r[1].tolerance));
+        ck_assert_msg(4.0 * r[1].rel_error < r[0].rel_error,
+                      "promoted %.3e is not 4x below fast %.3e", r[1].rel_error, r[0].rel_error);
+        free(want);
+        free(got);
+        pgen_case_destroy(&c);
+    }
+}
+END_TEST
+
 START_TEST(invalid_configs_are_refused)
 {
     static const struct {
@@ -285,12 +363,24 @@ START_TEST(invalid_configs_are_refused)
     ck_assert_msg(st == W8A8_INVALID, "stagger with pingpong: %s", w8a8_status_string(st));
     st = gemm_family_sm90.plan(ctx, &p, "block_m=64,block_n=128,consumers=1,stagger=1", &plan);
     ck_assert_msg(st == W8A8_INVALID, "stagger with one consumer: %s", w8a8_status_string(st));
-    /* and nothing to overlap without block scales */
+    /* and nothing to overlap without promotion: per-tensor FP8 with fast accumulation, and
+     * INT8 (exact sums: accum promoted changes nothing there) */
     w8a8_problem_init(&p, 256, 256, 256, W8A8_E4M3, W8A8_BF16);
     st = gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=128,consumers=2,overlap=1", &plan);
     ck_assert_msg(st == W8A8_INVALID, "overlap per-tensor: %s", w8a8_status_string(st));
     st = gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=128,consumers=2,stagger=1", &plan);
     ck_assert_msg(st == W8A8_INVALID, "stagger per-tensor: %s", w8a8_status_string(st));
+    w8a8_problem_init(&p, 256, 256, 256, W8A8_INT8, W8A8_BF16);
+    p.accum = W8A8_ACCUM_PROMOTED;
+    st = gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=128,consumers=2,overlap=1", &plan);
+    ck_assert_msg(st == W8A8_INVALID, "overlap INT8 promoted: %s", w8a8_status_string(st));
+    /* promoted per-tensor FP8: a temporary set like block scales (128×256 does not fit) */
+    w8a8_problem_init(&p, 256, 256, 256, W8A8_E4M3, W8A8_BF16);
+    p.accum = W8A8_ACCUM_PROMOTED;
+    st = gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=256,consumers=2", &plan);
+    ck_assert_msg(st == W8A8_INVALID, "128×256 promoted: %s", w8a8_status_string(st));
+    st = gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=128,consumers=2,overlap=1", &plan);
+    ck_assert_msg(st == W8A8_OK, "overlap per-tensor promoted: %s", w8a8_errmsg(ctx));
 }
 END_TEST
 
@@ -384,6 +474,8 @@ int main(void)
     tcase_set_timeout(block, 1200);
     tcase_add_test(block, invalid_configs_are_refused);
     tcase_add_test(block, block_scales_on_odd_shapes);
+    tcase_add_test(block, promoted_accumulation_on_odd_shapes);
+    tcase_add_test(block, promoted_accumulation_is_more_accurate);
     suite_add_tcase(s, block);
     TCase *tc = tcase_create("gpu_sm90");
     tcase_set_timeout(tc, 1200);

@@ -224,6 +224,32 @@ START_TEST(zero_points)
 }
 END_TEST
 
+/* accum: the two values on every operand kind (promoted changes nothing for INT8 and block
+ * scales, it is not an error there); anything else is named; the names parse back. */
+START_TEST(accumulation)
+{
+    w8a8_context *ctx = test_ctx_open();
+    w8a8_problem p = base_problem();
+    p.accum = W8A8_ACCUM_PROMOTED;
+    ck_assert_int_eq(w8a8_problem_validate(ctx, &p), W8A8_OK);
+    w8a8_problem_init(&p, 4, 16, 32, W8A8_INT8, W8A8_BF16);
+    p.accum = W8A8_ACCUM_PROMOTED;
+    ck_assert_int_eq(w8a8_problem_validate(ctx, &p), W8A8_OK);
+    p.accum = (w8a8_accum)2;
+    expect_problem(ctx, &p, W8A8_INVALID, "problem.accum: 2 is not a w8a8_accum");
+    p.accum = (w8a8_accum)-1;
+    expect_problem(ctx, &p, W8A8_INVALID, "problem.accum: -1");
+    w8a8_accum parsed = W8A8_ACCUM_FAST;
+    ck_assert_int_eq(w8a8_accum_parse("promoted", &parsed), W8A8_OK);
+    ck_assert_int_eq(parsed, W8A8_ACCUM_PROMOTED);
+    ck_assert_str_eq(w8a8_accum_name(parsed), "promoted");
+    ck_assert_int_eq(w8a8_accum_parse("Promoted", &parsed), W8A8_INVALID);
+    ck_assert_int_eq(w8a8_accum_parse(NULL, &parsed), W8A8_INVALID);
+    ck_assert_ptr_null(w8a8_accum_name((w8a8_accum)9));
+    w8a8_context_close(ctx);
+}
+END_TEST
+
 START_TEST(tensor_pointers)
 {
     w8a8_context *ctx = test_ctx_open();
@@ -365,6 +391,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, strides);
     tcase_add_test(tc, scale_layouts);
     tcase_add_test(tc, zero_points);
+    tcase_add_test(tc, accumulation);
     tcase_add_test(tc, tensor_pointers);
     tcase_add_test(tc, scalar_scale_alignment);
     tcase_add_test(tc, generated_problems_are_valid);

@@ -183,9 +183,10 @@ void test_gpu_sync(w8a8_context *ctx)
 
 double test_accumulation_bound(const w8a8_problem *p, double tolerance)
 {
-    return tolerance + (p->a_type == W8A8_INT8                  ? 0.0
-                        : p->a_scale.kind == W8A8_SCALE_BLOCK ? TEST_PROMOTED_ACCUMULATION_BOUND
-                                                              : TEST_FP8_ACCUMULATION_BOUND);
+    bool promoted = p->a_scale.kind == W8A8_SCALE_BLOCK || gemm_promotes(p);
+    return tolerance + (p->a_type == W8A8_INT8 ? 0.0
+                        : promoted             ? TEST_PROMOTED_ACCUMULATION_BOUND
+                                               : TEST_FP8_ACCUMULATION_BOUND);
 }
 
 bool test_family_matches_reference(w8a8_context *ctx, const gemm_family *family,

@@ -7,6 +7,7 @@
 #include <lauxlib.h>
 
 #include "embedded.h"
+#include "gemm.h"
 #include "space_lua.h"
 
 /* Registers per SM on every arch from sm_80 to sm_90. */
@@ -116,6 +117,9 @@ void space_push_problem(lua_State *L, const w8a8_problem *p)
     lua_pushboolean(L, p->a_scale.k_major != 0);
     lua_setfield(L, -2, "a_k_major");
     set_string(L, "azp", azp_name(p->azp));
+    /* as the key has it: "promoted" only where it changes the kernel (gemm_promotes) */
+    set_string(L, "accum", w8a8_accum_name(gemm_promotes(p) ? W8A8_ACCUM_PROMOTED
+                                                            : W8A8_ACCUM_FAST));
 }
 
 void space_push_device(lua_State *L, const space_device *d)
@@ -251,9 +255,10 @@ static bool read_dtypes(const problem_reader *r, w8a8_problem *out)
 bool space_read_problem(sandbox *sb, int idx, int line, const char *what, w8a8_problem *out)
 {
     static const char *const azps[] = {"none", "tensor", "token"};
+    static const char *const accums[] = {"fast", "promoted"};
     problem_reader r = {sb, lua_absindex(sb->L, idx), line, what};
     int64_t m, n, k;
-    int azp;
+    int azp, accum;
     bool k_major;
     if (lua_type(sb->L, r.idx) != LUA_TTABLE)
         return sandbox_fail(sb, line, "%s must be a table (got %s)", what,
@@ -262,13 +267,15 @@ bool space_read_problem(sandbox *sb, int idx, int line, const char *what, w8a8_p
     if (!read_integer(&r, "m", -1, 1, &m) || !read_integer(&r, "n", -1, 1, &n) ||
         !read_integer(&r, "k", -1, 1, &k) || !read_dtypes(&r, out) ||
         !read_scale(&r, 'a', &out->a_scale) || !read_scale(&r, 'b', &out->b_scale) ||
-        !read_bool(&r, "a_k_major", &k_major) || !read_name(&r, "azp", azps, 3, 0, &azp))
+        !read_bool(&r, "a_k_major", &k_major) || !read_name(&r, "azp", azps, 3, 0, &azp) ||
+        !read_name(&r, "accum", accums, 2, 0, &accum))
         return false;
     out->m = m;
     out->n = n;
     out->k = k;
     out->a_scale.k_major = k_major && out->a_scale.kind == W8A8_SCALE_BLOCK;
     out->azp = (w8a8_azp_kind)azp;
+    out->accum = (w8a8_accum)accum;
     return true;
 }
 

@@ -32,6 +32,7 @@ enum {
     LT_COMPUTE_32F = 68, LT_OP_N = 0, LT_OP_T = 1,
     LT_DESC_TRANSA = 3, LT_DESC_TRANSB = 4, LT_DESC_A_SCALE_POINTER = 17,
     LT_DESC_B_SCALE_POINTER = 18, LT_DESC_A_SCALE_MODE = 31, LT_DESC_B_SCALE_MODE = 32,
+    LT_DESC_FAST_ACCUM = 25,
     LT_PREF_MAX_WORKSPACE = 1,
     LT_SCALE_SCALAR_32F = 0, LT_SCALE_OUTER_VEC_32F = 3, LT_SCALE_VEC128_32F = 4,
     LT_SCALE_BLK128x128_32F = 5,
@@ -142,7 +143,11 @@ static int lt_case_init(lt_case *c, lt_api *lt, const w8a8_problem *p)
     int32_t trans_a = LT_OP_T, trans_b = LT_OP_N, mode_a = 0, mode_b = 0;
     uint64_t workspace = LT_WORKSPACE_BYTES;
     lt_scale_modes(p, &mode_a, &mode_b);
+    /* like for like: cuBLASLt's fast accumulation against our W8A8_ACCUM_FAST kernels, its
+     * default (promoted) path against the others */
+    int8_t fast = p->accum == W8A8_ACCUM_FAST && p->a_scale.kind != W8A8_SCALE_BLOCK;
     int rc = lt->desc_create(&c->desc, LT_COMPUTE_32F, LT_R_32F);
+    if (!rc) rc = lt->desc_set(c->desc, LT_DESC_FAST_ACCUM, &fast, sizeof fast);
     if (!rc) rc = lt->desc_set(c->desc, LT_DESC_TRANSA, &trans_a, sizeof trans_a);
     if (!rc) rc = lt->desc_set(c->desc, LT_DESC_TRANSB, &trans_b, sizeof trans_b);
     if (!rc && mode_a) rc = lt->desc_set(c->desc, LT_DESC_A_SCALE_MODE, &mode_a, sizeof mode_a);
@@ -219,13 +224,15 @@ static void bench_usage(FILE *f)
             "usage: w8a8 bench [--shape M,N,K]... [--model %s [--m LIST]]\n"
             "                  [--grid " BENCH_GRID_NAMES "]\n"
             "                  [--dtype e4m3|e5m2|int8] [--scale A,B] [--out bf16|fp16|fp32]\n"
-            "                  [--samples N] [--verify] [--no-cublaslt] [--json]\n"
-            "                  [--host-overhead [--calls N]]\n"
+            "                  [--accum fast|promoted] [--samples N] [--verify] [--no-cublaslt]\n"
+            "                  [--json] [--host-overhead [--calls N]]\n"
             "       w8a8 bench --op quant|linear ...   (quantization / fused linear benchmarks)\n"
             "       w8a8 bench --op mma-peak [--json]  (mma.sync.m16n8k32 peak throughput)\n"
             "  --grid llama3  the 8 (N,K) of Llama-3.1 8B/70B × M in 1 16 64 … 8192 (peers.py)\n"
             "  --grid dsv3    the 6 (N,K) of DeepSeek-V3 × M in 1 16 64 128 512 … 4096, block\n"
             "                 scales unless --scale says otherwise\n"
+            "  --accum promoted  FP8 partial sums promoted into fp32 every 128 K (default\n"
+            "                 fast); cuBLASLt is then timed without fast accumulation\n"
             "  --grid decode  5 (N,K) with weights far larger than L2 × M in 1 2 4 8 16 32\n"
             "  --json         one object per provider and shape: provider, dtype, scale, m, n, k,\n"
             "                 us, tflops, gbps (peers.py's fields)\n"
@@ -390,9 +397,11 @@ static void print_result(const bench_cli *b, const char *provider, const w8a8_pr
                          const w8a8_bench_result *r, double baseline_us)
 {
     if (b->json) {
-        printf("{\"provider\": \"%s\", \"dtype\": \"%s\", \"scale\": \"%s\", \"m\": %lld, "
-               "\"n\": %lld, \"k\": %lld, \"us\": %.2f, \"tflops\": %.1f, \"gbps\": %.1f}\n",
-               provider, w8a8_dtype_name(p->a_type), cli_scale_label(&b->spec), (long long)p->m,
+        printf("{\"provider\": \"%s\", \"dtype\": \"%s\", \"scale\": \"%s\", \"accum\": \"%s\", "
+               "\"m\": %lld, \"n\": %lld, \"k\": %lld, \"us\": %.2f, \"tflops\": %.1f, "
+               "\"gbps\": %.1f}\n",
+               provider, w8a8_dtype_name(p->a_type), cli_scale_label(&b->spec),
+               w8a8_accum_name(p->accum), (long long)p->m,
                (long long)p->n, (long long)p->k, round_to(r->median_us, 0.01),
                round_to(r->tflops, 0.1), round_to(r->gbps, 0.1));
         fflush(stdout);

@@ -15,9 +15,10 @@ static const char usage_text[] =
     "  list [--all] [--untuned] [--arch SM] [--device NAME]\n"
     "        each key's winner in every layer (--all: every measurement; --untuned: the keys\n"
     "        record mode saw miss)\n"
-    "  show M,N,K [--dtype T] [--out T] [--scale A,B] [--arch SM] [--device NAME]\n"
+    "  show M,N,K [--dtype T] [--out T] [--scale A,B] [--accum A] [--arch SM] [--device NAME]\n"
     "        every measurement of one key (M is rounded up to its bucket)\n"
-    "  explain M,N,K … [--dtype T] [--out T] [--scale A,B] [--on ARCH:NAME:SMS:BYTES]\n"
+    "  explain M,N,K … [--dtype T] [--out T] [--scale A,B] [--accum A]\n"
+    "        [--on ARCH:NAME:SMS:BYTES]\n"
     "        the kernel the dispatcher would run and why (--on: the cache's answer for\n"
     "        another device, no GPU needed)\n"
     "  export FILE.sql|FILE.csv [--winners]   write the user database as SQL or CSV\n"
@@ -84,6 +85,7 @@ static void print_entry_json(const w8a8_cache_entry *e)
     json_text(stdout, "azp", azp_name(p->azp));
     printf(",\"n\":%lld,\"k\":%lld,\"m_bucket\":%lld", (long long)p->n, (long long)p->k,
            (long long)p->m);
+    json_text(stdout, "accum", w8a8_accum_name(p->accum));
     json_text(stdout, "status", e->status);
     if (strcmp(e->status, "untuned") == 0) {
         printf(",\"count\":%lld,\"last_m\":%lld}\n", (long long)e->untuned_count,
@@ -118,7 +120,9 @@ static void problem_label(const w8a8_problem *p, char *out, size_t size)
         used += snprintf(out + used, size - (size_t)used, " +bias:%s",
                          w8a8_dtype_name(p->bias_type));
     if (p->azp != W8A8_AZP_NONE)
-        snprintf(out + used, size - (size_t)used, " azp:%s", azp_name(p->azp));
+        used += snprintf(out + used, size - (size_t)used, " azp:%s", azp_name(p->azp));
+    if (p->accum == W8A8_ACCUM_PROMOTED)
+        snprintf(out + used, size - (size_t)used, " promoted");
 }
 
 static int print_entry(void *user, const w8a8_cache_entry *e)

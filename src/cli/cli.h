@@ -53,8 +53,9 @@ typedef struct cli_problem_spec {
     w8a8_dtype ab_type, out_type;
     w8a8_scale_kind a_scale, b_scale;
     bool scale_given; /* --scale was on the command line */
+    w8a8_accum accum;
 } cli_problem_spec;
-/* Handles --dtype, --scale A,B (tensor|row|block; one name means both), --out at argv[*i]
+/* Handles --dtype, --scale A,B (tensor|row|block; one name means both), --out, --accum at argv[*i]
  * (advancing *i past the value). Returns 1 if consumed, 0 if not one of them, -1 (after
  * printing) on a bad value. */
 int cli_problem_option(int argc, char **argv, int *i, cli_problem_spec *spec);

@@ -107,8 +107,8 @@ int cli_problem_option(int argc, char **argv, int *i, cli_problem_spec *spec)
 {
     const char *opt = argv[*i];
     bool dtype = strcmp(opt, "--dtype") == 0, out = strcmp(opt, "--out") == 0;
-    bool scale = strcmp(opt, "--scale") == 0;
-    if (!dtype && !out && !scale)
+    bool scale = strcmp(opt, "--scale") == 0, accum = strcmp(opt, "--accum") == 0;
+    if (!dtype && !out && !scale && !accum)
         return 0;
     if (*i + 1 >= argc) {
         cli_usage_error("%s needs a value", opt);
@@ -117,6 +117,13 @@ int cli_problem_option(int argc, char **argv, int *i, cli_problem_spec *spec)
     const char *value = argv[++*i];
     if (scale)
         return parse_scales(value, spec);
+    if (accum) {
+        if (w8a8_accum_parse(value, &spec->accum) != W8A8_OK) {
+            cli_usage_error("--accum: '%s' is not fast or promoted", value);
+            return -1;
+        }
+        return 1;
+    }
     w8a8_dtype parsed;
     if (w8a8_dtype_parse(value, &parsed) != W8A8_OK) {
         cli_usage_error("%s: unknown dtype '%s'", opt, value);
@@ -147,6 +154,7 @@ void cli_problem_make(w8a8_problem *p, long long m, long long n, long long k,
     w8a8_problem_init(p, m, n, k, spec->ab_type, spec->out_type);
     p->a_scale.kind = spec->a_scale;
     p->b_scale.kind = spec->b_scale;
+    p->accum = spec->accum;
     if (spec->a_scale == W8A8_SCALE_BLOCK)
         block_layout(&p->a_scale, 1, 1); /* 1×128, K-major as DeepGEMM and cuBLASLt take it */
     if (spec->b_scale == W8A8_SCALE_BLOCK)
@@ -195,7 +203,8 @@ static void tune_usage(FILE *f)
     fprintf(f,
             "usage: w8a8 tune [--shape M,N,K]... [--model %s [--m LIST]] [--untuned]\n"
             "                 [--dtype e4m3|e5m2|int8] [--scale A,B] [--out bf16|fp16|fp32]\n"
-            "                 [--space FILE] [--budget SECONDS] [--db PATH] [--force]\n"
+            "                 [--accum fast|promoted] [--space FILE] [--budget SECONDS]\n"
+            "                 [--db PATH] [--force]\n"
             "                 [--max-candidates N] [--threads N] [--devices LIST]\n"
             "                 [--shard I/N] [--explore N] [--json]\n"
             "  --max-candidates N  per key and space, the N best-ranked configs (default: all,\n"
@@ -204,6 +213,8 @@ static void tune_usage(FILE *f)
             "                 same for every key): data to validate the space's rank()\n"
             "  --scale A,B    tensor|row|block for A and B (one name: both); default tensor,\n"
             "                 block for deepseek-v3\n"
+            "  --accum promoted  FP8 per-tensor/per-row keys that promote partial sums into\n"
+            "                 fp32 every 128 K (default fast: the tensor core's accumulator)\n"
             "  --m LIST       M values for --model (default: every M bucket 1 … 16384)\n"
             "  --untuned      the keys W8A8_TUNE=record saw on this device\n"
             "  --devices LIST CUDA devices that time keys in parallel, e.g. 0,1 (same model;\n"
