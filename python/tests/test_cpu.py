@@ -103,14 +103,15 @@ def make_scales(kind_a, kind_b, m, n, k, gen):
 
 @pytest.mark.parametrize("kinds", SCALE_CASES)
 @pytest.mark.parametrize("out_dtype", [torch.bfloat16, torch.float16])
-def test_scaled_mm_cpu_matches_reference(kinds, out_dtype):
+@pytest.mark.parametrize("fast", [True, False])
+def test_scaled_mm_cpu_matches_reference(kinds, out_dtype, fast):
     gen = torch.Generator().manual_seed(1)
     m, n, k = 7, 136, 384
     a = rand_fp8(m, k, gen=gen)
     w = rand_fp8(n, k, gen=gen)
     sa, sb = make_scales(*kinds, m, n, k, gen)
     bias = torch.randn(n, generator=gen).to(out_dtype)
-    out = w8a8jit.scaled_mm(a, w.t(), sa, sb, out_dtype, bias=bias)
+    out = w8a8jit.scaled_mm(a, w.t(), sa, sb, out_dtype, bias=bias, use_fast_accum=fast)
     ref = scaled_mm_ref(a, w.t(), sa, sb, out_dtype, bias=bias)
     assert out.shape == (m, n) and out.dtype == out_dtype
     torch.testing.assert_close(out.float(), ref.float(), rtol=1e-2, atol=1e-2)

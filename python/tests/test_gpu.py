@@ -76,6 +76,23 @@ def test_fp8_shapes_scales(kinds, mnk, out_dtype):
     check(a, w, sa, sb, out_dtype)
 
 
+@pytest.mark.parametrize("kinds", [("tensor", "tensor"), ("token", "channel")])
+def test_promoted_accumulation(kinds):
+    # use_fast_accum=False promotes partial sums of 128 into fp32: within 1e-3 of the float
+    # reference on a long K, and closer to it than the fast accumulator on the same data
+    m, n, k = 256, 1024, 16384
+    torch.manual_seed(k)
+    a, w = rand_fp8(m, k), rand_fp8(n, k)
+    sa, sb = scales(*kinds, m, n, k)
+    ref = scaled_mm_ref(a, w.t(), sa, sb, torch.float32).double()
+    err = {}
+    for fast in (True, False):
+        out = w8a8jit.scaled_mm(a, w.t(), sa, sb, torch.float32, use_fast_accum=fast)
+        err[fast] = float((out.double() - ref).abs().max() / ref.abs().max())
+    assert err[False] <= 1e-3 + 2.0**-14, err
+    assert 4 * err[False] < err[True], err
+
+
 def test_24576x496():
     # K = 496 is not a multiple of 128 (block tails) but is of 16
     a, w = rand_fp8(64, 496), rand_fp8(24576, 496)

@@ -16,6 +16,7 @@ OK, INVALID, UNSUPPORTED, NO_DEVICE, CUDA_ERROR, COMPILE_ERROR = range(6)
 DTYPE_NONE, E4M3, E5M2, INT8, BF16, FP16, FP32, E4M3FNUZ = range(8)
 SCALE_TENSOR, SCALE_ROW, SCALE_BLOCK = range(3)
 AZP_NONE, AZP_TENSOR, AZP_TOKEN = range(3)
+ACCUM_FAST, ACCUM_PROMOTED = range(2)  # w8a8_accum
 QUANT_STATIC, QUANT_TENSOR, QUANT_TOKEN, QUANT_GROUP = range(4)
 TUNE_OFF, TUNE_RECORD, TUNE_ONLINE = range(3)
 CONTEXT_CPU_ONLY = 0x2
@@ -30,7 +31,8 @@ class Problem(C.Structure):
     _fields_ = [("m", C.c_int64), ("n", C.c_int64), ("k", C.c_int64),
                 ("a_type", C.c_int), ("b_type", C.c_int), ("out_type", C.c_int),
                 ("bias_type", C.c_int), ("a_scale", ScaleLayout), ("b_scale", ScaleLayout),
-                ("azp", C.c_int), ("lda", C.c_int64), ("ldb", C.c_int64), ("ldc", C.c_int64)]
+                ("azp", C.c_int), ("lda", C.c_int64), ("ldb", C.c_int64), ("ldc", C.c_int64),
+                ("accum", C.c_int)]
 
 
 class Tensors(C.Structure):

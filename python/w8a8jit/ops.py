@@ -129,7 +129,8 @@ def _scale_layouts(a, b, scale_a, scale_b):
     return la, lb
 
 
-def _mm_problem(a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp) -> _lib.Problem:
+def _mm_problem(a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp,
+                use_fast_accum=True) -> _lib.Problem:
     """The library's problem for vLLM's conventions, from shapes, strides and dtypes only (so
     fake tensors work), validated by the library."""
     _require(isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor),
@@ -157,7 +158,8 @@ def _mm_problem(a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp) -> _lib.P
         _same_device(name, t, device)
     p = _lib.Problem(m=m, n=n, k=k, a_type=_AB_TYPES[a.dtype], b_type=_AB_TYPES[b.dtype],
                      out_type=_OUT_TYPES[out_dtype],
-                     lda=a.stride(0) if m > 1 else k, ldb=b.stride(1) if n > 1 else k)
+                     lda=a.stride(0) if m > 1 else k, ldb=b.stride(1) if n > 1 else k,
+                     accum=_lib.ACCUM_FAST if use_fast_accum else _lib.ACCUM_PROMOTED)
     p.a_scale, p.b_scale = _scale_layouts(a, b, scale_a, scale_b)
     if bias is not None:
         _require(bias.dtype in (out_dtype, torch.float32),
@@ -195,8 +197,9 @@ def _one_int32(device: torch.device) -> torch.Tensor:
     return t
 
 
-def _scaled_mm_impl(a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp) -> torch.Tensor:
-    p = _mm_problem(a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp)
+def _scaled_mm_impl(a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp,
+                    use_fast_accum=True) -> torch.Tensor:
+    p = _mm_problem(a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp, use_fast_accum)
     ctx = _context_for(a)
     out = torch.empty((p.m, p.n), dtype=out_dtype, device=a.device)
     azp_ptr = None
@@ -217,8 +220,10 @@ def _scaled_mm_impl(a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp) -> to
 @torch.library.custom_op("w8a8jit::scaled_mm", mutates_args=())
 def _scaled_mm_op(a: torch.Tensor, b: torch.Tensor, scale_a: torch.Tensor,
                   scale_b: torch.Tensor, out_dtype: torch.dtype, bias: Optional[torch.Tensor],
-                  azp_adj: Optional[torch.Tensor], azp: Optional[torch.Tensor]) -> torch.Tensor:
-    return _scaled_mm_impl(a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp)
+                  azp_adj: Optional[torch.Tensor], azp: Optional[torch.Tensor],
+                  use_fast_accum: bool = True) -> torch.Tensor:
+    return _scaled_mm_impl(a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp,
+                           use_fast_accum)
 
 
 def _plain_eager(*tensors) -> bool:
@@ -238,15 +243,16 @@ def _plain_eager(*tensors) -> bool:
 
 
 @_scaled_mm_op.register_fake
-def _(a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp):
-    _mm_problem(a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp)
+def _(a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp, use_fast_accum=True):
+    _mm_problem(a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp, use_fast_accum)
     return a.new_empty((a.shape[0], b.shape[1]), dtype=out_dtype)
 
 
 def scaled_mm(a: torch.Tensor, b: torch.Tensor, scale_a: torch.Tensor, scale_b: torch.Tensor,
               out_dtype: torch.dtype, bias: Optional[torch.Tensor] = None,
               azp_adj: Optional[torch.Tensor] = None,
-              azp: Optional[torch.Tensor] = None) -> torch.Tensor:
+              azp: Optional[torch.Tensor] = None,
+              use_fast_accum: bool = True) -> torch.Tensor:
     """out = (scale_a ⊙ a) @ (scale_b ⊙ b) (+ bias), vLLM's cutlass_scaled_mm conventions.
 
     a        M×K float8_e4m3fn / float8_e5m2 / int8, rows contiguous.
@@ -259,10 +265,15 @@ def scaled_mm(a: torch.Tensor, b: torch.Tensor, scale_a: torch.Tensor, scale_b: 
     azp_adj  int8 only: int32 (N,) = Σ_k w[n, k] (per-token azp) or azp · Σ_k w[n, k]
              (per-tensor, azp None): out = sa·sb·(a·b − azp·azp_adj) (+ bias).
     azp      int32 (M,) per-token zero points, with azp_adj.
+    use_fast_accum  FP8 with per-tensor / per-row scales: True (the default) sums in the
+             tensor core's reduced-precision accumulator over the whole K; False promotes
+             partial sums of 128 into fp32 (torch._scaled_mm's default, more accurate on
+             long K). Block scales always promote and INT8 sums exactly: no effect there.
     Returns a new M×N tensor of out_dtype."""
     if _plain_eager(a, b, scale_a, scale_b, bias, azp_adj, azp):
-        return _scaled_mm_impl(a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp)
-    return _scaled_mm_op(a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp)
+        return _scaled_mm_impl(a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp,
+                               use_fast_accum)
+    return _scaled_mm_op(a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp, use_fast_accum)
 
 
 # ---- quantization ---------------------------------------------------------------------------
