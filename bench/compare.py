@@ -84,6 +84,10 @@ def parse_args(argv):
     ap.add_argument("--max-m", type=int, default=None, metavar="M", help="shapes with M <= this")
     ap.add_argument("--exact-accum", action="store_true",
                     help="judge FP8 per-tensor/per-row against torch.tensor / torch.row")
+    ap.add_argument("--promoted", action="store_true",
+                    help="ours with --accum promoted (FP8 partial sums promoted into fp32 every "
+                         "128 K), judged against torch.tensor / torch.row (implies "
+                         "--exact-accum); saved as ours-<grid>-<scale>-promoted.jsonl")
     ap.add_argument("--also", default="torch.bf16", metavar="LIST",
                     help="more peer columns, comma-separated ('' for none; default torch.bf16)")
     ap.add_argument("--samples", type=int, default=None, metavar="N", help="passed to w8a8 bench")
@@ -115,10 +119,16 @@ def parse_args(argv):
             raise UsageError("--samples, --calls and --replays must be at least 1")
     except UsageError as e:
         ap.error(str(e))
+    args.exact_accum = args.exact_accum or args.promoted
     return args
 
 
 # ---- rows: run or read ---------------------------------------------------------------------
+
+def promoted_suffix(args):
+    """What --promoted adds to the saved file names of our rows."""
+    return "-promoted" if args.promoted else ""
+
 
 def run_ours(args, granularity, shapes):
     """`w8a8 bench --json` for one granularity: its timed rows and failed rows."""
@@ -132,6 +142,8 @@ def run_ours(args, granularity, shapes):
         command += ["--samples", str(args.samples)]
     if args.no_cublaslt:
         command.append("--no-cublaslt")
+    if args.promoted:
+        command += ["--accum", "promoted"]
     print(f"compare: {' '.join(command)}", file=sys.stderr, flush=True)
     # stderr passes through: the command's warnings and failures are the user's to read
     done = subprocess.run(command, stdout=subprocess.PIPE, universal_newlines=True)
@@ -182,7 +194,8 @@ def collect_run(args):
 
 def save(args, ours, peer_rows):
     os.makedirs(args.save, exist_ok=True)
-    files = {os.path.join(args.save, f"ours-{args.grid}-{g.file_stem}.jsonl"): sum(ours[g.name], [])
+    stem = f"ours-{args.grid}-{{}}{promoted_suffix(args)}.jsonl"
+    files = {os.path.join(args.save, stem.format(g.file_stem)): sum(ours[g.name], [])
              for g in args.granularities}
     files[os.path.join(args.save, f"peers-{args.grid}.jsonl")] = peer_rows
     for path, lines in files.items():
@@ -201,7 +214,7 @@ def collect_saved(args):
             raise UsageError(f"--from: no {path} (--save DIR writes ours-<grid>-<scale>.jsonl "
                              "and peers-<grid>.jsonl)")
         return rows.load(path)
-    ours = {g.name: read(g.file_stem) for g in args.granularities}
+    ours = {g.name: read(g.file_stem + promoted_suffix(args)) for g in args.granularities}
     return ours, read("peers")
 
 
