@@ -34,6 +34,15 @@
  * the smaller spread, then family, config, the older timestamp and the row id, so every copy
  * of the same rows elects the same winner. Used by the winners view and by the lookup. */
 #define CACHE_WINNER_FILTER "status = 'ok' AND verified = 1"
+/* Nor is a config that hung on the key (a kernel that never finished; the tuner's watchdog
+ * recorded it) ever a winner, even with "ok" rows from before the hang (a hang that depends
+ * on timing can strike in the final pass): unless the hung row is of another template
+ * version, which may have fixed it. M names the measurements row at hand. Not part of
+ * CACHE_WINNER_FILTER, which a partial index uses, and an index cannot hold a subquery. */
+#define CACHE_NEVER_HUNG(M)                                                                   \
+    "NOT EXISTS (SELECT 1 FROM measurements h WHERE h.problem_id = " M ".problem_id"          \
+    " AND h.family = " M ".family AND h.config = " M ".config AND h.status = 'hung'"          \
+    " AND h.template_hash = " M ".template_hash)"
 #define CACHE_WINNER_ORDER "median_us, spread_us, family, config, timestamp, id"
 
 /* WHERE terms matching a key bound with cache_bind_key at ?1: the device (devices D), the

@@ -560,8 +560,9 @@ static const char lookup_sql[] =
     "SELECT d.name, d.sm_count, p.m_bucket, m.family, m.config, m.median_us,"
     " d.name = ?2 AND d.sm_count = ?3 AND d.memory_bytes = ?4, d.name = ?2, p.m_bucket = ?19"
     " FROM problems p JOIN devices d ON d.id = p.device_id"
-    " JOIN measurements m ON m.id = (SELECT id FROM measurements WHERE problem_id = p.id AND "
-    CACHE_WINNER_FILTER " ORDER BY " CACHE_WINNER_ORDER " LIMIT 1)"
+    " JOIN measurements m ON m.id = (SELECT id FROM measurements w WHERE w.problem_id = p.id"
+    " AND " CACHE_WINNER_FILTER " AND " CACHE_NEVER_HUNG("w") " ORDER BY " CACHE_WINNER_ORDER
+    " LIMIT 1)"
     " WHERE d.arch = ?1 AND " CACHE_CLASS_MATCH("p");
 
 static int lookup_layer(const cache_layer *layer, size_t index, const cache_key *key,

@@ -70,7 +70,9 @@ typedef enum w8a8_status {
     W8A8_VERIFY_FAILED,   /* a kernel's output differed from the reference */
     W8A8_NOT_FOUND,       /* a named item (template, space, cache entry) does not exist */
     W8A8_BUDGET_SPENT,    /* a time budget ran out before the work finished */
-    W8A8_INTERNAL         /* a bug in w8a8jit */
+    W8A8_INTERNAL,        /* a bug in w8a8jit */
+    W8A8_HUNG             /* a kernel never finished (the tuner's watchdog): the GPU stays busy
+                             with it, so the context is unusable; exit the process */
 } w8a8_status;
 
 /* "W8A8_OK", "W8A8_INVALID", …; "W8A8_UNKNOWN" for a value not in the enum. */
@@ -814,8 +816,9 @@ typedef struct w8a8_cache_device {
  *  median_us, spread_us   median kernel time and its spread (p90 − p10) in microseconds.
  *  verify_error    max relative error against the reference; < 0 when not verified.
  *  verified        1 when the output matched the reference.
- *  status          "ok", "compile_error", "rejected", "verify_failed", "launch_error", or
- *                  "untuned" for W8A8_CACHE_UNTUNED rows.
+ *  status          "ok", "compile_error", "rejected", "verify_failed", "launch_error",
+ *                  "hung" (the kernel never finished: see w8a8_tune), or "untuned" for
+ *                  W8A8_CACHE_UNTUNED rows.
  *  template_hash   SHA-256 of the template the kernel came from ("" if unknown).
  *  driver_version, nvrtc_version   major*1000 + minor*10; lib_version "MAJOR.MINOR.PATCH".
  *  timestamp       unix seconds of the measurement.
@@ -1084,6 +1087,10 @@ typedef struct w8a8_tune_options {
      * once for all. Borrowed for the call; none may be ctx itself or be used meanwhile. */
     w8a8_context *const *more_contexts;
     size_t more_context_count;
+    /* The watchdog: a wait for the GPU that lasts longer than this many seconds (plus the
+     * launches it covers times the longest launch seen so far) means a kernel hung; ≤ 0:
+     * $W8A8_TUNE_WATCHDOG_S when set to a positive number, else 60 s. */
+    double watchdog_seconds;
 } w8a8_tune_options;
 
 typedef enum w8a8_tune_phase {
@@ -1099,7 +1106,8 @@ typedef enum w8a8_tune_phase {
 typedef struct w8a8_tune_measurement {
     char family[64];
     char config[256];
-    char status[32];      /* "ok", "compile_error", "rejected", "verify_failed", "launch_error" */
+    char status[32];      /* "ok", "compile_error", "rejected", "verify_failed", "launch_error",
+                             "hung" */
     double median_us;     /* < 0 when not timed */
     double spread_us;     /* p90 − p10 of the samples */
     int samples;
@@ -1189,6 +1197,11 @@ typedef struct w8a8_tune_report {
  * W8A8_INVALID (options, a problem), W8A8_NO_DEVICE, W8A8_NOT_FOUND / W8A8_SCRIPT_ERROR
  * (space), W8A8_CACHE_ERROR, W8A8_CUDA_ERROR, W8A8_NO_MEMORY. A candidate that fails to
  * compile, launch or verify is recorded as such and does not fail the call.
+ * W8A8_HUNG: a candidate's kernel did not finish within options.watchdog_seconds. It is
+ * recorded as "hung" (never a winner, never launched again while its template is unchanged,
+ * even with `force`) and the call stops: the kernel keeps the GPU busy, so this context
+ * refuses GPU work from then on (closing it skips whatever would wait for the device). Exit
+ * the process and call again in a new one to resume; `w8a8 tune` does this itself.
  * Thread safety: one w8a8_tune per device at a time gives meaningful timings.
  */
 W8A8_API w8a8_status w8a8_tune(w8a8_context *ctx, const w8a8_tune_options *options,

@@ -24,7 +24,7 @@ const char *w8a8_status_string(w8a8_status status)
         "W8A8_OK", "W8A8_INVALID", "W8A8_UNSUPPORTED", "W8A8_NO_DEVICE", "W8A8_CUDA_ERROR",
         "W8A8_COMPILE_ERROR", "W8A8_NO_MEMORY", "W8A8_IO_ERROR", "W8A8_CACHE_ERROR",
         "W8A8_SCRIPT_ERROR", "W8A8_VERIFY_FAILED", "W8A8_NOT_FOUND", "W8A8_BUDGET_SPENT",
-        "W8A8_INTERNAL"};
+        "W8A8_INTERNAL", "W8A8_HUNG"};
     if ((unsigned)status < sizeof names / sizeof names[0])
         return names[status];
     return "W8A8_UNKNOWN";
@@ -341,9 +341,13 @@ void w8a8_context_close(w8a8_context *ctx)
         ctx->dispatch_on_close(ctx);
     if (ctx->cache_on_close)
         ctx->cache_on_close(ctx);
-    jit_table_destroy(ctx);
-    if (ctx->has_device)
-        ctx->cu->cuDevicePrimaryCtxRelease(ctx->device);
+    /* With a hung kernel, unloading its module or releasing the context would wait for it
+     * forever: both are left to the process's exit (the JIT's host memory leaks with them). */
+    if (!atomic_load(&ctx->gpu_hung)) {
+        jit_table_destroy(ctx);
+        if (ctx->has_device)
+            ctx->cu->cuDevicePrimaryCtxRelease(ctx->device);
+    }
     pthread_mutex_destroy(&ctx->lock);
     if (t_error.ctx == ctx)
         t_error.ctx = NULL;
@@ -354,6 +358,9 @@ int w8a8_context_has_device(const w8a8_context *ctx) { return ctx && ctx->has_de
 
 w8a8_status context_require_device(w8a8_context *ctx)
 {
+    if (atomic_load_explicit(&ctx->gpu_hung, memory_order_relaxed))
+        return errorf(ctx, W8A8_HUNG, "a kernel on this context never finished and keeps the "
+                                      "GPU busy: the context cannot run GPU work any more");
     if (ctx->has_device)
         return W8A8_OK;
     return errorf(ctx, W8A8_NO_DEVICE, "%s", ctx->no_device_reason);

@@ -35,6 +35,7 @@
     X(cuStreamBeginCapture) X(cuStreamEndCapture) X(cuGraphInstantiateWithFlags) X(cuGraphLaunch)       \
     X(cuGraphDestroy) X(cuGraphExecDestroy) X(cuEventCreate) X(cuEventRecord)                  \
     X(cuEventSynchronize) X(cuEventElapsedTime) X(cuEventDestroy) X(cuTensorMapEncodeTiled)    \
+    X(cuEventQuery) X(cuStreamQuery)                                                           \
     X(cuGetErrorName) X(cuGetErrorString) X(cuPointerGetAttribute)                             \
     X(cuOccupancyMaxActiveClusters)
 
@@ -78,6 +79,11 @@ struct w8a8_context {
     /* programmatic dependent launch for the GEMM families: compute capability 9.0 or newer,
      * unless W8A8_PDL=0 (set once at open) */
     bool pdl;
+    /* Set when the tuner's watchdog gave up on a kernel that never finished: the GPU stays
+     * busy with it, so every later wait on this context would block forever. From then on the
+     * context refuses GPU work (context_require_device) and closing it skips every driver call
+     * that would wait for the device (the process should exit; the driver reclaims it then). */
+    atomic_bool gpu_hung;
 
     jit_table *jit;
     /* State the layers above the runtime hang on the context, and what the runtime calls of

@@ -25,7 +25,7 @@ START_TEST(enums_and_names)
     robust_quiet_begin(&q);
     ck_assert_int_eq(w8a8_version_number(), W8A8JIT_VERSION_NUMBER);
     ck_assert_str_eq(w8a8_version_string(), W8A8JIT_VERSION_STRING);
-    static const int garbage[] = {-1, 77, 14, 255, 0x7FFFFFFF, (int)0x80000000};
+    static const int garbage[] = {-1, 77, W8A8_HUNG + 1, 255, 0x7FFFFFFF, (int)0x80000000};
     for (size_t i = 0; i < sizeof garbage / sizeof garbage[0]; i++) {
         int v = garbage[i];
         ck_assert_str_eq(w8a8_status_string((w8a8_status)v), "W8A8_UNKNOWN");

@@ -3,6 +3,7 @@
  * cached w8a8_scaled_mm call) and w8a8_bench_launch_floor (the same beside the driver's own
  * time for a bare launch of the kernel it dispatches). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,9 +117,9 @@ static w8a8_status host_chunks(w8a8_context *ctx, timing_buffers *b, int chunks,
                 return st;
         }
         per_call[c] = 1e6 * (util_now() - t0) / BENCH_HOST_CHUNK;
-        CUresult rc = ctx->cu->cuStreamSynchronize(b->stream);
-        if (rc != CUDA_SUCCESS)
-            return error_cuda(ctx, rc, "cuStreamSynchronize");
+        w8a8_status st = timing_buffers_wait(ctx, b, NULL, BENCH_HOST_CHUNK, "a chunk of calls");
+        if (st != W8A8_OK)
+            return st;
     }
     return W8A8_OK;
 }
@@ -128,9 +129,12 @@ static w8a8_status host_chunks(w8a8_context *ctx, timing_buffers *b, int chunks,
  * parameters are alive. A call that launches twice adds both launches' times. */
 typedef struct floor_block {
     w8a8_context *ctx;
+    timing_buffers *b;
     int chunks;
     double *per_call; /* chunks values, summed over the call's launches */
     int launches;
+    w8a8_status wait_status; /* how a wait between chunks failed (the hook returns a CUresult) */
+    char wait_message[W8A8_ERRMSG_BYTES];
 } floor_block;
 
 static CUresult floor_launches(void *user, const CUlaunchConfig *config, CUfunction function,
@@ -147,9 +151,13 @@ static CUresult floor_launches(void *user, const CUlaunchConfig *config, CUfunct
         }
         if (c >= 0)
             f->per_call[c] += 1e6 * (util_now() - t0) / BENCH_HOST_CHUNK;
-        CUresult rc = cu->cuStreamSynchronize(config->hStream);
-        if (rc != CUDA_SUCCESS)
-            return rc;
+        f->wait_status = timing_buffers_wait(f->ctx, f->b, NULL, BENCH_HOST_CHUNK,
+                                             "a chunk of bare launches");
+        if (f->wait_status != W8A8_OK) {
+            snprintf(f->wait_message, sizeof f->wait_message, "%s", w8a8_errmsg(f->ctx));
+            return f->wait_status == W8A8_HUNG ? CUDA_ERROR_LAUNCH_TIMEOUT
+                                               : (CUresult)w8a8_error_cuda(f->ctx);
+        }
     }
     f->launches++;
     return CUDA_SUCCESS;
@@ -158,12 +166,14 @@ static CUresult floor_launches(void *user, const CUlaunchConfig *config, CUfunct
 static w8a8_status floor_chunks(w8a8_context *ctx, timing_buffers *b, int chunks, double *per_call,
                                 int *launches)
 {
-    floor_block f = {.ctx = ctx, .chunks = chunks, .per_call = per_call};
+    floor_block f = {.ctx = ctx, .b = b, .chunks = chunks, .per_call = per_call};
     for (int c = 0; c < chunks; c++)
         per_call[c] = 0.0;
     jit_launch_hook_set(floor_launches, &f);
     w8a8_status st = w8a8_scaled_mm(ctx, &b->problem, &b->sets[0], (void *)b->stream);
     jit_launch_hook_set(NULL, NULL);
+    if (f.wait_status != W8A8_OK) /* the launch's own error would hide the wait's */
+        st = errorf(ctx, f.wait_status, "%s", f.wait_message);
     if (st == W8A8_OK && f.launches == 0)
         st = errorf(ctx, W8A8_INTERNAL, "the dispatched call launched no kernel to time");
     *launches = f.launches;

@@ -5,9 +5,11 @@
  * batches of launches; medians; and verification against the reference kernel. */
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "gemm.h"
 #include "jit.h"
@@ -28,6 +30,11 @@
 #define TIMING_VERIFY_BLOCK_ROWS 128
 #define TIMING_VERIFY_GRID 4096
 #define TIMING_VERIFY_THREADS 256
+/* The watchdog's polls spin (yielding) this long, so the millisecond waits of timed batches
+ * end as soon as the GPU does, as cuEventSynchronize's default spin would; longer waits sleep
+ * between polls. */
+#define TIMING_POLL_SPIN_S 2e-3
+#define TIMING_POLL_SLEEP_NS 200000L
 /* Scales of int8 operands: values are ~N(0, 40²), so 1/64 keeps outputs near fp8's. */
 #define TIMING_INT8_SPREAD 40.0
 #define TIMING_INT8_SCALE (1.0 / 64.0)
@@ -65,6 +72,68 @@ static double random_value(timing_rng *r, w8a8_dtype dtype)
             value = fmax(-127.0, fmin(127.0, nearbyint(value * TIMING_INT8_SPREAD)));
     } while (value == 0.0);
     return value;
+}
+
+/* ---- the watchdog ------------------------------------------------------------------------------ */
+
+double timing_watchdog_seconds(double seconds)
+{
+    if (seconds > 0)
+        return seconds;
+    const char *text = getenv(TIMING_WATCHDOG_ENV);
+    char *end = NULL;
+    double value = text ? strtod(text, &end) : 0.0;
+    bool valid = text && end != text && *end == '\0' && isfinite(value) && value > 0;
+    return valid ? value : TIMING_WATCHDOG_DEFAULT_S;
+}
+
+typedef enum poll_outcome { POLL_DONE, POLL_ERROR, POLL_TIMEOUT } poll_outcome;
+
+/* Polls `event` (or `stream`) until it completes, fails (*rc says how) or `limit` seconds
+ * pass; records nothing on the context. */
+static poll_outcome poll_until(const cu_api *cu, CUstream stream, CUevent event, double limit,
+                               CUresult *rc)
+{
+    const struct timespec pause = {0, TIMING_POLL_SLEEP_NS};
+    double started = util_now();
+    for (;;) {
+        *rc = event ? cu->cuEventQuery(event) : cu->cuStreamQuery(stream);
+        if (*rc == CUDA_SUCCESS)
+            return POLL_DONE;
+        if (*rc != CUDA_ERROR_NOT_READY)
+            return POLL_ERROR;
+        double waited = util_now() - started;
+        if (waited >= limit)
+            return POLL_TIMEOUT;
+        if (waited < TIMING_POLL_SPIN_S)
+            sched_yield();
+        else
+            nanosleep(&pause, NULL);
+    }
+}
+
+w8a8_status timing_wait(w8a8_context *ctx, CUstream stream, CUevent event, double limit,
+                        const char *what)
+{
+    CUresult rc = CUDA_SUCCESS;
+    switch (poll_until(ctx->cu, stream, event, limit, &rc)) {
+    case POLL_DONE: return W8A8_OK;
+    case POLL_ERROR: return error_cuda(ctx, rc, "%s", what);
+    case POLL_TIMEOUT: break;
+    }
+    atomic_store(&ctx->gpu_hung, true);
+    return errorf(ctx, W8A8_HUNG, "%s had not finished after %.1f s (the watchdog's limit, "
+                  "see " TIMING_WATCHDOG_ENV "): a kernel hung, and it keeps the GPU busy, so "
+                  "this process cannot use the GPU any more", what, limit);
+}
+
+w8a8_status timing_buffers_wait(w8a8_context *ctx, timing_buffers *b, CUevent event,
+                                int launches, const char *what)
+{
+    double limit = b->watchdog_seconds + launches * b->launch_seconds;
+    w8a8_status st = timing_wait(ctx, b->stream, event, limit, what);
+    b->hung |= st == W8A8_HUNG;
+    return st;
 }
 
 /* ---- layout of one tensor set ------------------------------------------------------------------ */
@@ -313,6 +382,7 @@ w8a8_status timing_buffers_create(w8a8_context *ctx, const w8a8_problem *problem
                                   timing_buffers *b)
 {
     memset(b, 0, sizeof *b);
+    b->watchdog_seconds = timing_watchdog_seconds(0);
     w8a8_status st = context_make_current(ctx);
     if (st != W8A8_OK)
         return st;
@@ -341,8 +411,17 @@ void timing_buffers_destroy(w8a8_context *ctx, timing_buffers *b)
     if (!b || !ctx || !ctx->cu)
         return;
     const cu_api *cu = ctx->cu;
-    if (b->stream)
-        cu->cuStreamSynchronize(b->stream);
+    CUresult rc = CUDA_SUCCESS; /* an error path may have left launches queued: they drain */
+    if (b->stream && !b->hung && poll_until(cu, b->stream, NULL, b->watchdog_seconds, &rc) ==
+                                     POLL_TIMEOUT) {
+        atomic_store(&ctx->gpu_hung, true);
+        b->hung = true;
+    }
+    if (b->hung) { /* freeing memory a running kernel uses would wait for it forever */
+        free(b->sets);
+        memset(b, 0, sizeof *b);
+        return;
+    }
     if (b->base)
         cu->cuMemFree(b->base);
     if (b->verify_base)
@@ -397,10 +476,14 @@ static w8a8_status timed_batch(w8a8_context *ctx, timing_buffers *b, timing_laun
     }
     double t1 = util_now();
     CU_TRY(ctx, cu->cuEventRecord(b->stop, b->stream), "cuEventRecord");
-    CU_TRY(ctx, cu->cuEventSynchronize(b->stop), "cuEventSynchronize (a timed batch)");
+    w8a8_status st = timing_buffers_wait(ctx, b, b->stop, batch, "a timed batch of launches");
+    if (st != W8A8_OK)
+        return st;
     float ms = 0;
     CU_TRY(ctx, cu->cuEventElapsedTime(&ms, b->start, b->stop), "cuEventElapsedTime");
     *gpu_us = 1e3 * (double)ms / batch;
+    if (1e-6 * *gpu_us > b->launch_seconds)
+        b->launch_seconds = 1e-6 * *gpu_us;
     *host_us = 1e6 * (t1 - t0) / batch;
     return W8A8_OK;
 }
@@ -598,10 +681,9 @@ static w8a8_status launch_reference(w8a8_context *ctx, timing_buffers *b)
         st = w8a8_scaled_mm_reference(ctx, &sub, &t, b->stream);
         packed += b->sample_lengths[i];
     }
-    if (st != W8A8_OK)
-        return st;
-    CU_TRY(ctx, ctx->cu->cuStreamSynchronize(b->stream), "cuStreamSynchronize (reference kernel)");
-    return reference_max(ctx, b);
+    if (st == W8A8_OK) /* sampled rows only: about one launch's worth */
+        st = timing_buffers_wait(ctx, b, NULL, 1, "the reference kernel (verification rows)");
+    return st == W8A8_OK ? reference_max(ctx, b) : st;
 }
 
 const char *timing_compile_defines(size_t index)
@@ -635,8 +717,13 @@ static w8a8_status launch_compare(w8a8_context *ctx, timing_buffers *b, CUdevice
         return st;
     CU_TRY(ctx, ctx->cu->cuMemcpyDtoHAsync(result, b->verify_result, 3 * sizeof *result, b->stream),
            "cuMemcpyDtoHAsync (verification result)");
-    CU_TRY(ctx, ctx->cu->cuStreamSynchronize(b->stream), "cuStreamSynchronize (verification)");
-    return W8A8_OK;
+    double waiting = util_now();
+    st = timing_buffers_wait(ctx, b, NULL, 1, "the verification launch");
+    /* what was left of the candidate's launch (and the comparison) once both were queued:
+     * nearly all of a long one, the part that matters; never the comparison's compile */
+    if (st == W8A8_OK && util_now() - waiting > b->launch_seconds)
+        b->launch_seconds = util_now() - waiting;
+    return st;
 }
 
 w8a8_status timing_verify_prepare(w8a8_context *ctx, timing_buffers *b)

@@ -77,8 +77,8 @@ static void report(tune_run *run, w8a8_tune_phase phase, size_t done, size_t tot
 
 /* ---- recording -------------------------------------------------------------------------------- */
 
-/* The template's content hash, memoized for the run (a template does not change under it). */
-static const char *template_hash(tune_run *run, const char *template_name)
+/* Memoized for the run: a template does not change under it. */
+const char *tune_template_hash(tune_run *run, const char *template_name)
 {
     for (size_t i = 0; i < run->hash_count; i++)
         if (strcmp(run->hash_names[i], template_name) == 0)
@@ -96,8 +96,9 @@ static const char *template_hash(tune_run *run, const char *template_name)
     return out;
 }
 
-/* Writes one measurement (unless it is the default's repeat of an existing row) and tells the
- * progress callback. */
+/* Writes one measurement (unless it is the default's repeat of an existing row; a hang is
+ * always written: it must keep the config from being launched again) and tells the progress
+ * callback. */
 static w8a8_status record(tune_run *run, const candidate *c, const char *status,
                           const timing_result *t, int pass)
 {
@@ -119,7 +120,7 @@ static w8a8_status record(tune_run *run, const candidate *c, const char *status,
     m.rank_position = c->space_pos == SIZE_MAX ? -1 : (long)c->space_pos;
     m.explored = c->explored;
     w8a8_status st = W8A8_OK;
-    if (!c->measured_before) {
+    if (!c->measured_before || strcmp(status, "hung") == 0) {
         cache_measurement row;
         memset(&row, 0, sizeof row);
         snprintf(row.family, sizeof row.family, "%s", m.family);
@@ -134,7 +135,7 @@ static w8a8_status record(tune_run *run, const candidate *c, const char *status,
         row.spills = m.spills;
         row.compile_ms = m.compile_ms;
         snprintf(row.template_hash, sizeof row.template_hash, "%s",
-                 template_hash(run, c->template_name));
+                 tune_template_hash(run, c->template_name));
         row.driver_version = run->driver_version;
         row.nvrtc_version = run->nvrtc_version;
         snprintf(row.lib_version, sizeof row.lib_version, "%s", W8A8JIT_VERSION_STRING);
@@ -181,16 +182,23 @@ static void note_best(tune_run *run, const candidate *c, double us)
 }
 
 /* A failure of one candidate is recorded and the run goes on, unless the GPU context is gone
- * or the database cannot be written. */
+ * (a sticky CUDA error, or a kernel the watchdog gave up on: recorded as "hung", whatever the
+ * step) or the database cannot be written. */
 static w8a8_status candidate_failed(tune_run *run, candidate *c, const char *status,
-                                    w8a8_status st)
+                                    w8a8_status st, int pass)
 {
     snprintf(c->error, sizeof c->error, "%s: %s", w8a8_status_string(st), w8a8_errmsg(run->ctx));
     int code = w8a8_error_cuda(run->ctx);
-    bool fatal = st == W8A8_CUDA_ERROR && cuda_error_sticky(code);
+    bool hung = st == W8A8_HUNG;
+    bool fatal = hung || (st == W8A8_CUDA_ERROR && cuda_error_sticky(code));
     char message[W8A8_ERRMSG_BYTES];
     snprintf(message, sizeof message, "%s", w8a8_errmsg(run->ctx));
-    w8a8_status written = record(run, c, status, NULL, 1);
+    w8a8_status written = record(run, c, hung ? "hung" : status, NULL, pass);
+    if (hung)
+        return errorf(run->ctx, st, "%s %s: %s. %s; tune again in a new process to resume%s",
+                      c->family->name, c->config, message,
+                      written == W8A8_OK ? "Recorded as \"hung\"" : "It could not be recorded",
+                      written == W8A8_OK ? " (this config is skipped from now on)" : "");
     if (fatal)
         return errorf(run->ctx, st, "%s %s: %s (the CUDA context is unusable now)",
                       c->family->name, c->config, message);
@@ -203,7 +211,7 @@ static w8a8_status quick_one(tune_run *run, timing_buffers *b, candidate *c, siz
     w8a8_context *ctx = run->ctx;
     w8a8_status st = c->family->plan(ctx, &run->problem, c->config, &c->plan);
     if (st != W8A8_OK)
-        return candidate_failed(run, c, "compile_error", st);
+        return candidate_failed(run, c, "compile_error", st, 1);
     c->plan.family = c->family;
     bool passed = false;
     double t0 = util_now();
@@ -219,7 +227,7 @@ static w8a8_status quick_one(tune_run *run, timing_buffers *b, candidate *c, siz
     double t1 = util_now();
     run->profile.verify_seconds += t1 - t0;
     if (st != W8A8_OK)
-        return candidate_failed(run, c, "launch_error", st);
+        return candidate_failed(run, c, "launch_error", st, 1);
     if (!passed) {
         (*failed_verify)++;
         snprintf(c->error, sizeof c->error, "verification failed: error %.3g of max |ref|",
@@ -231,7 +239,7 @@ static w8a8_status quick_one(tune_run *run, timing_buffers *b, candidate *c, siz
                         TUNE_QUICK_BATCH_US, &t);
     run->profile.timing_seconds += util_now() - t1;
     if (st != W8A8_OK)
-        return candidate_failed(run, c, "launch_error", st);
+        return candidate_failed(run, c, "launch_error", st, 1);
     c->quick_us = t.median_us;
     c->usable = true;
     run->profile.candidates_timed++;
@@ -272,7 +280,7 @@ static w8a8_status quick_pass(tune_run *run, candidate_list *l, timing_buffers *
     w8a8_status st = W8A8_OK;
     for (size_t i = 0; i < l->count && st == W8A8_OK; i++) {
         candidate *c = &l->items[i];
-        if (c->measured_before && !c->is_default)
+        if ((c->measured_before && !c->is_default) || c->hung_before)
             continue;
         /* Until one candidate of this problem has a time (the space's default comes first),
          * only the whole budget stops the quick pass: on a cold cubin store the first
@@ -287,6 +295,7 @@ static w8a8_status quick_pass(tune_run *run, candidate_list *l, timing_buffers *
         if (!b->base) {
             double t0 = util_now();
             st = timing_buffers_create(run->ctx, &run->problem, 4.0, 0, b);
+            b->watchdog_seconds = run->watchdog_seconds;
             run->profile.buffers_seconds += util_now() - t0;
             if (st != W8A8_OK)
                 break;
@@ -326,7 +335,7 @@ static w8a8_status final_pass(tune_run *run, timing_buffers *b, candidate_list *
                             TUNE_FINAL_BATCH_US, &t);
         run->profile.timing_seconds += util_now() - t0;
         if (st != W8A8_OK) {
-            st = candidate_failed(run, c, "launch_error", st);
+            st = candidate_failed(run, c, "launch_error", st, 2);
             continue;
         }
         c->final_us = t.median_us;
@@ -381,7 +390,8 @@ w8a8_status tune_problem(tune_run *run, problem_plan *plan, w8a8_tune_result *re
     run->key = plan->key;
     res->candidates = l->count;
     for (size_t i = 0; i < l->count; i++)
-        res->skipped += l->items[i].measured_before && !l->items[i].is_default;
+        res->skipped += (l->items[i].measured_before && !l->items[i].is_default) ||
+                        l->items[i].hung_before;
     report(run, W8A8_TUNE_PHASE_PROBLEM, 0, l->count, NULL, NULL, NULL);
     w8a8_status st = quick_pass(run, l, &b, res);
     if (st == W8A8_OK && b.base)

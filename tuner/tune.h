@@ -34,12 +34,44 @@ typedef struct timing_buffers {
     CUstream stream;
     CUevent start, stop;
     size_t next_set;           /* rotation position, kept across measurements */
+    double watchdog_seconds;   /* the watchdog's base limit (timing_watchdog_seconds(0) at
+                                  create; the tuner sets its run's) */
+    double launch_seconds;     /* the longest launch seen so far (scales the watchdog) */
+    bool hung;                 /* the watchdog fired: destroy makes no driver call */
 } timing_buffers;
 
 w8a8_status timing_buffers_create(w8a8_context *ctx, const w8a8_problem *problem,
                                   double rotate_l2_factor, size_t workspace_bytes,
                                   timing_buffers *b);
 void timing_buffers_destroy(w8a8_context *ctx, timing_buffers *b);
+
+/* ---- timing.c: the watchdog ------------------------------------------------------------------ */
+
+/* A kernel that never finishes (a deadlocked barrier in a buggy config) must not stall a tuning
+ * run forever, so every wait of the timing and verification path polls with a deadline
+ * instead of blocking in the driver. The limit is generous: a legitimate wait is a timed batch
+ * (sized to about a millisecond of GPU time), one verification launch, or the reference on
+ * the sampled rows (under a second at the largest model shapes); a wait covering `launches`
+ * launches gets launches × the longest launch seen so far on top, so three warm-up launches of
+ * the reference kernel timed as a candidate at M = 16384, N = 57344, K = 8192 (seconds each)
+ * still finish in time. */
+#define TIMING_WATCHDOG_DEFAULT_S 60.0
+#define TIMING_WATCHDOG_ENV "W8A8_TUNE_WATCHDOG_S"
+
+/* The limit: `seconds` when > 0, else $W8A8_TUNE_WATCHDOG_S when it is a positive number, else
+ * TIMING_WATCHDOG_DEFAULT_S. */
+double timing_watchdog_seconds(double seconds);
+
+/* Waits until `event` completed (event NULL: everything queued on `stream`), polling the driver
+ * (it spins briefly, then sleeps between polls). Returns W8A8_OK, W8A8_CUDA_ERROR, or after
+ * `limit` seconds W8A8_HUNG with a message naming `what`, having marked ctx->gpu_hung: nothing
+ * may wait on this context again. */
+w8a8_status timing_wait(w8a8_context *ctx, CUstream stream, CUevent event, double limit,
+                        const char *what);
+/* timing_wait on b's stream (or its event) for work of `launches` launches: the limit is
+ * b->watchdog_seconds + launches × b->launch_seconds; a timeout sets b->hung. */
+w8a8_status timing_buffers_wait(w8a8_context *ctx, timing_buffers *b, CUevent event,
+                                int launches, const char *what);
 
 /* ---- timing.c: measuring -------------------------------------------------------------------- */
 

@@ -59,6 +59,65 @@ static candidate *list_find(candidate_list *l, const gemm_family *f, const char 
     return NULL;
 }
 
+/* ---- configs that hung before ------------------------------------------------------------- */
+
+typedef struct hung_visit {
+    tune_run *run;
+    problem_plan *plan;
+    size_t cap;
+    bool out_of_memory;
+} hung_visit;
+
+/* Keeps a "hung" row of the key's product whose template is the one this run compiles (a row
+ * of an older template does not count: the change may have fixed the hang). */
+static int hung_row(void *user, const w8a8_cache_entry *e)
+{
+    hung_visit *v = user;
+    problem_plan *p = v->plan;
+    if (strcmp(e->status, "hung") != 0)
+        return 0;
+    const char *hash = tune_template_hash(v->run, e->family);
+    if (e->template_hash[0] && hash[0] && strcmp(e->template_hash, hash) != 0)
+        return 0;
+    if (p->hung_count == v->cap) {
+        size_t cap = v->cap ? 2 * v->cap : 8;
+        hung_config *grown = realloc(p->hung, cap * sizeof *grown);
+        if (!grown) {
+            v->out_of_memory = true;
+            return 1;
+        }
+        p->hung = grown;
+        v->cap = cap;
+    }
+    hung_config *h = &p->hung[p->hung_count++];
+    snprintf(h->family, sizeof h->family, "%s", e->family);
+    snprintf(h->config, sizeof h->config, "%s", e->config);
+    return 0;
+}
+
+/* The configs that hung on key p on this product, in any layer: a hung kernel costs a GPU
+ * context, so none is ever launched again (the run that saw it stopped; this is how the next
+ * one resumes past it). A database that cannot be read hides none. */
+static w8a8_status hung_load(tune_run *run, problem_plan *p)
+{
+    w8a8_cache_filter filter = {.problem = &p->problem, .arch = run->cache_dev.arch,
+                                .device_name = run->cache_dev.name};
+    hung_visit v = {.run = run, .plan = p};
+    double t0 = util_now();
+    w8a8_cache_list(run->ctx, &filter, hung_row, &v);
+    error_clear(run->ctx);
+    run->profile.record_seconds += util_now() - t0;
+    return v.out_of_memory ? errorf(run->ctx, W8A8_NO_MEMORY, "out of host memory") : W8A8_OK;
+}
+
+static bool hung_before(const problem_plan *p, const gemm_family *f, const char *config)
+{
+    for (size_t i = 0; i < p->hung_count; i++)
+        if (strcmp(p->hung[i].family, f->name) == 0 && strcmp(p->hung[i].config, config) == 0)
+            return true;
+    return false;
+}
+
 /* Adds a candidate of space s; asks the database whether it was measured before. */
 static candidate *add_config(tune_run *run, problem_plan *p, const space *s, const gemm_family *f,
                              const char *config, double rank, size_t space_pos)
@@ -79,6 +138,7 @@ static candidate *add_config(tune_run *run, problem_plan *p, const space *s, con
     c->rank = rank;
     c->space_pos = space_pos;
     c->order = p->list.count - 1;
+    c->hung_before = hung_before(p, f, config);
     if (!run->options.force) {
         bool found = false;
         double t0 = util_now();
@@ -160,7 +220,7 @@ static w8a8_status add_space(tune_run *run, problem_plan *p, const space *s, spa
                                   ev->e.candidates[i].rank, i);
         if (!c)
             return W8A8_NO_MEMORY;
-        counted += count_all || !c->measured_before;
+        counted += count_all || !(c->measured_before || c->hung_before);
     }
     for (size_t j = i; j < ev->e.count && run->options.explore > 0; j++) {
         if (!explored(run, s, ev->e.candidates[j].config))
@@ -247,7 +307,7 @@ static w8a8_status plan_kernels(tune_run *run, problem_plan *p)
     w8a8_status st = W8A8_OK;
     for (size_t i = 0; i < p->list.count && st == W8A8_OK; i++) {
         candidate *c = &p->list.items[i];
-        if (c->measured_before && !c->is_default)
+        if ((c->measured_before && !c->is_default) || c->hung_before)
             continue;
         st = candidate_kernel(run, p, c);
         if (st == W8A8_OK && c->has_kernel)
@@ -303,6 +363,8 @@ static w8a8_status plan_round_run(tune_run *run, size_t first, size_t count)
     w8a8_status st = W8A8_OK;
     for (size_t i = 0; i < count && st == W8A8_OK; i++) {
         problem_plan *p = &run->plans[first + i];
+        if (p->status == W8A8_OK)
+            st = hung_load(run, p);
         for (size_t s = 0; s < run->space_count && st == W8A8_OK && p->status == W8A8_OK; s++) {
             space_eval *ev = &round.evals[i * run->space_count + s];
             if (ev->status != W8A8_OK) { /* a broken script fails the run, as before */
@@ -374,6 +436,7 @@ void tune_plan_free(tune_run *run)
     for (size_t i = 0; run->plans && i < run->options.problem_count; i++) {
         free(run->plans[i].list.items);
         free(run->plans[i].kernels);
+        free(run->plans[i].hung);
     }
     free(run->plans);
     free(run->demand_lists);
@@ -431,7 +494,7 @@ w8a8_status tune_plan_seed(tune_run *run, size_t i)
                     s = run->spaces[k];
             if (!s || !(c = add_config(run, p, s, f, config, INFINITY, SIZE_MAX)))
                 continue;
-            w8a8_status st = candidate_kernel(run, p, c);
+            w8a8_status st = c->hung_before ? W8A8_OK : candidate_kernel(run, p, c);
             if (st != W8A8_OK)
                 return st;
         }

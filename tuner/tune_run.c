@@ -65,7 +65,8 @@ static void tune_keys(tune_run *run)
                      (long long)run->problem.m, (long long)run->problem.n,
                      (long long)run->problem.k, w8a8_errmsg(ctx));
         }
-        if (one == W8A8_CUDA_ERROR || one == W8A8_CACHE_ERROR || one == W8A8_NO_MEMORY)
+        if (one == W8A8_CUDA_ERROR || one == W8A8_CACHE_ERROR || one == W8A8_NO_MEMORY ||
+            one == W8A8_HUNG)
             break; /* the GPU or the database is gone: the next problems would fail alike */
     }
     pthread_mutex_lock(&sh->lock);
@@ -186,6 +187,7 @@ static w8a8_status run_setup(tune_run *run)
         o->finalists = TUNE_FINALISTS;
     if (o->threads <= 0)
         o->threads = pool_cpu_count();
+    run->watchdog_seconds = timing_watchdog_seconds(o->watchdog_seconds);
     w8a8_status st = context_make_current(ctx);
     if (st == W8A8_OK)
         st = cache_device_from_ctx(ctx, &run->cache_dev);

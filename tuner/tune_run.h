@@ -31,6 +31,8 @@ typedef struct candidate {
     bool seeded;              /* a neighbouring M bucket's winner, tried early */
     bool explored;            /* in the space's exploration sample (options.explore) */
     bool measured_before;     /* the database has an "ok" row: not measured again */
+    bool hung_before;         /* a "hung" row of its template as it is now: never launched
+                                 again (not even a default, not even with force) */
     bool has_kernel;          /* `kernel` names its entry in the compile queue */
     size_t kernel;
     w8a8_kernel_info info;    /* of its kernel, once compiled */
@@ -46,6 +48,12 @@ typedef struct candidate_list {
     size_t count, cap;
 } candidate_list;
 
+/* A config of a key that hung before (tune_plan.c reads them from the cache per key). */
+typedef struct hung_config {
+    char family[64];
+    char config[W8A8_CONFIG_BYTES];
+} hung_config;
+
 /* One key of the run, planned before any timing. */
 typedef struct problem_plan {
     w8a8_problem problem;     /* m = its bucket */
@@ -55,6 +63,8 @@ typedef struct problem_plan {
     candidate_list list;      /* defaults first, then the spaces interleaved by rank */
     size_t *kernels;          /* the compile queue's indices, in the order of the list */
     size_t kernel_count;
+    hung_config *hung;        /* configs with a "hung" row for this key on this product */
+    size_t hung_count;
 } problem_plan;
 
 #define TUNE_MAX_DEVICES 64
@@ -86,6 +96,7 @@ typedef struct tune_run {
     bool problem_cut;        /* a deadline stopped this problem's work early */
     cache_device cache_dev;
     space_device space_dev;
+    double watchdog_seconds; /* resolved from options.watchdog_seconds */
     int driver_version, nvrtc_version;
     space *spaces[TUNE_MAX_SPACES];
     size_t space_count;
@@ -122,6 +133,9 @@ w8a8_status tune_plan_seed(tune_run *run, size_t i);
  * key's quick and final passes (tune_run.c calls it per key). */
 bool tune_budget_left(tune_run *run);
 w8a8_status tune_problem(tune_run *run, problem_plan *plan, w8a8_tune_result *res);
+/* The content hash of a template as the run records it in its rows ("" when unknown),
+ * memoized for the run. The string lives as long as the run. */
+const char *tune_template_hash(tune_run *run, const char *template_name);
 
 
 #endif

@@ -81,7 +81,8 @@ class TuneOptions(C.Structure):
                 ("space", C.c_char_p), ("budget_seconds", C.c_double), ("force", C.c_int),
                 ("max_candidates", C.c_int), ("explore", C.c_int), ("threads", C.c_int),
                 ("quick_samples", C.c_int), ("final_samples", C.c_int), ("finalists", C.c_int),
-                ("more_contexts", C.c_void_p), ("more_context_count", C.c_size_t)]
+                ("more_contexts", C.c_void_p), ("more_context_count", C.c_size_t),
+                ("watchdog_seconds", C.c_double)]
 
 
 class TuneResult(C.Structure):
