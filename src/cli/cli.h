@@ -29,6 +29,16 @@ void cli_json_string(FILE *f, const char *s);
 /* Parses "M,N,K" into three positive integers; false if malformed. */
 bool cli_parse_shape(const char *text, long long *m, long long *n, long long *k);
 
+/* ---- restarting after a hung kernel (src/cli/supervise.c) ------------------------------------ */
+
+/* The exit status of a command stopped by a hung kernel (sysexits' EX_TEMPFAIL: running it
+ * again may succeed, and resumes). */
+#define CLI_EXIT_HUNG 75
+/* Runs work(user) in a child process and returns its exit status; each time the child exits
+ * with CLI_EXIT_HUNG, a new child runs it again (a line on stderr says so), at most `restarts`
+ * times. Call it before this process touches CUDA, which does not survive fork(). */
+int cli_supervise(const char *command, int restarts, int (*work)(void *user), void *user);
+
 /* ---- shared by tune and bench (src/cli/tune.c) ---------------------------------------------- */
 
 /* One linear layer of a model preset: out features N, in features K. */

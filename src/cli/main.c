@@ -25,7 +25,8 @@ static void usage(FILE *f)
     fprintf(f, "\nenvironment: W8A8_KERNEL_DIR (cubin store), W8A8_CACHE_DB (tuning database),\n"
                "  W8A8_CACHE_PATH (read-only databases), W8A8_TEMPLATE_DIR (template override),\n"
                "  W8A8_TUNE=off|record|online (dispatcher policy on a cache miss),\n"
-               "  W8A8_PDL=0 (no programmatic dependent launch)\n");
+               "  W8A8_PDL=0 (no programmatic dependent launch),\n"
+               "  W8A8_TUNE_WATCHDOG_S (seconds after which the tuner deems a kernel hung)\n");
 }
 
 int main(int argc, char **argv)

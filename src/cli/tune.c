@@ -1,6 +1,7 @@
 /* w8a8 tune: autotunes shapes (given, a model preset × M buckets, or the keys record mode
  * saw) with w8a8_tune, renders its progress on a terminal, prints every measurement (--json)
- * and a table of winners. Also the model presets and problem options that bench shares. */
+ * and a table of winners; after a hung kernel it starts again in a new process to resume
+ * (supervise.c). Also the model presets and problem options that bench shares. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -176,6 +177,9 @@ const char *cli_scale_label(const cli_problem_spec *spec)
 #define TUNE_MAX_SHAPES 256
 #define TUNE_MAX_MS 64
 #define TUNE_MAX_DEVICES 64
+/* New processes after hung kernels, by default: each one skips every config that hung before,
+ * so a space with a few bad configs completes; one that hangs on many stops, to be looked at. */
+#define TUNE_DEFAULT_RESTARTS 5
 
 typedef struct tune_cli {
     cli_problem_spec spec;
@@ -186,8 +190,9 @@ typedef struct tune_cli {
     size_t m_count;
     bool untuned, force, json, tty;
     const char *space, *db;
-    double budget;
+    double budget, watchdog;
     int max_candidates, threads, explore;
+    int restarts;                      /* after a hang (cli_supervise); 0: in this process */
     long long devices[TUNE_MAX_DEVICES];
     size_t device_count;
     long long shard_index, shard_count; /* --shard I/N; count 0: all keys */
@@ -206,7 +211,8 @@ static void tune_usage(FILE *f)
             "                 [--accum fast|promoted] [--space FILE] [--budget SECONDS]\n"
             "                 [--db PATH] [--force]\n"
             "                 [--max-candidates N] [--threads N] [--devices LIST]\n"
-            "                 [--shard I/N] [--explore N] [--json]\n"
+            "                 [--shard I/N] [--explore N] [--watchdog SECONDS]\n"
+            "                 [--restarts N] [--json]\n"
             "  --max-candidates N  per key and space, the N best-ranked configs (default: all,\n"
             "                 or with --budget the best 256 not measured before)\n"
             "  --explore N    also time ~N configs per space sampled from its whole space (the\n"
@@ -221,8 +227,13 @@ static void tune_usage(FILE *f)
             "                 one database, kernels compiled once); default: device 0\n"
             "  --shard I/N    only keys I, I+N, I+2N, … of the list (0 ≤ I < N): run shard\n"
             "                 I of N on each host, then `w8a8 cache merge` the databases\n"
+            "  --watchdog S   a kernel not finished after S seconds has hung (default 60, or\n"
+            "                 $W8A8_TUNE_WATCHDOG_S): it is recorded as \"hung\", never a winner,\n"
+            "                 never launched again; its process can no longer use the GPU\n"
+            "  --restarts N   after a hang, tune again in a new process (which resumes) at\n"
+            "                 most N times (default %d; 0: exit with status %d at once)\n"
             "  --json         one object per measured candidate and per winner\n",
-            cli_model_names());
+            cli_model_names(), TUNE_DEFAULT_RESTARTS, CLI_EXIT_HUNG);
 }
 
 static bool add_problem(tune_cli *t, const w8a8_problem *p)
@@ -298,7 +309,7 @@ static int tune_option(tune_cli *t, int argc, char **argv, int *i)
         }
     static const char *const valued[] = {"--shape", "--model", "--m", "--space", "--budget",
                                          "--db", "--max-candidates", "--threads", "--devices",
-                                         "--shard", "--explore"};
+                                         "--shard", "--explore", "--watchdog", "--restarts"};
     size_t which = 0, count = sizeof valued / sizeof valued[0];
     while (which < count && strcmp(opt, valued[which]) != 0)
         which++;
@@ -327,6 +338,8 @@ static int tune_option(tune_cli *t, int argc, char **argv, int *i)
     case 8: ok = parse_devices(v, t->devices, TUNE_MAX_DEVICES, &t->device_count); break;
     case 9: ok = parse_shard(v, &t->shard_index, &t->shard_count); break;
     case 10: t->explore = atoi(v); ok = t->explore > 0; break;
+    case 11: t->watchdog = atof(v); ok = t->watchdog > 0; break;
+    case 12: t->restarts = atoi(v); ok = t->restarts >= 0 && strspn(v, "0123456789") == strlen(v); break;
     }
     if (!ok) {
         cli_usage_error("%s: bad value '%s'", opt, v);
@@ -602,12 +615,22 @@ static int tune_run_cli(tune_cli *t, w8a8_context *ctx)
                                  .force = t->force, .max_candidates = t->max_candidates,
                                  .threads = t->threads, .explore = t->explore,
                                  .more_contexts = t->more,
-                                 .more_context_count = t->device_count ? t->device_count - 1 : 0};
+                                 .more_context_count = t->device_count ? t->device_count - 1 : 0,
+                                 .watchdog_seconds = t->watchdog};
     w8a8_tune_report report;
     t->tty = cli_is_tty();
     w8a8_status st = w8a8_tune(ctx, &options, on_progress, t, &report);
     if (t->tty && t->progress_width)
         fprintf(stderr, "\r\033[K");
+    if (st == W8A8_HUNG) {
+        /* The hung kernel keeps the GPU busy: closing the contexts or the driver's own exit
+         * handlers could wait for it forever, so this process ends here (the database has
+         * every row already). The next run prints the table. */
+        cli_fail_ctx(ctx, st);
+        fflush(stdout);
+        fflush(stderr);
+        _Exit(CLI_EXIT_HUNG);
+    }
     bool any = false;
     for (size_t i = 0; i < report.count; i++)
         any |= report.results[i].status == W8A8_OK || report.results[i].family[0];
@@ -643,29 +666,36 @@ static int open_more(tune_cli *t)
     return 0;
 }
 
+/* Everything after parsing: in this process, or in each child of cli_supervise. */
+static int tune_work(void *user)
+{
+    tune_cli *t = user;
+    int rc = problems_from_options(t);
+    w8a8_context *ctx = NULL;
+    if (rc == 0) {
+        w8a8_context_options options = {.cache_db = t->db,
+                                        .device_ordinal = t->device_count ? (int)t->devices[0] : 0};
+        w8a8_status st = w8a8_context_open(&ctx, &options);
+        rc = st == W8A8_OK ? open_more(t) : cli_fail_ctx(ctx, st);
+        if (rc == 0)
+            rc = tune_run_cli(t, ctx);
+    }
+    for (size_t i = 0; i < t->more_count; i++)
+        w8a8_context_close(t->more[i]);
+    w8a8_context_close(ctx);
+    free(t->problems);
+    return rc;
+}
+
 int cmd_tune(int argc, char **argv)
 {
     tune_cli t;
     memset(&t, 0, sizeof t);
     t.spec.ab_type = W8A8_E4M3;
     t.spec.out_type = W8A8_BF16;
+    t.restarts = TUNE_DEFAULT_RESTARTS;
     int rc = tune_parse(&t, argc, argv);
-    if (rc < 0)
-        rc = problems_from_options(&t);
-    else
+    if (rc >= 0)
         return rc;
-    w8a8_context *ctx = NULL;
-    if (rc == 0) {
-        w8a8_context_options options = {.cache_db = t.db,
-                                        .device_ordinal = t.device_count ? (int)t.devices[0] : 0};
-        w8a8_status st = w8a8_context_open(&ctx, &options);
-        rc = st == W8A8_OK ? open_more(&t) : cli_fail_ctx(ctx, st);
-        if (rc == 0)
-            rc = tune_run_cli(&t, ctx);
-    }
-    for (size_t i = 0; i < t.more_count; i++)
-        w8a8_context_close(t.more[i]);
-    w8a8_context_close(ctx);
-    free(t.problems);
-    return rc;
+    return t.restarts > 0 ? cli_supervise("tune", t.restarts, tune_work, &t) : tune_work(&t);
 }
