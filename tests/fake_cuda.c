@@ -1,5 +1,5 @@
-/* A stand-in for libcuda.so.1, loaded through W8A8_CUDA_DRIVER by check_hot_path: one Hopper
- * device (cc 9.0) whose launches do nothing but count. It lets a CPU-only machine drive the
+/* A stand-in for libcuda.so.1, loaded through W8A8_CUDA_DRIVER by check_hot_path and
+ * check_watchdog: one Hopper device (cc 9.0) whose launches do nothing but count. It lets a CPU-only machine drive the
  * dispatcher's whole hot path (validation, key, table probe, family run, tensor maps, launch)
  * and observe what reaches the driver per call. Every entry point the library resolves is
  * answered: the ones whose outputs the library reads fill them (device memory is addresses
@@ -7,9 +7,25 @@
  * the rest succeed doing nothing.
  *
  * Tensor maps: the fake encodes a map as (base address, a hash of every other argument), so a
- * launch can check that the maps it received describe the operands of that very call. */
+ * launch can check that the maps it received describe the operands of that very call.
+ *
+ * Environment, for check_watchdog (read at each launch or copy):
+ *   FAKE_CUDA_DTOH_BYTE=N     synchronous device-to-host copies read bytes N instead of zeros
+ *                             (so the tuner's reference rows are finite and non-zero, while the
+ *                             asynchronous copy of the verification words still reads zeros:
+ *                             every candidate passes, and a whole tune runs on the fake).
+ *   FAKE_CUDA_HANG_ENTRY=E    a launch of entry E ("*": any entry) never finishes, after
+ *   FAKE_CUDA_HANG_AFTER=K    K launches of it that did (default 0). From then on the device
+ *                             is busy for good, as a real GPU with a deadlocked kernel:
+ *                             cuEventQuery and cuStreamQuery answer CUDA_ERROR_NOT_READY, and
+ *                             every call a real driver would make wait for the device
+ *                             (synchronizations, frees, module unloads, the context's release)
+ *                             blocks forever, so a test sees any wait the library forgot. */
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cuda.h>
 
@@ -40,6 +56,57 @@ __attribute__((visibility("default"))) fake_cuda_launch fake_cuda_last_launch(vo
 }
 
 static CUresult fake_success(void) { return CUDA_SUCCESS; }
+
+/* ---- a kernel that never finishes ------------------------------------------------------- */
+
+static int g_hung;            /* a launch hung: the device never becomes idle again */
+static uint64_t g_hang_seen;  /* launches of the hanging entry so far */
+
+static void fake_hang_check(const char *entry)
+{
+    const char *hang = getenv("FAKE_CUDA_HANG_ENTRY");
+    if (!hang || (strcmp(hang, "*") != 0 && strcmp(hang, entry) != 0))
+        return;
+    const char *after = getenv("FAKE_CUDA_HANG_AFTER");
+    uint64_t seen = __atomic_fetch_add(&g_hang_seen, 1, __ATOMIC_RELAXED);
+    if (seen >= (after ? strtoull(after, NULL, 10) : 0))
+        __atomic_store_n(&g_hung, 1, __ATOMIC_RELAXED);
+}
+
+static bool fake_is_hung(void) { return __atomic_load_n(&g_hung, __ATOMIC_RELAXED) != 0; }
+
+static CUresult fake_query(void *handle)
+{
+    (void)handle;
+    __atomic_fetch_add(&fake_cuda.queries, 1, __ATOMIC_RELAXED);
+    return fake_is_hung() ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
+}
+
+/* What every call that waits for the device does: nothing, or forever once a launch hung. */
+static CUresult fake_wait_device(void)
+{
+    while (fake_is_hung())
+        sleep(1);
+    return CUDA_SUCCESS;
+}
+
+static CUresult fake_wait_handle(void *handle)
+{
+    (void)handle;
+    return fake_wait_device();
+}
+
+static CUresult fake_free(CUdeviceptr ptr)
+{
+    (void)ptr;
+    return fake_wait_device();
+}
+
+static CUresult fake_primary_release(CUdevice device)
+{
+    (void)device;
+    return fake_wait_device();
+}
 
 static CUresult fake_init(unsigned flags)
 {
@@ -215,6 +282,7 @@ static CUresult fake_launch_ex(const CUlaunchConfig *config, CUfunction f, void 
     __atomic_fetch_add(&fake_cuda.launches, 1, __ATOMIC_RELAXED);
     fake_cuda_launch *l = &t_last_launch;
     const fake_function *function = (const fake_function *)f;
+    fake_hang_check(function->name);
     l->entry = function->name;
     l->grid[0] = config->gridDimX;
     l->grid[1] = config->gridDimY;
@@ -259,17 +327,20 @@ static CUresult fake_mem_info(size_t *free_bytes, size_t *total_bytes)
     return CUDA_SUCCESS;
 }
 
-static CUresult fake_copy_to_host(void *dst, CUdeviceptr src, size_t bytes)
+static CUresult fake_copy_to_host_async(void *dst, CUdeviceptr src, size_t bytes, CUstream s)
 {
     (void)src;
+    (void)s;
     memset(dst, 0, bytes);
     return CUDA_SUCCESS;
 }
 
-static CUresult fake_copy_to_host_async(void *dst, CUdeviceptr src, size_t bytes, CUstream s)
+static CUresult fake_copy_to_host(void *dst, CUdeviceptr src, size_t bytes)
 {
-    (void)s;
-    return fake_copy_to_host(dst, src, bytes);
+    (void)src;
+    const char *fill = getenv("FAKE_CUDA_DTOH_BYTE");
+    memset(dst, fill ? (int)strtol(fill, NULL, 0) : 0, bytes);
+    return fake_wait_device(); /* synchronous: it waits for the device first */
 }
 
 static int g_handles[16]; /* streams, events: distinct non-NULL handles, never dereferenced */
@@ -331,6 +402,14 @@ static const fake_entry fake_entries[] = {
     {"cuStreamCreate", (void *)fake_stream_create},
     {"cuEventCreate", (void *)fake_event_create},
     {"cuEventElapsedTime", (void *)fake_event_elapsed},
+    {"cuEventQuery", (void *)fake_query},
+    {"cuStreamQuery", (void *)fake_query},
+    {"cuEventSynchronize", (void *)fake_wait_handle},
+    {"cuStreamSynchronize", (void *)fake_wait_handle},
+    {"cuCtxSynchronize", (void *)fake_wait_device},
+    {"cuMemFree", (void *)fake_free},
+    {"cuModuleUnload", (void *)fake_wait_handle},
+    {"cuDevicePrimaryCtxRelease", (void *)fake_primary_release},
 };
 
 /* What the library resolves every entry point through. Anything not in the table succeeds

@@ -12,6 +12,7 @@ typedef struct fake_cuda_counts {
     uint64_t encodes;            /* cuTensorMapEncodeTiled */
     uint64_t func_set_attribute; /* cuFuncSetAttribute */
     uint64_t ctx_get, ctx_set;   /* cuCtxGetCurrent, cuCtxSetCurrent */
+    uint64_t queries;            /* cuEventQuery + cuStreamQuery */
 } fake_cuda_counts;
 
 /* The calling thread's last launch. For w8a8_sm90_gemm, what its tensor maps A and B
