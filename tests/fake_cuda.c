@@ -1,10 +1,10 @@
 /* A stand-in for libcuda.so.1, loaded through W8A8_CUDA_DRIVER by check_hot_path and
- * check_watchdog: one Hopper device (cc 9.0) whose launches do nothing but count. It lets a CPU-only machine drive the
- * dispatcher's whole hot path (validation, key, table probe, family run, tensor maps, launch)
- * and observe what reaches the driver per call. Every entry point the library resolves is
- * answered: the ones whose outputs the library reads fill them (device memory is addresses
- * with nothing behind them, copies to the host read zeros, every event pair 10 µs apart);
- * the rest succeed doing nothing.
+ * check_watchdog: one Hopper device (cc 9.0) whose launches do nothing but count. It lets a
+ * CPU-only machine drive the dispatcher's whole hot path (validation, key, table probe, family
+ * run, tensor maps, launch) and observe what reaches the driver per call. Every entry point the
+ * library resolves is answered: the ones whose outputs the library reads fill them (device
+ * memory is addresses with nothing behind them, copies to the host read zeros unless told
+ * otherwise, every event pair 10 µs apart); the rest succeed doing nothing.
  *
  * Tensor maps: the fake encodes a map as (base address, a hash of every other argument), so a
  * launch can check that the maps it received describe the operands of that very call.

@@ -339,7 +339,10 @@ static int tune_option(tune_cli *t, int argc, char **argv, int *i)
     case 9: ok = parse_shard(v, &t->shard_index, &t->shard_count); break;
     case 10: t->explore = atoi(v); ok = t->explore > 0; break;
     case 11: t->watchdog = atof(v); ok = t->watchdog > 0; break;
-    case 12: t->restarts = atoi(v); ok = t->restarts >= 0 && strspn(v, "0123456789") == strlen(v); break;
+    case 12:
+        t->restarts = atoi(v);
+        ok = *v && strspn(v, "0123456789") == strlen(v) && t->restarts >= 0;
+        break;
     }
     if (!ok) {
         cli_usage_error("%s: bad value '%s'", opt, v);
