@@ -765,6 +765,18 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     ck_assert_uint_eq(e.count, block_named);
     space_enumeration_free(&e);
     dev.named = false;
+    /* promoted per-tensor FP8 (accum promoted) runs the same main loop: the same counts; with
+     * INT8 the flag changes nothing (its count stays the fast one) */
+    w8a8_problem_init(&p, 4096, 7168, 16384, W8A8_E4M3, W8A8_BF16);
+    p.accum = W8A8_ACCUM_PROMOTED;
+    ck_assert_msg(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
+    ck_assert_uint_eq(e.count, block_valid);
+    space_enumeration_free(&e);
+    p.a_type = p.b_type = W8A8_INT8;
+    ck_assert_msg(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
+    ck_assert_uint_eq(e.count, sm90_expected_valid((sm90_expect){4096, 7168, 16384, true, false, 2},
+                                                   smem_90a, sms_90a, false));
+    space_enumeration_free(&e);
     /* split-K candidates: at M = 128 only when the space is named, at M = 32 in a plain tune
      * too (where it won on an H100), never with cluster 2 or ping-pong */
     w8a8_problem_init(&p, 128, 4096, 4096, W8A8_E4M3, W8A8_BF16);
@@ -800,11 +812,11 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     w8a8_space_plan plan;
     ck_assert(w8a8_space_compile_plan(ctx, "sm90_gemm", "sm_90a", 8, &plan) == W8A8_OK);
     ck_assert_int_eq(plan.targets_arch, 1);
-    ck_assert_uint_eq(plan.problems, 7); /* 5 + 2 block-scaled */
+    ck_assert_uint_eq(plan.problems, 9); /* 5 + 2 promoted + 2 block-scaled */
     ck_assert_uint_eq(plan.not_applied, 0);
     /* the 8 best of each problem, then the best config for every parameter value they miss:
      * every value of every parameter is compiled for every problem where one is valid */
-    ck_assert_uint_gt(plan.count, 7 * 8);
+    ck_assert_uint_gt(plan.count, 9 * 8);
     ck_assert(space_load(ctx, "sm90_gemm", &s) == W8A8_OK);
     for (size_t first = 0, next; first < plan.count; first = next) {
         next = first + 1;
@@ -812,7 +824,8 @@ START_TEST(sm90_space_prunes_to_exact_counts)
                                            sizeof plan.items[first].problem) == 0)
             next++;
         ck_assert_uint_ge(next - first, 8);
-        if (plan.items[first].problem.a_scale.kind == W8A8_SCALE_BLOCK)
+        if (plan.items[first].problem.a_scale.kind == W8A8_SCALE_BLOCK ||
+            plan.items[first].problem.accum == W8A8_ACCUM_PROMOTED)
             continue; /* doubled accumulators: the widest block_n fit nowhere */
         for (int pi = 0; pi < space_param_count(s); pi++) {
             const space_param *param = space_param_at(s, pi);
@@ -844,19 +857,22 @@ START_TEST(sm90_space_prunes_to_exact_counts)
             seen = strstr(plan.items[i].config, needle) != NULL;
         ck_assert_msg(seen, "no compiled config has %s", needle);
     }
-    bool overlapped = false, staggered = false; /* on the block-scaled compile problems */
+    bool overlapped = false, staggered = false; /* on the promoted compile problems */
     for (size_t i = 0; i < plan.count; i++) {
-        bool block = plan.items[i].problem.a_scale.kind == W8A8_SCALE_BLOCK;
+        bool block = plan.items[i].problem.a_scale.kind == W8A8_SCALE_BLOCK ||
+                     plan.items[i].problem.accum == W8A8_ACCUM_PROMOTED;
         overlapped |= block && strstr(plan.items[i].config, "overlap=1") != NULL;
         staggered |= block && strstr(plan.items[i].config, "stagger=1") != NULL;
     }
     ck_assert_msg(overlapped && staggered, "no compiled config has overlap=1 or stagger=1");
     space_free(s);
-    /* the compile problems: FP8 bf16, fp16, bf16 out; INT8 fp32, bf16 out; block-scaled
-     * bf16, fp32 out (the staging of epilogue 1 depends on the out dtype) */
+    /* the compile problems: FP8 bf16, fp16, bf16 out; promoted FP8 fp16, bf16 out (counted as
+     * block-scaled: the same main loop); INT8 fp32, bf16 out; block-scaled bf16, fp32 out (the
+     * staging of epilogue 1 depends on the out dtype) */
     static const sm90_expect compiled[] = {
         {4096, 28672, 4096, false, false, 2}, {16, 4096, 4096, false, false, 2},
-        {128, 8192, 8192, false, false, 2},   {512, 6144, 4096, true, false, 4},
+        {128, 8192, 8192, false, false, 2},   {1024, 4096, 14336, false, true, 2},
+        {48, 8192, 8192, false, true, 2},     {512, 6144, 4096, true, false, 4},
         {2048, 10240, 8192, true, false, 2},  {4096, 7168, 16384, false, true, 2},
         {64, 2112, 7168, false, true, 4},
     };
