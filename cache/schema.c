@@ -33,18 +33,22 @@
 
 /* ---- the schema ----------------------------------------------------------------------------- */
 
+/* The problem key's columns as version 1 made them (version 3 adds accum). */
+#define PROBLEM_COLUMNS_V1                                                                     \
+    " id INTEGER PRIMARY KEY, device_id INTEGER NOT NULL REFERENCES devices(id),"              \
+    " a_type TEXT NOT NULL, b_type TEXT NOT NULL, out_type TEXT NOT NULL,"                     \
+    " bias_type TEXT NOT NULL, a_scale TEXT NOT NULL, b_scale TEXT NOT NULL,"                  \
+    " a_group_rows INTEGER NOT NULL, a_group_k INTEGER NOT NULL,"                               \
+    " b_group_rows INTEGER NOT NULL, b_group_k INTEGER NOT NULL, a_k_major INTEGER NOT NULL,"   \
+    " azp TEXT NOT NULL, n INTEGER NOT NULL, k INTEGER NOT NULL, m_bucket INTEGER NOT NULL,"
+
 static const char schema_v1[] =
     "CREATE TABLE devices ("
     " id INTEGER PRIMARY KEY, arch TEXT NOT NULL, name TEXT NOT NULL,"
     " sm_count INTEGER NOT NULL, memory_bytes INTEGER NOT NULL,"
     " UNIQUE (arch, name, sm_count, memory_bytes));"
     "CREATE TABLE problems ("
-    " id INTEGER PRIMARY KEY, device_id INTEGER NOT NULL REFERENCES devices(id),"
-    " a_type TEXT NOT NULL, b_type TEXT NOT NULL, out_type TEXT NOT NULL,"
-    " bias_type TEXT NOT NULL, a_scale TEXT NOT NULL, b_scale TEXT NOT NULL,"
-    " a_group_rows INTEGER NOT NULL, a_group_k INTEGER NOT NULL,"
-    " b_group_rows INTEGER NOT NULL, b_group_k INTEGER NOT NULL, a_k_major INTEGER NOT NULL,"
-    " azp TEXT NOT NULL, n INTEGER NOT NULL, k INTEGER NOT NULL, m_bucket INTEGER NOT NULL,"
+    PROBLEM_COLUMNS_V1
     " UNIQUE (device_id, a_type, b_type, out_type, bias_type, a_scale, b_scale,"
     "  a_group_rows, a_group_k, b_group_rows, b_group_k, a_k_major, azp, n, k, m_bucket));"
     "CREATE TABLE measurements ("
@@ -76,12 +80,7 @@ static const char *const migrations[] = {
     "DROP VIEW IF EXISTS winners;"
     "DROP VIEW IF EXISTS measurement_rows;"
     "CREATE TABLE problems_v3 ("
-    " id INTEGER PRIMARY KEY, device_id INTEGER NOT NULL REFERENCES devices(id),"
-    " a_type TEXT NOT NULL, b_type TEXT NOT NULL, out_type TEXT NOT NULL,"
-    " bias_type TEXT NOT NULL, a_scale TEXT NOT NULL, b_scale TEXT NOT NULL,"
-    " a_group_rows INTEGER NOT NULL, a_group_k INTEGER NOT NULL,"
-    " b_group_rows INTEGER NOT NULL, b_group_k INTEGER NOT NULL, a_k_major INTEGER NOT NULL,"
-    " azp TEXT NOT NULL, n INTEGER NOT NULL, k INTEGER NOT NULL, m_bucket INTEGER NOT NULL,"
+    PROBLEM_COLUMNS_V1
     " accum TEXT NOT NULL DEFAULT 'fast',"
     " UNIQUE (device_id, a_type, b_type, out_type, bias_type, a_scale, b_scale,"
     "  a_group_rows, a_group_k, b_group_rows, b_group_k, a_k_major, azp, n, k, m_bucket,"
