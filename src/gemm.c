@@ -62,9 +62,6 @@ w8a8_status gemm_defines(w8a8_context *ctx, const w8a8_problem *problem, const c
                         (int)problem->b_type, (int)problem->out_type, (int)problem->bias_type,
                         (int)problem->a_scale.kind, (int)problem->b_scale.kind,
                         (int)problem->azp);
-    /* only when set: the other problems' kernels keep the defines (and cubins) they had */
-    if (used >= 0 && (size_t)used < size && gemm_promotes(problem))
-        used += snprintf(out + used, size - (size_t)used, ",PROMOTE=1");
     if (used < 0 || (size_t)used >= size)
         return errorf(ctx, W8A8_INTERNAL, "gemm_defines: %zu bytes are too few for '%s'", size,
                       has_config ? config : "");

@@ -78,16 +78,12 @@ static const gemm_param sm90_params[] = {
 };
 #define SM90_PARAM_COUNT (sizeof sm90_params / sizeof sm90_params[0])
 
-static bool sm90_block_scaled(const w8a8_problem *problem)
-{
-    return problem->a_scale.kind == W8A8_SCALE_BLOCK || problem->b_scale.kind == W8A8_SCALE_BLOCK;
-}
-
 /* Promoted accumulation (a temporary accumulator set per K block): block scales, and FP8
  * per-tensor / per-row with W8A8_ACCUM_PROMOTED. */
 static bool sm90_promoted(const w8a8_problem *problem)
 {
-    return sm90_block_scaled(problem) || gemm_promotes(problem);
+    return problem->a_scale.kind == W8A8_SCALE_BLOCK ||
+           problem->b_scale.kind == W8A8_SCALE_BLOCK || gemm_promotes(problem);
 }
 
 static bool sm90_supports(const w8a8_context *ctx, const w8a8_problem *problem)
@@ -237,7 +233,9 @@ static void sm90_grid(const gemm_plan *plan, const w8a8_problem *problem, jit_la
 }
 
 /* The kernel's defines: the config without its launch-time items, N and K when the config
- * specializes the kernel to the problem's shape, and the problem's traits. */
+ * specializes the kernel to the problem's shape, PROMOTE=1 for promoted per-tensor / per-row
+ * FP8 (only then: the other kernels keep their defines and cubins), and the problem's
+ * traits. */
 static w8a8_status sm90_compiled_defines(w8a8_context *ctx, const w8a8_problem *problem,
                                          const sm90_config *c, char *out, size_t size)
 {
@@ -248,6 +246,10 @@ static w8a8_status sm90_compiled_defines(w8a8_context *ctx, const w8a8_problem *
         size_t used = strlen(compiled);
         snprintf(compiled + used, sizeof compiled - used, ",N=%lld,K=%lld", (long long)problem->n,
                  (long long)problem->k);
+    }
+    if (st == W8A8_OK && gemm_promotes(problem)) {
+        size_t used = strlen(compiled);
+        snprintf(compiled + used, sizeof compiled - used, ",PROMOTE=1");
     }
     return st == W8A8_OK ? gemm_defines(ctx, problem, compiled, out, size) : st;
 }

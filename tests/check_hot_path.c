@@ -62,24 +62,6 @@ static char fake_path[PATH_MAX];
 static fake_cuda_counts *fake;
 static fake_cuda_last_launch_fn last_launch;
 
-/* libfake_cuda.so beside this executable (the build puts it there), so a copied build folder
- * finds it too. */
-static bool fake_locate(void)
-{
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0)
-        return false;
-    exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (!slash)
-        return false;
-    *slash = '\0';
-    if (!util_format(fake_path, sizeof fake_path, "%s/libfake_cuda.so", exe))
-        return false;
-    return access(fake_path, R_OK) == 0;
-}
-
 /* The library dlopen'ed the same path: dlopen hands back its handle. */
 static bool fake_bind(void)
 {
@@ -415,7 +397,7 @@ static int measure(int calls)
 
 int main(int argc, char **argv)
 {
-    if (!fake_locate()) {
+    if (!test_fake_cuda_locate(fake_path, sizeof fake_path)) {
         printf("check_hot_path: skipped: no libfake_cuda.so beside the executable\n");
         return TEST_SKIP_CODE;
     }

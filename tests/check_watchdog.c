@@ -29,22 +29,6 @@ static char fake_path[PATH_MAX];
 static char tmpdir[512];
 static char db_path[600];
 
-/* libfake_cuda.so beside this executable (the build puts it there). */
-static bool fake_locate(void)
-{
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0)
-        return false;
-    exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (!slash)
-        return false;
-    *slash = '\0';
-    return util_format(fake_path, sizeof fake_path, "%s/libfake_cuda.so", exe) &&
-           access(fake_path, R_OK) == 0;
-}
-
 static void setup(void)
 {
     test_mkdtemp(tmpdir, sizeof tmpdir);
@@ -434,7 +418,7 @@ static Suite *watchdog_suite(void)
 
 int main(void)
 {
-    if (!fake_locate()) {
+    if (!test_fake_cuda_locate(fake_path, sizeof fake_path)) {
         printf("check_watchdog: skipped: no libfake_cuda.so beside the executable\n");
         return TEST_SKIP_CODE;
     }

@@ -1,5 +1,6 @@
 /* Helpers shared by the Check suites. */
 #include <ftw.h>
+#include <limits.h>
 #include <math.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -231,4 +232,18 @@ void test_family_runs_are_bitwise_equal(w8a8_context *ctx, const gemm_family *fa
     }
     free(first);
     free(second);
+}
+
+bool test_fake_cuda_locate(char *path, size_t size)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return false;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return false;
+    *slash = '\0';
+    return util_format(path, size, "%s/libfake_cuda.so", exe) && access(path, R_OK) == 0;
 }

@@ -46,6 +46,11 @@ void test_family_runs_are_bitwise_equal(w8a8_context *ctx, const gemm_family *fa
 /* That bound for problem p whose out dtype's own bound is `tolerance` (pgen_compare's). */
 double test_accumulation_bound(const w8a8_problem *p, double tolerance);
 
+/* For suites on the stand-in driver (fake_cuda.c): the path of libfake_cuda.so beside this
+ * executable (the build puts it there, so a copied build folder finds it too) into path;
+ * false when it is not there. */
+bool test_fake_cuda_locate(char *path, size_t size);
+
 /* For GPU suites: call first in main(). Prints "skipped: <why>" and exits TEST_SKIP_CODE
  * when the machine has no usable CUDA device. */
 void test_require_gpu_or_skip(const char *suite);

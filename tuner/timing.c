@@ -112,11 +112,12 @@ static poll_outcome poll_until(const cu_api *cu, CUstream stream, CUevent event,
     }
 }
 
-w8a8_status timing_wait(w8a8_context *ctx, CUstream stream, CUevent event, double limit,
-                        const char *what)
+w8a8_status timing_buffers_wait(w8a8_context *ctx, timing_buffers *b, CUevent event,
+                                int launches, const char *what)
 {
+    double limit = b->watchdog_seconds + launches * b->launch_seconds;
     CUresult rc = CUDA_SUCCESS;
-    switch (poll_until(ctx->cu, stream, event, limit, &rc)) {
+    switch (poll_until(ctx->cu, b->stream, event, limit, &rc)) {
     case POLL_DONE: return W8A8_OK;
     case POLL_ERROR: return error_cuda(ctx, rc, "%s", what);
     case POLL_TIMEOUT: break;
@@ -125,15 +126,6 @@ w8a8_status timing_wait(w8a8_context *ctx, CUstream stream, CUevent event, doubl
     return errorf(ctx, W8A8_HUNG, "%s had not finished after %.1f s (the watchdog's limit, "
                   "see " TIMING_WATCHDOG_ENV "): a kernel hung, and it keeps the GPU busy, so "
                   "this process cannot use the GPU any more", what, limit);
-}
-
-w8a8_status timing_buffers_wait(w8a8_context *ctx, timing_buffers *b, CUevent event,
-                                int launches, const char *what)
-{
-    double limit = b->watchdog_seconds + launches * b->launch_seconds;
-    w8a8_status st = timing_wait(ctx, b->stream, event, limit, what);
-    b->hung |= st == W8A8_HUNG;
-    return st;
 }
 
 /* ---- layout of one tensor set ------------------------------------------------------------------ */
@@ -412,12 +404,11 @@ void timing_buffers_destroy(w8a8_context *ctx, timing_buffers *b)
         return;
     const cu_api *cu = ctx->cu;
     CUresult rc = CUDA_SUCCESS; /* an error path may have left launches queued: they drain */
-    if (b->stream && !b->hung && poll_until(cu, b->stream, NULL, b->watchdog_seconds, &rc) ==
-                                     POLL_TIMEOUT) {
+    if (b->stream && !atomic_load(&ctx->gpu_hung) &&
+        poll_until(cu, b->stream, NULL, b->watchdog_seconds, &rc) == POLL_TIMEOUT)
         atomic_store(&ctx->gpu_hung, true);
-        b->hung = true;
-    }
-    if (b->hung) { /* freeing memory a running kernel uses would wait for it forever */
+    if (atomic_load(&ctx->gpu_hung)) { /* freeing memory a running kernel uses would wait for
+                                          it forever */
         free(b->sets);
         memset(b, 0, sizeof *b);
         return;

@@ -280,7 +280,7 @@ static w8a8_status quick_pass(tune_run *run, candidate_list *l, timing_buffers *
     w8a8_status st = W8A8_OK;
     for (size_t i = 0; i < l->count && st == W8A8_OK; i++) {
         candidate *c = &l->items[i];
-        if ((c->measured_before && !c->is_default) || c->hung_before)
+        if (candidate_skipped(c))
             continue;
         /* Until one candidate of this problem has a time (the space's default comes first),
          * only the whole budget stops the quick pass: on a cold cubin store the first
@@ -390,8 +390,7 @@ w8a8_status tune_problem(tune_run *run, problem_plan *plan, w8a8_tune_result *re
     run->key = plan->key;
     res->candidates = l->count;
     for (size_t i = 0; i < l->count; i++)
-        res->skipped += (l->items[i].measured_before && !l->items[i].is_default) ||
-                        l->items[i].hung_before;
+        res->skipped += candidate_skipped(&l->items[i]);
     report(run, W8A8_TUNE_PHASE_PROBLEM, 0, l->count, NULL, NULL, NULL);
     w8a8_status st = quick_pass(run, l, &b, res);
     if (st == W8A8_OK && b.base)

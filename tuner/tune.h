@@ -37,7 +37,6 @@ typedef struct timing_buffers {
     double watchdog_seconds;   /* the watchdog's base limit (timing_watchdog_seconds(0) at
                                   create; the tuner sets its run's) */
     double launch_seconds;     /* the longest launch seen so far (scales the watchdog) */
-    bool hung;                 /* the watchdog fired: destroy makes no driver call */
 } timing_buffers;
 
 w8a8_status timing_buffers_create(w8a8_context *ctx, const w8a8_problem *problem,
@@ -62,14 +61,12 @@ void timing_buffers_destroy(w8a8_context *ctx, timing_buffers *b);
  * TIMING_WATCHDOG_DEFAULT_S. */
 double timing_watchdog_seconds(double seconds);
 
-/* Waits until `event` completed (event NULL: everything queued on `stream`), polling the driver
- * (it spins briefly, then sleeps between polls). Returns W8A8_OK, W8A8_CUDA_ERROR, or after
- * `limit` seconds W8A8_HUNG with a message naming `what`, having marked ctx->gpu_hung: nothing
- * may wait on this context again. */
-w8a8_status timing_wait(w8a8_context *ctx, CUstream stream, CUevent event, double limit,
-                        const char *what);
-/* timing_wait on b's stream (or its event) for work of `launches` launches: the limit is
- * b->watchdog_seconds + launches × b->launch_seconds; a timeout sets b->hung. */
+/* Waits until `event` completed (event NULL: everything queued on b's stream) for work of
+ * `launches` launches, polling the driver (it spins briefly, then sleeps between polls).
+ * Returns W8A8_OK, W8A8_CUDA_ERROR, or after b->watchdog_seconds + launches ×
+ * b->launch_seconds W8A8_HUNG with a message naming `what`, having marked ctx->gpu_hung:
+ * nothing may wait on this context again (timing_buffers_destroy then frees no device
+ * memory). */
 w8a8_status timing_buffers_wait(w8a8_context *ctx, timing_buffers *b, CUevent event,
                                 int launches, const char *what);
 

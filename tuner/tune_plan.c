@@ -118,6 +118,11 @@ static bool hung_before(const problem_plan *p, const gemm_family *f, const char 
     return false;
 }
 
+bool candidate_skipped(const candidate *c)
+{
+    return (c->measured_before && !c->is_default) || c->hung_before;
+}
+
 /* Adds a candidate of space s; asks the database whether it was measured before. */
 static candidate *add_config(tune_run *run, problem_plan *p, const space *s, const gemm_family *f,
                              const char *config, double rank, size_t space_pos)
@@ -307,7 +312,7 @@ static w8a8_status plan_kernels(tune_run *run, problem_plan *p)
     w8a8_status st = W8A8_OK;
     for (size_t i = 0; i < p->list.count && st == W8A8_OK; i++) {
         candidate *c = &p->list.items[i];
-        if ((c->measured_before && !c->is_default) || c->hung_before)
+        if (candidate_skipped(c))
             continue;
         st = candidate_kernel(run, p, c);
         if (st == W8A8_OK && c->has_kernel)

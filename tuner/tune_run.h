@@ -48,6 +48,10 @@ typedef struct candidate_list {
     size_t count, cap;
 } candidate_list;
 
+/* Whether a candidate is neither compiled nor timed by this run: measured before (but a
+ * default is timed again: it anchors the key's "vs default") or hung before. */
+bool candidate_skipped(const candidate *c);
+
 /* A config of a key that hung before (tune_plan.c reads them from the cache per key). */
 typedef struct hung_config {
     char family[64];
