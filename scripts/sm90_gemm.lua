@@ -43,6 +43,7 @@ local BK = 128                  -- K bytes per stage (one 128-byte swizzle row)
 local BARRIER_BYTES = 16        -- a full and an empty mbarrier per stage
 local TURN_BYTES = 16           -- the two ping-pong turn mbarriers
 local SPLIT_BAR_BYTES = 32      -- split > 1: a ready and a free mbarrier per consumer
+local B_SCALE_AREA = 16         -- block scales: a stage's B scales, after its block_m A scales
 local ALIGN_SLACK = 1024        -- the kernel aligns its dynamic shared memory to 1024
 local REG_OVERHEAD = 40         -- registers a consumer needs beside its accumulators
 local BLOCK_SCALE_REGS = 16     -- block scales: the sa/sb values of two K blocks
@@ -83,7 +84,8 @@ local function rows_per_consumer(c)
     return c.pingpong == 1 and c.block_m or c.block_m // c.consumers
 end
 
--- the ring, the epilogue staging, the barriers, the alignment slack (SM90_SMEM_BYTES)
+-- the ring, the epilogue staging, the barriers, the block scales' areas, the alignment slack
+-- (SM90_SMEM_BYTES)
 -- What valid() rejects for every config holding the value, decided once per value (valid()
 -- asks it too). Split-K: only with at least two K blocks a slice, and in a plain tune only at
 -- M <= SPLIT_MAX_M (a caller who names the space, w8a8 tune --space sm90_gemm, gets it at
@@ -123,8 +125,12 @@ local function smem_bytes(c, problem)
     if c.split > 1 then
         partials = c.consumers * rows_per_consumer(c) * c.block_n * 4 + SPLIT_BAR_BYTES
     end
-    return c.stages * (c.block_m + c.block_n) * BK + staging + partials + BARRIER_BYTES * c.stages
-        + TURN_BYTES + ALIGN_SLACK
+    local scales = 0
+    if is_block(problem) then
+        scales = c.block_m * 4 + B_SCALE_AREA -- per stage, copied beside the tiles
+    end
+    return c.stages * (c.block_m + c.block_n) * BK + staging + partials
+        + (BARRIER_BYTES + scales) * c.stages + TURN_BYTES + ALIGN_SLACK
 end
 
 local function valid(c, problem, device)

@@ -26,6 +26,7 @@
 #define SM90_BARRIER_BYTES 16u
 #define SM90_TURN_BARRIER_BYTES 16u
 #define SM90_SPLIT_BARRIER_BYTES 32u /* split > 1: a ready and a free barrier per consumer */
+#define SM90_B_SCALE_AREA_BYTES 16u  /* block scales: a stage's B scales, after its A scales */
 #define SM90_ALIGN_SLACK 1024u
 #define SM90_WARPGROUP 128u
 #define SM90_REG_OVERHEAD 40
@@ -107,16 +108,20 @@ static int sm90_wg_m(const sm90_config *c)
 }
 
 /* The ring, the epilogue staging (epilogue=1: each consumer's rows of the tile in the out
- * dtype), split > 1's partial sums (each consumer's rows × block_n × 4 bytes), the barriers and
- * the alignment slack; as SM90_SMEM_BYTES in the template. */
+ * dtype), split > 1's partial sums (each consumer's rows × block_n × 4 bytes), the barriers,
+ * block scales' per-stage scale areas (block_m A scales and 16 bytes of B scales) and the
+ * alignment slack; as SM90_SMEM_BYTES in the template. */
 static unsigned sm90_smem_bytes(const sm90_config *c, const w8a8_problem *problem)
 {
     unsigned rows = (unsigned)c->consumers * (unsigned)sm90_wg_m(c);
     unsigned staging = c->epilogue ? rows * (unsigned)c->block_n * sm90_out_bytes(problem) : 0u;
     unsigned partials = c->split > 1 ? rows * (unsigned)c->block_n * 4u + SM90_SPLIT_BARRIER_BYTES
                                      : 0u;
+    unsigned scales = problem->a_scale.kind == W8A8_SCALE_BLOCK
+                          ? (unsigned)c->block_m * 4u + SM90_B_SCALE_AREA_BYTES
+                          : 0u;
     return (unsigned)c->stages * ((unsigned)c->block_m + (unsigned)c->block_n) * SM90_BLOCK_K_BYTES +
-           staging + partials + SM90_BARRIER_BYTES * (unsigned)c->stages +
+           staging + partials + (SM90_BARRIER_BYTES + scales) * (unsigned)c->stages +
            SM90_TURN_BARRIER_BYTES + SM90_ALIGN_SLACK;
 }
 

@@ -75,9 +75,14 @@
  * B 128×128 groups, either scale matrix row-major or K-major with its ld): promoted
  * accumulation. Each consumer keeps a second accumulator set; the 4 k32 wgmmas of one K
  * block go into it, and after wait_group 0 the consumer adds tmp·sa[m,kb]·sb[n/128,kb] into
- * the main set in fp32 (the scales read straight from global memory, the next K block's
- * while the wgmmas run). The stage is released right after the wait. A partial last K
- * block (TMA zero fill) uses its own scale. valid() counts the doubled accumulators.
+ * the main set in fp32. The scales travel with the ring: beside each stage's A and B tiles
+ * the stage holds the tile's BLOCK_M A scales and its SM90_SB_COUNT B scales of that K block
+ * (SM90_SCALE_STAGE_BYTES), which warp 1 of the producer warpgroup copies with cp.async
+ * (zero past M, N or K, either layout) and hands over on the stage's full barrier (32
+ * cp.async arrivals beside the TMA producer's one). A consumer reads its scales from shared
+ * memory right after the full barrier, before its wgmmas, so no global load latency sits
+ * in the K loop. The stage is released right after the wait. A partial last K block (TMA
+ * zero fill) uses its own scale. valid() counts the doubled accumulators.
  * PROMOTE 1 (per-tensor / per-row FP8, W8A8_ACCUM_PROMOTED) runs the same main loop with
  * no scales: acc += tmp every K block, so the tensor core's reduced-precision accumulator
  * never sums more than 128 products; the scales stay in the epilogue. OVERLAP and STAGGER
@@ -202,9 +207,16 @@
 #define SM90_RED_WG_BYTES (SM90_WG_M * W8A8_BLOCK_N * 4)
 #define SM90_RED_BYTES (W8A8_SPLIT > 1 ? W8A8_CONSUMERS * SM90_RED_WG_BYTES : 0)
 #define SM90_RED_BAR_BYTES (W8A8_SPLIT > 1 ? 32 : 0)
+/* Block scales: per stage the tile's BLOCK_M A scales, then its SM90_SB_COUNT B scales (one
+ * when no tile straddles a 128-column block, else one per block a tile can touch), padded to
+ * 16 bytes; after the barriers. */
+#define SM90_BLOCK (W8A8_A_SCALE == W8A8_S_BLOCK)
+#define SM90_SB_ONE (128 % W8A8_BLOCK_N == 0)
+#define SM90_SB_COUNT (SM90_SB_ONE ? 1 : (W8A8_BLOCK_N + 127) / 128 + 1)
+#define SM90_SCALE_STAGE_BYTES (SM90_BLOCK ? W8A8_BLOCK_M * 4 + 16 : 0)
 #define SM90_SMEM_BYTES                                                                           \
     (W8A8_STAGES * (SM90_A_BYTES + SM90_B_BYTES) + SM90_C_BYTES + SM90_RED_BYTES +               \
-     16 * W8A8_STAGES + 16 + SM90_RED_BAR_BYTES + 1024)
+     16 * W8A8_STAGES + 16 + SM90_RED_BAR_BYTES + W8A8_STAGES * SM90_SCALE_STAGE_BYTES + 1024)
 
 static_assert(W8A8_BLOCK_M == 64 || W8A8_BLOCK_M == 128 || W8A8_BLOCK_M == 256, "BLOCK_M");
 static_assert(W8A8_CONSUMERS == 1 || W8A8_CONSUMERS == 2, "CONSUMERS is 1 or 2");
@@ -226,7 +238,7 @@ static_assert(SM90_INT8 == (W8A8_B_TYPE == W8A8_T_INT8), "INT8 pairs only with I
 static_assert(W8A8_A_TYPE == W8A8_T_E4M3 || W8A8_A_TYPE == W8A8_T_E5M2 || SM90_INT8, "A_TYPE");
 static_assert(W8A8_B_TYPE == W8A8_T_E4M3 || W8A8_B_TYPE == W8A8_T_E5M2 || SM90_INT8, "B_TYPE");
 /* Block scales: A 1×128, B 128×128 (the host checks the group shapes), FP8 only, promoted. */
-#define SM90_BLOCK (W8A8_A_SCALE == W8A8_S_BLOCK)
+static_assert(SM90_SB_COUNT <= 4, "a stage's B scales fit its 16 bytes");
 static_assert(SM90_BLOCK == (W8A8_B_SCALE == W8A8_S_BLOCK), "block scales on both sides or none");
 static_assert(!SM90_BLOCK || !SM90_INT8, "block scales need FP8");
 static_assert(!SM90_BLOCK || W8A8_AZP == W8A8_Z_NONE, "no zero point with block scales");
@@ -383,7 +395,8 @@ __device__ __forceinline__ void sm90_epilogue(const sm90_acc_t (&acc)[SM90_SUB_M
 
 /* ---- block scales: promoted accumulation ------------------------------------------------
  * A's scales are 1×128 (sa[m, kb]), B's 128×128 (sb[n/128, kb]), each row-major or K-major
- * with its ld. Per K block a consumer runs its 4 k32 wgmmas into tmp, waits, and adds
+ * with its ld; the scale loader copies them into the ring beside the tiles. Per K block a
+ * consumer reads its scales from the stage, runs its 4 k32 wgmmas into tmp, waits, and adds
  * tmp·sa·sb into acc in fp32. A thread's rows are row0 + 64s + 8h; its columns within an
  * 8-column group never cross a 128-column boundary (tile origins are multiples of 8), so
  * each group j needs one sb: block (col_off + 8j) / 128 counted from the tile's first one.
@@ -392,49 +405,53 @@ __device__ __forceinline__ void sm90_epilogue(const sm90_acc_t (&acc)[SM90_SUB_M
  * acc += tmp. */
 #if SM90_PROMOTED
 #if SM90_BLOCK
-#define SM90_SB_ONE (128 % W8A8_BLOCK_N == 0)
-#define SM90_SB_COUNT (SM90_SB_ONE ? 1 : (W8A8_BLOCK_N + 127) / 128 + 1)
-
 struct sm90_block_scales {
     float sa[SM90_SUB_M][2];
     float sb[SM90_SB_COUNT];
 };
 
-/* The scales of K block kb for this thread's rows (from row0) and the tile's columns (from
- * col_tile, its first column). Rows and 128-column blocks outside the problem get 0. */
-__device__ __forceinline__ void sm90_block_scales_load(sm90_block_scales &bs,
-                                                       const w8a8_gemm_args &args,
-                                                       long long row0, long long col_tile,
-                                                       long long kb)
+/* The scale loader (warp 1 of the producer warpgroup): copies K block kb's scales of the tile
+ * at (row_tile, col_tile) into a stage's scale area dst with cp.async, lane l taking rows
+ * l, l + 32, … and B scale l. Rows past M, 128-column blocks past N and K blocks past the
+ * last (k_blocks) get 0. The caller then arrives on the stage's full barrier. */
+__device__ __forceinline__ void sm90_block_scales_fetch(sm90_u32 dst, const w8a8_gemm_args &args,
+                                                        long long row_tile, long long col_tile,
+                                                        int kb, int k_blocks, int lane)
 {
-#pragma unroll
-    for (int s = 0; s < SM90_SUB_M; ++s)
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-            const long long row = row0 + 64 * s + 8 * h;
-            bs.sa[s][h] = row < args.m ? w8a8_block_scale(args.a_scale, args.a_scale_k_major,
-                                                          args.a_scale_ld, row, kb)
-                                       : 0.0f;
-        }
-    const long long nb0 = col_tile >> 7, nb_count = (SM90_N + 127) >> 7;
-#pragma unroll
-    for (int q = 0; q < SM90_SB_COUNT; ++q) {
-        const long long nb = nb0 + q;
-        bs.sb[q] = nb < nb_count ? w8a8_block_scale(args.b_scale, args.b_scale_k_major,
-                                                    args.b_scale_ld, nb, kb)
-                                 : 0.0f;
+    const bool kb_in = kb < k_blocks;
+#pragma unroll 1 /* unrolled, the loop's addresses spill at the producer's 40 registers */
+    for (int i = 0; i < W8A8_BLOCK_M / 32; ++i) {
+        const long long row = row_tile + 32 * i + lane;
+        const bool in = kb_in && row < args.m;
+        sm90_cp_async_4(dst + (32 * i + lane) * 4,
+                        in ? w8a8_block_scale_ptr(args.a_scale, args.a_scale_k_major,
+                                                  args.a_scale_ld, row, kb)
+                           : args.a_scale,
+                        in);
+    }
+    if (lane < SM90_SB_COUNT) {
+        const long long nb = (col_tile >> 7) + lane, nb_count = (SM90_N + 127) >> 7;
+        const bool in = kb_in && nb < nb_count;
+        sm90_cp_async_4(dst + W8A8_BLOCK_M * 4 + 4 * lane,
+                        in ? w8a8_block_scale_ptr(args.b_scale, args.b_scale_k_major,
+                                                  args.b_scale_ld, nb, kb)
+                           : args.b_scale,
+                        in);
     }
 }
 
-/* Scales of 0: the zero-filled K block that pads an odd count under OVERLAP. */
-__device__ __forceinline__ void sm90_block_scales_zero(sm90_block_scales &bs)
+/* A consumer thread's scales of one K block from its stage's scale area src: rows r0 + 64s
+ * + 8h of the tile (r0 tile-relative), and the tile's B scales. */
+__device__ __forceinline__ void sm90_block_scales_read(sm90_block_scales &bs, sm90_u32 src, int r0)
 {
 #pragma unroll
     for (int s = 0; s < SM90_SUB_M; ++s)
-        bs.sa[s][0] = bs.sa[s][1] = 0.0f;
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+            bs.sa[s][h] = sm90_ld_shared_f32(src + (r0 + 64 * s + 8 * h) * 4);
 #pragma unroll
     for (int q = 0; q < SM90_SB_COUNT; ++q)
-        bs.sb[q] = 0.0f;
+        bs.sb[q] = sm90_ld_shared_f32(src + W8A8_BLOCK_M * 4 + 4 * q);
 }
 
 /* acc[i], acc[i + 1] += sc · tmp[i], tmp[i + 1] */
@@ -484,12 +501,7 @@ __device__ __forceinline__ void sm90_promote(float (&acc)[SM90_SUB_M][SM90_ACC],
 struct sm90_block_scales {
 };
 
-__device__ __forceinline__ void sm90_block_scales_load(sm90_block_scales &, const w8a8_gemm_args &,
-                                                       long long, long long, long long)
-{
-}
-
-__device__ __forceinline__ void sm90_block_scales_zero(sm90_block_scales &) {}
+__device__ __forceinline__ void sm90_block_scales_read(sm90_block_scales &, sm90_u32, int) {}
 
 __device__ __forceinline__ void sm90_promote(float (&acc)[SM90_SUB_M][SM90_ACC],
                                              const float (&tmp)[SM90_SUB_M][SM90_ACC],
@@ -603,17 +615,6 @@ __device__ __forceinline__ void sm90_stagger_after(int consumer, bool last)
 #endif
 }
 
-#if W8A8_OVERLAP
-/* OVERLAP: the scales of K block kb, or 0 for the zero-filled block past the last one. */
-__device__ __forceinline__ void sm90_block_scales_at(sm90_block_scales &bs,
-                                                     const w8a8_gemm_args &args, long long row0,
-                                                     long long col_tile, int kb, int k_blocks)
-{
-    sm90_block_scales_load(bs, args, row0, col_tile, kb < k_blocks ? kb : 0);
-    if (kb >= k_blocks)
-        sm90_block_scales_zero(bs);
-}
-#endif
 #endif /* SM90_PROMOTED */
 
 /* The work split: a unit is CLUSTER tiles stacked along M that share one B tile; the
@@ -718,6 +719,9 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
     const sm90_u32 turn_bar = empty_bar + 8 * W8A8_STAGES;
     /* SPLIT > 1: consumer c's ready barrier at red_bar + 8·c, its free barrier 16 further */
     const sm90_u32 red_bar = turn_bar + 16;
+    /* block scales: STAGES areas of SM90_SCALE_STAGE_BYTES (16-byte aligned) */
+    const sm90_u32 scale_smem = red_bar + SM90_RED_BAR_BYTES;
+    (void)scale_smem;
     (void)c_smem;
     (void)red_smem;
     (void)red_bar;
@@ -742,7 +746,8 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
         if (W8A8_EPILOGUE && tma_store)
             sm90_tma_prefetch(&tma_c);
         for (int s = 0; s < W8A8_STAGES; ++s) {
-            sm90_bar_init(full_bar + 8 * s, 1); /* producer's expect_tx */
+            /* the producer's expect_tx, and with block scales the loader's 32 lanes */
+            sm90_bar_init(full_bar + 8 * s, SM90_BLOCK ? 33 : 1);
             /* one per consumer warp, of every CTA whose producer writes this stage */
             sm90_bar_init(empty_bar + 8 * s, 4 * SM90_TILE_OWNERS * W8A8_CLUSTER);
         }
@@ -803,6 +808,26 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
              * waiting CTAs onto the SMs (measured: up to 30 % slower on small grids). */
             w8a8_pdl_launch_dependents();
         }
+#if SM90_BLOCK
+        else if (threadIdx.x / 32 == 1) {
+            /* the scale loader: each stage's block scales, in the producer's order */
+            const int lane = threadIdx.x % 32;
+            int stage = 0;
+            sm90_u32 phase = 0;
+            for (int unit = units.first; unit < units.count; unit += units.step) {
+                int mt, nt;
+                sm90_unit_tile(units, unit, mt, nt);
+                for (int kb = kb_begin; kb < kb_end; ++kb) {
+                    sm90_bar_wait(empty_bar + 8 * stage, phase ^ 1u);
+                    sm90_block_scales_fetch(scale_smem + stage * SM90_SCALE_STAGE_BYTES, args,
+                                            (long long)mt * W8A8_BLOCK_M,
+                                            (long long)nt * W8A8_BLOCK_N, kb, k_blocks, lane);
+                    sm90_cp_async_arrive(full_bar + 8 * stage);
+                    sm90_ring_next(stage, phase);
+                }
+            }
+        }
+#endif
     } else {
         /* ---- consumers ---- */
 #if W8A8_CONSUMERS == 2
@@ -857,25 +882,25 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
 #pragma unroll
                 for (int i = 0; i < SM90_ACC; ++i)
                     acc[s][i] = 0.0f;
+            /* this thread's first row in the tile (its scales' offset in a scale area) */
+            const int r_tile = first_row + 16 * warp + lane / 4;
+            (void)r_tile;
             sm90_block_scales scales;
-#if !W8A8_OVERLAP
-            sm90_block_scales scales_next;
-#endif
-            /* (an empty K slice loads block 0's scales and uses none) */
-            sm90_block_scales_load(scales, args, row0, col_tile, kb_begin < kb_end ? kb_begin : 0);
 #if W8A8_OVERLAP
             /* K blocks in pairs (kb_end - kb_begin is even): both issued, the first
              * promoted while the second runs (wait_group 1), then the second. Each pair
              * finishes within its iteration: with a wgmma group still in flight across the
              * loop's back edge in the other set, ptxas serializes every wgmma (C7514). */
-            sm90_block_scales scales1; /* K block kb + 1's */
-            sm90_block_scales_at(scales1, args, row0, col_tile, kb_begin + 1, k_blocks);
+            sm90_block_scales scales1; /* the pair's second K block's */
             for (int kb = kb_begin; kb < kb_end; kb += 2) {
                 int stage2 = stage; /* the pair's second stage */
                 sm90_u32 phase2 = phase;
                 sm90_ring_next(stage2, phase2);
                 sm90_bar_wait(full_bar + 8 * stage, phase);
                 sm90_bar_wait(full_bar + 8 * stage2, phase2);
+                sm90_block_scales_read(scales, scale_smem + stage * SM90_SCALE_STAGE_BYTES, r_tile);
+                sm90_block_scales_read(scales1, scale_smem + stage2 * SM90_SCALE_STAGE_BYTES,
+                                       r_tile);
                 sm90_stagger_before(consumer, nth == 0 && kb == kb_begin);
                 sm90_issue_k_block(tmp, sm90_desc_k128(a_smem + stage * SM90_A_BYTES + a_rows),
                                    sm90_desc_k128(b_smem + stage * SM90_B_BYTES), 0);
@@ -886,36 +911,25 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
                 const int second = stage;
                 sm90_ring_next(stage, phase);
                 sm90_stagger_after(consumer, last_unit && kb + 2 == kb_end);
-                /* the next pair's scales load while the wgmmas run */
-                sm90_block_scales next0, next1;
-                sm90_block_scales_at(next0, args, row0, col_tile, kb + 2 < kb_end ? kb + 2 : kb,
-                                     k_blocks);
-                sm90_block_scales_at(next1, args, row0, col_tile, kb + 2 < kb_end ? kb + 3 : kb + 1,
-                                     k_blocks);
                 sm90_wgmma_wait<1>();
                 sm90_promote_block(acc, tmp, scales, (int)(col_tile & 127),
                                    empty_bar + 8 * first, lane);
                 sm90_wgmma_wait<0>();
                 sm90_promote_block(acc, tmp2, scales1, (int)(col_tile & 127),
                                    empty_bar + 8 * second, lane);
-                scales = next0;
-                scales1 = next1;
             }
 #else
             for (int kb = kb_begin; kb < kb_end; ++kb) {
                 sm90_bar_wait(full_bar + 8 * stage, phase);
+                /* the scales first: shared-memory reads finish before the wgmmas' fence */
+                sm90_block_scales_read(scales, scale_smem + stage * SM90_SCALE_STAGE_BYTES, r_tile);
                 sm90_stagger_before(consumer, nth == 0 && kb == kb_begin);
                 sm90_issue_k_block(tmp, sm90_desc_k128(a_smem + stage * SM90_A_BYTES + a_rows),
                                    sm90_desc_k128(b_smem + stage * SM90_B_BYTES), 0);
                 sm90_stagger_after(consumer, last_unit && kb + 1 == kb_end);
-                /* The next K block's scales load while the wgmmas run (the last block's
-                 * are loaded again, harmlessly). */
-                sm90_block_scales_load(scales_next, args, row0, col_tile,
-                                       kb + 1 < kb_end ? kb + 1 : kb);
                 sm90_wgmma_wait<0>();
                 sm90_promote_block(acc, tmp, scales, (int)(col_tile & 127),
                                    empty_bar + 8 * stage, lane);
-                scales = scales_next;
                 sm90_ring_next(stage, phase);
             }
 #endif

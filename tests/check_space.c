@@ -577,7 +577,7 @@ END_TEST
  * pingpong needs 2 consumers; rows per consumer (block_m, or block_m / consumers without
  * pingpong) ∈ {64, 128}; INT8 wgmma N ∈ {8, 16, 24, 32} ∪ {48…256 step 16}; cluster 2 needs
  * block_n % 16 == 0; stages·(block_m + block_n)·128 + staging + partials + 16·stages + 16 +
- * 1024 ≤ max_smem, where epilogue 1 stages consumers · rows · block_n · out_bytes and split > 1
+ * 1024 ≤ max_smem (block scales: + stages · (block_m · 4 + 16) of scale areas), where epilogue 1 stages consumers · rows · block_n · out_bytes and split > 1
  * keeps consumers · rows · block_n · 4 bytes of partial sums and 32 of barriers; (rows / 64) ·
  * block_n / 2 + 40 ≤ 255 (one consumer) or 232 (two), with block scales (promoted
  * accumulation) 2 · (rows / 64) · block_n / 2 + 40 + 16 instead, and with overlap 1 (block
@@ -590,8 +590,9 @@ END_TEST
  * (2 × 4) do not enter valid(). */
 typedef struct sm90_expect {
     int64_t m, n, k;
-    bool int8, block;
+    bool int8, block; /* block: promoted accumulation (block scales or accum promoted) */
     int out_bytes;
+    bool scale_areas; /* block scales: the ring carries each stage's scales */
 } sm90_expect;
 
 static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, bool named)
@@ -623,6 +624,7 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, boo
                                     int wg_m = pingpong ? bm : bm / consumers;
                                     int staging = epilogue ? consumers * wg_m * bn * x.out_bytes : 0;
                                     int partials = split > 1 ? consumers * wg_m * bn * 4 + 32 : 0;
+                                    int scales = x.scale_areas ? bm * 4 + 16 : 0;
                                     int64_t tiles = (x.m + bm - 1) / bm * ((x.n + bn - 1) / bn);
                                     bool n_ok = !x.int8 || bn <= 32 || bn % 16 == 0;
                                     bool split_ok =
@@ -634,8 +636,8 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, boo
                                         (wg_m == 64 || wg_m == 128) && n_ok &&
                                         (!stagger || (consumers == 2 && !pingpong)) &&
                                         (cluster == 1 || bn % 16 == 0) && split_ok &&
-                                        st * (bm + bn) * 128 + staging + partials + 16 * st + 16 +
-                                                1024 <=
+                                        st * (bm + bn) * 128 + staging + partials +
+                                                (16 + scales) * st + 16 + 1024 <=
                                             max_smem &&
                                         (overlap ? split == 1 &&
                                                        3 * (wg_m / 64 * bn / 2) + 32 + 8 * (wg_m / 64) <=
@@ -724,8 +726,9 @@ START_TEST(sm90_space_prunes_to_exact_counts)
         ck_assert(space_applies(ctx, s, &p, &dev, &applies) == W8A8_OK && applies);
         ck_assert_msg(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
         /* every listed block_n is also a legal INT8 N, so INT8 keeps the FP8 count; bf16 out */
-        ck_assert_uint_eq(sm90_expected_valid((sm90_expect){4096, 28672, 4096, int8, false, 2},
-                                              dev.max_smem_optin, dev.sm_count, false),
+        ck_assert_uint_eq(sm90_expected_valid(
+                              (sm90_expect){4096, 28672, 4096, int8, false, 2, false},
+                              dev.max_smem_optin, dev.sm_count, false),
                           33600);
         /* unnamed at M > 64, prune() drops split 2 and 4 (and overlap 1, stagger 1: no block
          * scales) before any valid() call */
@@ -745,14 +748,14 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     /* FP8 block scales of A 1×128 and B 128×128: doubled accumulators prune more */
     const int smem_90a = dev.max_smem_optin, sms_90a = dev.sm_count;
     size_t block_valid =
-        sm90_expected_valid((sm90_expect){4096, 7168, 16384, false, true, 2}, smem_90a, sms_90a,
-                            false);
-    ck_assert_uint_eq(block_valid, 25312); /* unnamed at M > 128: no overlap 1, no stagger 1 */
+        sm90_expected_valid((sm90_expect){4096, 7168, 16384, false, true, 2, true}, smem_90a,
+                            sms_90a, false);
+    ck_assert_uint_eq(block_valid, 24912); /* unnamed at M > 128: no overlap 1, no stagger 1 */
     /* named: both (split 2, 4 stay invalid: the tiles fill the GPU) */
     const size_t block_named =
-        sm90_expected_valid((sm90_expect){4096, 7168, 16384, false, true, 2}, smem_90a, sms_90a,
-                            true);
-    ck_assert_uint_eq(block_named, 56800);
+        sm90_expected_valid((sm90_expect){4096, 7168, 16384, false, true, 2, true}, smem_90a,
+                            sms_90a, true);
+    ck_assert_uint_eq(block_named, 55840);
     w8a8_problem_init(&p, 4096, 7168, 16384, W8A8_E4M3, W8A8_BF16);
     p.a_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 1, 128, 1, 0};
     p.b_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 128, 128, 0, 0};
@@ -765,17 +768,23 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     ck_assert_uint_eq(e.count, block_named);
     space_enumeration_free(&e);
     dev.named = false;
-    /* promoted per-tensor FP8 (accum promoted) runs the same main loop: the same counts; with
-     * INT8 the flag changes nothing (its count stays the fast one) */
+    /* promoted per-tensor FP8 (accum promoted) runs the same main loop without scales in the
+     * ring: the register rules of block scales, not their shared memory; with INT8 the flag
+     * changes nothing (its count stays the fast one) */
     w8a8_problem_init(&p, 4096, 7168, 16384, W8A8_E4M3, W8A8_BF16);
     p.accum = W8A8_ACCUM_PROMOTED;
     ck_assert_msg(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
-    ck_assert_uint_eq(e.count, block_valid);
+    const size_t promoted_valid =
+        sm90_expected_valid((sm90_expect){4096, 7168, 16384, false, true, 2, false}, smem_90a,
+                            sms_90a, false);
+    ck_assert_uint_eq(promoted_valid, 25312);
+    ck_assert_uint_eq(e.count, promoted_valid);
     space_enumeration_free(&e);
     p.a_type = p.b_type = W8A8_INT8;
     ck_assert_msg(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
-    ck_assert_uint_eq(e.count, sm90_expected_valid((sm90_expect){4096, 7168, 16384, true, false, 2},
-                                                   smem_90a, sms_90a, false));
+    ck_assert_uint_eq(e.count,
+                      sm90_expected_valid((sm90_expect){4096, 7168, 16384, true, false, 2, false},
+                                          smem_90a, sms_90a, false));
     space_enumeration_free(&e);
     /* split-K candidates: at M = 128 only when the space is named, at M = 32 in a plain tune
      * too (where it won on an H100), never with cluster 2 or ping-pong */
@@ -870,11 +879,11 @@ START_TEST(sm90_space_prunes_to_exact_counts)
      * block-scaled: the same main loop); INT8 fp32, bf16 out; block-scaled bf16, fp32 out (the
      * staging of epilogue 1 depends on the out dtype) */
     static const sm90_expect compiled[] = {
-        {4096, 28672, 4096, false, false, 2}, {16, 4096, 4096, false, false, 2},
-        {128, 8192, 8192, false, false, 2},   {1024, 4096, 14336, false, true, 2},
-        {48, 8192, 8192, false, true, 2},     {512, 6144, 4096, true, false, 4},
-        {2048, 10240, 8192, true, false, 2},  {4096, 7168, 16384, false, true, 2},
-        {64, 2112, 7168, false, true, 4},
+        {4096, 28672, 4096, false, false, 2, false}, {16, 4096, 4096, false, false, 2, false},
+        {128, 8192, 8192, false, false, 2, false},   {1024, 4096, 14336, false, true, 2, false},
+        {48, 8192, 8192, false, true, 2, false},     {512, 6144, 4096, true, false, 4, false},
+        {2048, 10240, 8192, true, false, 2, false},  {4096, 7168, 16384, false, true, 2, true},
+        {64, 2112, 7168, false, true, 4, true},
     };
     size_t expected = 0;
     for (size_t i = 0; i < sizeof compiled / sizeof compiled[0]; i++)

@@ -12,6 +12,7 @@
  *   w8a8_block_scale(ptr, k_major, ld, index, kb)
  *                                       a block-scale matrix's entry for (row or block row
  *                                       `index`, K block kb), row-major or K-major
+ *   w8a8_block_scale_ptr(...)           the same entry's address
  *   w8a8_azp_corrected(args, sum, row, col)
  *                                       an accumulator as float, less azp · Σ_k B[col, k]
  *                                       when W8A8_AZP asks for it (in int32 for INT8 sums);
@@ -125,10 +126,16 @@ W8A8_DEVICE float w8a8_b_scale_at(const w8a8_gemm_args &args, long long col)
 /* Entry (index, kb) of a block-scale matrix: index is a row of A (1×128 groups) or a block
  * row of B (128×128 groups), kb the K block; row-major (index·ld + kb) or K-major
  * (kb·ld + index). */
+W8A8_DEVICE const float *w8a8_block_scale_ptr(const float *scale, int k_major, long long ld,
+                                              long long index, long long kb)
+{
+    return scale + (k_major ? kb * ld + index : index * ld + kb);
+}
+
 W8A8_DEVICE float w8a8_block_scale(const float *scale, int k_major, long long ld,
                                    long long index, long long kb)
 {
-    return __ldg(scale + (k_major ? kb * ld + index : index * ld + kb));
+    return __ldg(w8a8_block_scale_ptr(scale, k_major, ld, index, kb));
 }
 
 #ifdef W8A8_AZP

@@ -1,6 +1,6 @@
 /* Hopper (sm_90a) device helpers as inline PTX: shared-memory addresses, mbarriers, TMA
- * loads, wgmma fences and descriptors, setmaxnreg, narrow conversions. No toolkit header:
- * these compile under NVRTC alone. Prefix: sm90_. */
+ * loads, cp.async, wgmma fences and descriptors, setmaxnreg, narrow conversions. No toolkit
+ * header: these compile under NVRTC alone. Prefix: sm90_. */
 #ifndef W8A8_SM90_CUH
 #define W8A8_SM90_CUH
 
@@ -262,7 +262,7 @@ template <int N> __device__ __forceinline__ void sm90_add_cluster_v4(sm90_u32 ad
     acc[i + 3] += d;
 }
 
-/* ---- shared-memory stores -------------------------------------------------------------- */
+/* ---- shared-memory stores and loads ---------------------------------------------------- */
 
 __device__ __forceinline__ void sm90_st_shared_u32(sm90_u32 addr, sm90_u32 v)
 {
@@ -271,6 +271,30 @@ __device__ __forceinline__ void sm90_st_shared_u32(sm90_u32 addr, sm90_u32 v)
 __device__ __forceinline__ void sm90_st_shared_f32x2(sm90_u32 addr, float v0, float v1)
 {
     asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(addr), "f"(v0), "f"(v1) : "memory");
+}
+
+__device__ __forceinline__ float sm90_ld_shared_f32(sm90_u32 addr)
+{
+    float v;
+    asm volatile("ld.shared.f32 %0, [%1];" : "=f"(v) : "r"(addr) : "memory");
+    return v;
+}
+
+/* ---- cp.async: small global → shared copies whose completion an mbarrier counts --------- */
+
+/* Copies 4 bytes from src to shared dst, or writes 4 zero bytes (src not read) when !valid. */
+__device__ __forceinline__ void sm90_cp_async_4(sm90_u32 dst, const void *src, bool valid)
+{
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(dst), "l"(src),
+                 "r"(valid ? 4 : 0)
+                 : "memory");
+}
+
+/* One arrival on bar once every cp.async this thread issued so far has landed. It is one of
+ * the arrivals the barrier was initialized to expect (.noinc). */
+__device__ __forceinline__ void sm90_cp_async_arrive(sm90_u32 bar)
+{
+    asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
 }
 
 /* ---- wgmma ----------------------------------------------------------------------------- */
