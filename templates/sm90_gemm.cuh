@@ -77,8 +77,8 @@
  * block go into it, and after wait_group 0 the consumer adds tmp·sa[m,kb]·sb[n/128,kb] into
  * the main set in fp32. The scales travel with the ring: beside each stage's A and B tiles
  * the stage holds the tile's BLOCK_M A scales and its SM90_SB_COUNT B scales of that K block
- * (SM90_SCALE_STAGE_BYTES), which warp 1 of the producer warpgroup copies with cp.async
- * (zero past M, N or K, either layout) and hands over on the stage's full barrier (32
+ * (SM90_SCALE_STAGE_BYTES), which warps 1 and 2 of the producer warpgroup copy with cp.async
+ * (zero past M, N or K, either layout) and hand over on the stage's full barrier (64
  * cp.async arrivals beside the TMA producer's one). A consumer reads its scales from shared
  * memory right after the full barrier, before its wgmmas, so no global load latency sits
  * in the K loop. The stage is released right after the wait. A partial last K block (TMA
@@ -395,7 +395,7 @@ __device__ __forceinline__ void sm90_epilogue(const sm90_acc_t (&acc)[SM90_SUB_M
 
 /* ---- block scales: promoted accumulation ------------------------------------------------
  * A's scales are 1×128 (sa[m, kb]), B's 128×128 (sb[n/128, kb]), each row-major or K-major
- * with its ld; the scale loader copies them into the ring beside the tiles. Per K block a
+ * with its ld; the scale loaders copy them into the ring beside the tiles. Per K block a
  * consumer reads its scales from the stage, runs its 4 k32 wgmmas into tmp, waits, and adds
  * tmp·sa·sb into acc in fp32. A thread's rows are row0 + 64s + 8h; its columns within an
  * 8-column group never cross a 128-column boundary (tile origins are multiples of 8), so
@@ -410,28 +410,33 @@ struct sm90_block_scales {
     float sb[SM90_SB_COUNT];
 };
 
-/* The scale loader (warp 1 of the producer warpgroup): copies K block kb's scales of the tile
- * at (row_tile, col_tile) into a stage's scale area dst with cp.async, lane l taking rows
- * l, l + 32, … and B scale l. Rows past M, 128-column blocks past N and K blocks past the
- * last (k_blocks) get 0. The caller then arrives on the stage's full barrier. */
-__device__ __forceinline__ void sm90_block_scales_fetch(sm90_u32 dst, const w8a8_gemm_args &args,
-                                                        long long row_tile, long long col_tile,
-                                                        int kb, int k_blocks, int lane)
+/* The scale loaders (warps 1 and 2 of the producer warpgroup, loader j = warp - 1) copy K
+ * block kb's scales of the tile at (row_tile, col_tile) into a stage's scale area dst with
+ * cp.async: loader j's lane l rows 32i + l for i = j, j + 2, … of the tile, loader 1's lane
+ * l B scale l. Rows past M, 128-column blocks past N and K blocks past the last (k_blocks)
+ * get 0. The caller then arrives on the stage's full barrier. The loaders keep pace with
+ * the consumers only if a K block costs them few instructions: one address per lane,
+ * stepped by 64 rows. They run on the producer's 40 registers, so they keep no state
+ * between K blocks. */
+#define SM90_LOADERS 2
+__device__ __forceinline__ void sm90_scale_fetch(sm90_u32 dst, const w8a8_gemm_args &args,
+                                                 long long row_tile, long long col_tile, int kb,
+                                                 int k_blocks, int loader, int lane)
 {
     const bool kb_in = kb < k_blocks;
-#pragma unroll 1 /* unrolled, the loop's addresses spill at the producer's 40 registers */
-    for (int i = 0; i < W8A8_BLOCK_M / 32; ++i) {
-        const long long row = row_tile + 32 * i + lane;
-        const bool in = kb_in && row < args.m;
-        sm90_cp_async_4(dst + (32 * i + lane) * 4,
-                        in ? w8a8_block_scale_ptr(args.a_scale, args.a_scale_k_major,
-                                                  args.a_scale_ld, row, kb)
-                           : args.a_scale,
-                        in);
+    const long long row = row_tile + 32 * loader + lane;
+    const float *p =
+        w8a8_block_scale_ptr(args.a_scale, args.a_scale_k_major, args.a_scale_ld, row, kb);
+    const long long step = (args.a_scale_k_major ? 32 : 32 * args.a_scale_ld) * SM90_LOADERS;
+#pragma unroll
+    for (int i = 0; i < W8A8_BLOCK_M / 32; i += SM90_LOADERS) {
+        const bool in = kb_in && row + 32 * i < args.m;
+        sm90_cp_async_4(dst + (32 * (i + loader) + lane) * 4, in ? p : args.a_scale, in);
+        p += step;
     }
-    if (lane < SM90_SB_COUNT) {
-        const long long nb = (col_tile >> 7) + lane, nb_count = (SM90_N + 127) >> 7;
-        const bool in = kb_in && nb < nb_count;
+    if (loader == SM90_LOADERS - 1 && lane < SM90_SB_COUNT) {
+        const long long nb = (col_tile >> 7) + lane;
+        const bool in = kb_in && nb < ((SM90_N + 127) >> 7);
         sm90_cp_async_4(dst + W8A8_BLOCK_M * 4 + 4 * lane,
                         in ? w8a8_block_scale_ptr(args.b_scale, args.b_scale_k_major,
                                                   args.b_scale_ld, nb, kb)
@@ -746,8 +751,8 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
         if (W8A8_EPILOGUE && tma_store)
             sm90_tma_prefetch(&tma_c);
         for (int s = 0; s < W8A8_STAGES; ++s) {
-            /* the producer's expect_tx, and with block scales the loader's 32 lanes */
-            sm90_bar_init(full_bar + 8 * s, SM90_BLOCK ? 33 : 1);
+            /* the producer's expect_tx, and with block scales the loaders' lanes */
+            sm90_bar_init(full_bar + 8 * s, SM90_BLOCK ? 1 + 32 * SM90_LOADERS : 1);
             /* one per consumer warp, of every CTA whose producer writes this stage */
             sm90_bar_init(empty_bar + 8 * s, 4 * SM90_TILE_OWNERS * W8A8_CLUSTER);
         }
@@ -809,9 +814,9 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
             w8a8_pdl_launch_dependents();
         }
 #if SM90_BLOCK
-        else if (threadIdx.x / 32 == 1) {
-            /* the scale loader: each stage's block scales, in the producer's order */
-            const int lane = threadIdx.x % 32;
+        else if (threadIdx.x / 32 >= 1 && threadIdx.x / 32 <= SM90_LOADERS) {
+            /* the scale loaders: each stage's block scales, in the producer's order */
+            const int loader = threadIdx.x / 32 - 1, lane = threadIdx.x % 32;
             int stage = 0;
             sm90_u32 phase = 0;
             for (int unit = units.first; unit < units.count; unit += units.step) {
@@ -819,9 +824,9 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
                 sm90_unit_tile(units, unit, mt, nt);
                 for (int kb = kb_begin; kb < kb_end; ++kb) {
                     sm90_bar_wait(empty_bar + 8 * stage, phase ^ 1u);
-                    sm90_block_scales_fetch(scale_smem + stage * SM90_SCALE_STAGE_BYTES, args,
-                                            (long long)mt * W8A8_BLOCK_M,
-                                            (long long)nt * W8A8_BLOCK_N, kb, k_blocks, lane);
+                    sm90_scale_fetch(scale_smem + stage * SM90_SCALE_STAGE_BYTES, args,
+                                     (long long)mt * W8A8_BLOCK_M, (long long)nt * W8A8_BLOCK_N,
+                                     kb, k_blocks, loader, lane);
                     sm90_cp_async_arrive(full_bar + 8 * stage);
                     sm90_ring_next(stage, phase);
                 }
@@ -899,8 +904,6 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
                 sm90_bar_wait(full_bar + 8 * stage, phase);
                 sm90_bar_wait(full_bar + 8 * stage2, phase2);
                 sm90_block_scales_read(scales, scale_smem + stage * SM90_SCALE_STAGE_BYTES, r_tile);
-                sm90_block_scales_read(scales1, scale_smem + stage2 * SM90_SCALE_STAGE_BYTES,
-                                       r_tile);
                 sm90_stagger_before(consumer, nth == 0 && kb == kb_begin);
                 sm90_issue_k_block(tmp, sm90_desc_k128(a_smem + stage * SM90_A_BYTES + a_rows),
                                    sm90_desc_k128(b_smem + stage * SM90_B_BYTES), 0);
@@ -914,6 +917,9 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
                 sm90_wgmma_wait<1>();
                 sm90_promote_block(acc, tmp, scales, (int)(col_tile & 127),
                                    empty_bar + 8 * first, lane);
+                /* (the second block's scales only now: all three sets are live before) */
+                sm90_block_scales_read(scales1, scale_smem + second * SM90_SCALE_STAGE_BYTES,
+                                       r_tile);
                 sm90_wgmma_wait<0>();
                 sm90_promote_block(acc, tmp2, scales1, (int)(col_tile & 127),
                                    empty_bar + 8 * second, lane);

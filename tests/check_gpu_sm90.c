@@ -96,7 +96,7 @@ static const char *const block_configs[] = {
      * 128-row consumers, a cluster) */
     "block_m=128,block_n=128,stages=4,consumers=2,raster=0,group=8,cluster=1,stagger=1",
     "block_m=128,block_n=128,stages=5,consumers=2,raster=1,group=8,cluster=1,overlap=1,stagger=1",
-    "block_m=128,block_n=160,stages=4,consumers=2,raster=0,group=8,cluster=1,epilogue=1,stagger=1",
+    "block_m=128,block_n=160,stages=3,consumers=2,raster=0,group=8,cluster=1,epilogue=1,stagger=1",
     "block_m=256,block_n=80,stages=3,consumers=2,raster=0,group=2,cluster=1,stagger=1",
     "block_m=128,block_n=96,stages=6,consumers=2,raster=0,group=8,cluster=2,overlap=1,stagger=1",
 };
