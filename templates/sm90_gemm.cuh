@@ -214,6 +214,7 @@
 #define SM90_SB_ONE (128 % W8A8_BLOCK_N == 0)
 #define SM90_SB_COUNT (SM90_SB_ONE ? 1 : (W8A8_BLOCK_N + 127) / 128 + 1)
 #define SM90_SCALE_STAGE_BYTES (SM90_BLOCK ? W8A8_BLOCK_M * 4 + 16 : 0)
+#define SM90_LOADERS 2 /* block scales: the producer warpgroup's warps that copy them */
 #define SM90_SMEM_BYTES                                                                           \
     (W8A8_STAGES * (SM90_A_BYTES + SM90_B_BYTES) + SM90_C_BYTES + SM90_RED_BYTES +               \
      16 * W8A8_STAGES + 16 + SM90_RED_BAR_BYTES + W8A8_STAGES * SM90_SCALE_STAGE_BYTES + 1024)
@@ -418,7 +419,6 @@ struct sm90_block_scales {
  * the consumers only if a K block costs them few instructions: one address per lane,
  * stepped by 64 rows. They run on the producer's 40 registers, so they keep no state
  * between K blocks. */
-#define SM90_LOADERS 2
 __device__ __forceinline__ void sm90_scale_fetch(sm90_u32 dst, const w8a8_gemm_args &args,
                                                  long long row_tile, long long col_tile, int kb,
                                                  int k_blocks, int loader, int lane)
