@@ -97,14 +97,18 @@ end
 local SPLIT_MAX_M = 64
 local STAGGER_MAX_M = 128
 local function prune(name, value, problem, device)
-    -- Block scales only. Measured on an H100 (bench/results-2026-11-23-s7/, the DeepSeek-V3
-    -- keys at M = 64..4096, a cold 240 s tune offering both everywhere): overlap 1 won none
-    -- of 53 keys (best overlap-1 config 0.87x the best without, geomean); stagger 1 won 6 of
-    -- 46, all at M <= 128 with split-K (up to 1.34x), and lost elsewhere (0.91x geomean). A
-    -- plain tune offers stagger at M <= STAGGER_MAX_M and overlap nowhere; a named space
-    -- (w8a8 tune --space sm90_gemm) offers both at every M.
+    -- Promoted accumulation only. Measured on an H100 (bench/results-2026-11-23-s7/, the
+    -- DeepSeek-V3 keys at M = 64..4096, a cold 240 s tune offering both everywhere): stagger 1
+    -- won 6 of 46, all at M <= 128 with split-K (up to 1.34x), and lost elsewhere (0.91x
+    -- geomean). Overlap 1 won none of 53 keys there, when the consumers still read their
+    -- block scales from global memory; since the scales travel with the ring it won 10 of 12
+    -- block-scaled keys at M = 512..4096 on an H200 (bench/results-2026-11-23-s9/, call C:
+    -- best overlap-1 config 1.033x the best without, geomean, 0.98..1.09). A plain tune offers
+    -- stagger at M <= STAGGER_MAX_M and overlap with block scales (promoted per-tensor/per-row:
+    -- not measured, only when named); a named space (w8a8 tune --space sm90_gemm) offers both
+    -- at every M.
     if name == "overlap" and value == 1 then
-        return is_promoted(problem) and device.named == true
+        return is_block(problem) or (is_promoted(problem) and device.named == true)
     end
     if name == "stagger" and value == 1 then
         return is_promoted(problem) and (device.named == true or problem.m <= STAGGER_MAX_M)

@@ -577,12 +577,14 @@ END_TEST
  * pingpong needs 2 consumers; rows per consumer (block_m, or block_m / consumers without
  * pingpong) ∈ {64, 128}; INT8 wgmma N ∈ {8, 16, 24, 32} ∪ {48…256 step 16}; cluster 2 needs
  * block_n % 16 == 0; stages·(block_m + block_n)·128 + staging + partials + 16·stages + 16 +
- * 1024 ≤ max_smem (block scales: + stages · (block_m · 4 + 16) of scale areas), where epilogue 1 stages consumers · rows · block_n · out_bytes and split > 1
+ * 1024 ≤ max_smem (block scales: + stages · (block_m · 4 + 16) of scale areas), where
+ * epilogue 1 stages consumers · rows · block_n · out_bytes and split > 1
  * keeps consumers · rows · block_n · 4 bytes of partial sums and 32 of barriers; (rows / 64) ·
  * block_n / 2 + 40 ≤ 255 (one consumer) or 232 (two), with block scales (promoted
- * accumulation) 2 · (rows / 64) · block_n / 2 + 40 + 16 instead, and with overlap 1 (block
- * scales and split 1 only, offered when the space is named) 3 · (rows / 64) · block_n / 2 + 32 +
- * 8 · rows / 64; stagger 1 (block scales only, at M <= 128 unless named) needs 2 consumers
+ * accumulation) 2 · (rows / 64) · block_n / 2 + 40 + 16 instead, and with overlap 1 (promoted
+ * accumulation and split 1 only, offered with block scales, otherwise when the space is named)
+ * 3 · (rows / 64) · block_n / 2 + 32 + 8 · rows / 64; stagger 1 (promoted accumulation only, at
+ * M <= 128 unless named) needs 2 consumers
  * without pingpong; split > 1 needs cluster 1,
  * no pingpong, at least 2 · split K blocks of 128 and tiles · split ≤ 2 · SMs, and M ≤ 64
  * unless the space is named; both values of specialize are valid; the
@@ -604,9 +606,9 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, boo
     static const int splits[] = {1, 2, 4};
     /* unnamed, split-K is offered only at M <= 64 (pruned above) */
     const int split_values = named || x.m <= 64 ? 3 : 1, specialize_values = 2;
-    /* prune() drops overlap 1 and stagger 1 without block scales; unnamed, overlap 1
-     * everywhere and stagger 1 at M > 128 */
-    const int overlap_values = x.block && named ? 2 : 1;
+    /* prune() drops overlap 1 and stagger 1 without promoted accumulation; unnamed, stagger 1
+     * at M > 128 and overlap 1 unless the scales are block scales */
+    const int overlap_values = x.block && (named || x.scale_areas) ? 2 : 1;
     const int stagger_values = x.block && (named || x.m <= 128) ? 2 : 1;
     size_t count = 0;
     for (int a = 0; a < 3; a++)
@@ -750,7 +752,7 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     size_t block_valid =
         sm90_expected_valid((sm90_expect){4096, 7168, 16384, false, true, 2, true}, smem_90a,
                             sms_90a, false);
-    ck_assert_uint_eq(block_valid, 24912); /* unnamed at M > 128: no overlap 1, no stagger 1 */
+    ck_assert_uint_eq(block_valid, 44320); /* unnamed at M > 128: overlap 1, no stagger 1 */
     /* named: both (split 2, 4 stay invalid: the tiles fill the GPU) */
     const size_t block_named =
         sm90_expected_valid((sm90_expect){4096, 7168, 16384, false, true, 2, true}, smem_90a,
