@@ -666,6 +666,27 @@ __device__ __forceinline__ void sm90_unit_tile(const sm90_units &u, int unit, in
     mt = mu * W8A8_CLUSTER + u.rank;
 }
 
+/* The producers' walk of the ring (the TMA thread's, and the scale loaders'): for every tile
+ * of this CTA and every K block of its slice, in the consumers' order, waits until the next
+ * stage is empty and calls fill(stage, mt, nt, kb), which starts that stage's loads and
+ * accounts them on its full barrier. */
+template <typename Fill>
+__device__ __forceinline__ void sm90_ring_fill(const sm90_units &units, int kb_begin, int kb_end,
+                                               sm90_u32 empty_bar, Fill fill)
+{
+    int stage = 0;
+    sm90_u32 phase = 0;
+    for (int unit = units.first; unit < units.count; unit += units.step) {
+        int mt, nt;
+        sm90_unit_tile(units, unit, mt, nt);
+        for (int kb = kb_begin; kb < kb_end; ++kb) {
+            sm90_bar_wait(empty_bar + 8 * stage, phase ^ 1u);
+            fill(stage, mt, nt, kb);
+            sm90_ring_next(stage, phase);
+        }
+    }
+}
+
 #if W8A8_SPLIT > 1
 /* Split-K: sums the consumer's partial accumulators over the cluster's K slices into rank
  * 0's (see SPLIT above). buf: this consumer's buffer; ready, free_bar: its barriers; phase:
@@ -783,30 +804,23 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
         sm90_regs_dec<40>();
 #endif
         if (threadIdx.x == 0) {
-            int stage = 0;
-            sm90_u32 phase = 0;
-            for (int unit = units.first; unit < units.count; unit += units.step) {
-                int mt, nt;
-                sm90_unit_tile(units, unit, mt, nt);
-                for (int kb = kb_begin; kb < kb_end; ++kb) {
-                    sm90_bar_wait(empty_bar + 8 * stage, phase ^ 1u);
-                    const sm90_u32 full = full_bar + 8 * stage;
-                    /* our A tile, and the whole B tile: half from us, half from the peer */
-                    sm90_bar_arrive_expect_tx(full, SM90_A_BYTES + SM90_B_BYTES);
-                    sm90_tma_load_2d(a_smem + stage * SM90_A_BYTES, &tma_a, kb * SM90_BK,
-                                     mt * W8A8_BLOCK_M, full);
+            sm90_ring_fill(units, kb_begin, kb_end, empty_bar,
+                           [&](int stage, int mt, int nt, int kb) {
+                const sm90_u32 full = full_bar + 8 * stage;
+                /* our A tile, and the whole B tile: half from us, half from the peer */
+                sm90_bar_arrive_expect_tx(full, SM90_A_BYTES + SM90_B_BYTES);
+                sm90_tma_load_2d(a_smem + stage * SM90_A_BYTES, &tma_a, kb * SM90_BK,
+                                 mt * W8A8_BLOCK_M, full);
 #if W8A8_CLUSTER == 2
-                    sm90_tma_load_2d_multicast(
-                        b_smem + stage * SM90_B_BYTES + units.rank * (SM90_B_BYTES / 2), &tma_b,
-                        kb * SM90_BK, nt * W8A8_BLOCK_N + units.rank * (W8A8_BLOCK_N / 2), full,
-                        (unsigned short)0x3);
+                sm90_tma_load_2d_multicast(
+                    b_smem + stage * SM90_B_BYTES + units.rank * (SM90_B_BYTES / 2), &tma_b,
+                    kb * SM90_BK, nt * W8A8_BLOCK_N + units.rank * (W8A8_BLOCK_N / 2), full,
+                    (unsigned short)0x3);
 #else
-                    sm90_tma_load_2d(b_smem + stage * SM90_B_BYTES, &tma_b, kb * SM90_BK,
-                                     nt * W8A8_BLOCK_N, full);
+                sm90_tma_load_2d(b_smem + stage * SM90_B_BYTES, &tma_b, kb * SM90_BK,
+                                 nt * W8A8_BLOCK_N, full);
 #endif
-                    sm90_ring_next(stage, phase);
-                }
-            }
+            });
             /* Every load of this CTA is issued: the next kernel may launch once all CTAs are
              * here, its prologue overlapping our last main loop and epilogue. Not earlier: a
              * dependent launched at our start would, with its own dependents, pile grids of
@@ -817,20 +831,13 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
         else if (threadIdx.x / 32 >= 1 && threadIdx.x / 32 <= SM90_LOADERS) {
             /* the scale loaders: each stage's block scales, in the producer's order */
             const int loader = threadIdx.x / 32 - 1, lane = threadIdx.x % 32;
-            int stage = 0;
-            sm90_u32 phase = 0;
-            for (int unit = units.first; unit < units.count; unit += units.step) {
-                int mt, nt;
-                sm90_unit_tile(units, unit, mt, nt);
-                for (int kb = kb_begin; kb < kb_end; ++kb) {
-                    sm90_bar_wait(empty_bar + 8 * stage, phase ^ 1u);
-                    sm90_scale_fetch(scale_smem + stage * SM90_SCALE_STAGE_BYTES, args,
-                                     (long long)mt * W8A8_BLOCK_M, (long long)nt * W8A8_BLOCK_N,
-                                     kb, k_blocks, loader, lane);
-                    sm90_cp_async_arrive(full_bar + 8 * stage);
-                    sm90_ring_next(stage, phase);
-                }
-            }
+            sm90_ring_fill(units, kb_begin, kb_end, empty_bar,
+                           [&](int stage, int mt, int nt, int kb) {
+                sm90_scale_fetch(scale_smem + stage * SM90_SCALE_STAGE_BYTES, args,
+                                 (long long)mt * W8A8_BLOCK_M, (long long)nt * W8A8_BLOCK_N, kb,
+                                 k_blocks, loader, lane);
+                sm90_cp_async_arrive(full_bar + 8 * stage);
+            });
         }
 #endif
     } else {
