@@ -28,6 +28,7 @@
 #define SM90_SPLIT_BARRIER_BYTES 32u /* split > 1: a ready and a free barrier per consumer */
 #define SM90_B_SCALE_AREA_BYTES 16u  /* block scales: a stage's B scales, after its A scales */
 #define SM90_ALIGN_SLACK 1024u
+#define SM90_SMEM_OPTIN 232448u /* per-block opt-in shared memory of every sm_90 device */
 #define SM90_WARPGROUP 128u
 #define SM90_REG_OVERHEAD 40
 /* Block scales: the consumers hold a second accumulator set (promoted accumulation; overlap=1:
@@ -212,11 +213,14 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
         return errorf(ctx, W8A8_INVALID,
                       "sm90_gemm config: %d accumulator registers per thread exceed the cap %d",
                       accumulators, cap - overhead);
+    /* Without a device, the opt-in limit every sm_90 part has: a config that could launch on
+     * none is refused when compiled or planned anywhere (a shipped cache row included). */
     unsigned smem = sm90_smem_bytes(c, problem);
-    if (ctx->has_device && smem > (unsigned)ctx->max_smem_optin)
+    unsigned limit = ctx->has_device ? (unsigned)ctx->max_smem_optin : SM90_SMEM_OPTIN;
+    if (smem > limit)
         return errorf(ctx, W8A8_INVALID,
-                      "sm90_gemm config: %u bytes of shared memory exceed the device's %d", smem,
-                      ctx->max_smem_optin);
+                      "sm90_gemm config: %u bytes of shared memory exceed %s (%u)", smem,
+                      ctx->has_device ? "the device's limit" : "the sm_90 opt-in limit", limit);
     return W8A8_OK;
 }
 
@@ -259,12 +263,15 @@ static w8a8_status sm90_compiled_defines(w8a8_context *ctx, const w8a8_problem *
     return st == W8A8_OK ? gemm_defines(ctx, problem, compiled, out, size) : st;
 }
 
+/* A config that sm90_config_check refuses has no kernel, so it has no defines either. */
 static w8a8_status sm90_defines(w8a8_context *ctx, const w8a8_problem *problem,
                                 const char *config, char *out, size_t size)
 {
     sm90_config c;
     w8a8_status st =
         gemm_config_parse(ctx, SM90_TEMPLATE, sm90_params, SM90_PARAM_COUNT, config, &c);
+    if (st == W8A8_OK)
+        st = sm90_config_check(ctx, problem, &c);
     return st == W8A8_OK ? sm90_compiled_defines(ctx, problem, &c, out, size) : st;
 }
 

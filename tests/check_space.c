@@ -710,6 +710,61 @@ START_TEST(sm90_tile_order_is_a_launch_argument)
 }
 END_TEST
 
+/* Every sm90_gemm row of the shipped caches is a config the family accepts for its problem,
+ * shared memory against the sm_90 limit included: a kernel change that outgrows a shipped row
+ * would otherwise drop its key to the space default at run time (as the scale areas of block
+ * scales did to three rows of cache/h200-decode.sql). */
+typedef struct shipped_rows {
+    w8a8_context *ctx;
+    size_t rows;
+} shipped_rows;
+
+static int shipped_row_visit(void *user, const w8a8_cache_entry *entry)
+{
+    shipped_rows *r = user;
+    if (strcmp(entry->family, "sm90_gemm") != 0)
+        return 0;
+    char defines[1024];
+    w8a8_status st = gemm_family_defines(&gemm_family_sm90, r->ctx, &entry->problem,
+                                         entry->config, defines, sizeof defines);
+    ck_assert_msg(st == W8A8_OK, "%s: N=%lld K=%lld M bucket %lld %s: %s", entry->source,
+                  (long long)entry->problem.n, (long long)entry->problem.k,
+                  (long long)entry->problem.m, entry->config, w8a8_errmsg(r->ctx));
+    r->rows++;
+    return 0;
+}
+
+START_TEST(shipped_sm90_rows_are_valid_configs)
+{
+    char dir[512];
+    ck_assert_int_eq(setenv("W8A8_CACHE_PATH", W8A8_SOURCE_DIR "/cache", 1), 0);
+    w8a8_context *ctx = test_ctx_open_empty_cache(dir, sizeof dir);
+    shipped_rows r = {ctx, 0};
+    w8a8_cache_filter filter = {0};
+    filter.arch = "sm_90";
+    w8a8_status st = w8a8_cache_list(ctx, &filter, shipped_row_visit, &r);
+    unsetenv("W8A8_CACHE_PATH");
+    ck_assert_msg(st == W8A8_OK, "%s", w8a8_errmsg(ctx));
+    ck_assert_uint_gt(r.rows, 300); /* the shipped files hold hundreds of sm90_gemm rows */
+    /* and the rule bites: 7 stages of 128×128 with block scales no longer fit */
+    w8a8_problem p;
+    w8a8_problem_init(&p, 512, 7168, 2048, W8A8_E4M3, W8A8_BF16);
+    p.a_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 1, 128, 1, 0};
+    p.b_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 128, 128, 0, 0};
+    char defines[1024];
+    const char *seven = "block_m=128,block_n=128,stages=7,consumers=2";
+    ck_assert_int_eq(gemm_family_defines(&gemm_family_sm90, ctx, &p, seven, defines,
+                                         sizeof defines),
+                     W8A8_INVALID);
+    ck_assert_ptr_nonnull(strstr(w8a8_errmsg(ctx), "shared memory"));
+    p.a_scale = p.b_scale = (w8a8_scale_layout){W8A8_SCALE_TENSOR, 0, 0, 0, 0};
+    ck_assert_int_eq(gemm_family_defines(&gemm_family_sm90, ctx, &p, seven, defines,
+                                         sizeof defines),
+                     W8A8_OK);
+    w8a8_context_close(ctx);
+}
+END_TEST
+
 START_TEST(sm90_space_prunes_to_exact_counts)
 {
     w8a8_context *ctx = ctx_open();
@@ -931,6 +986,7 @@ int main(void)
     tcase_add_test(shipped, reference_space);
     tcase_add_test(shipped, reference_compile_plan_covers_every_trait);
     tcase_add_test(shipped, sm90_space_prunes_to_exact_counts);
+    tcase_add_test(shipped, shipped_sm90_rows_are_valid_configs);
     tcase_add_test(shipped, sm90_tile_order_is_a_launch_argument);
     suite_add_tcase(s, shipped);
     return test_run_suite(s);
