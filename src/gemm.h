@@ -65,6 +65,10 @@ typedef enum gemm_operands {
 } gemm_operands;
 gemm_operands gemm_tensor_core_operands(const w8a8_problem *problem);
 
+/* The per-block opt-in shared memory of every sm_90 part (H100, H200, H20, GH200): what
+ * sm90_gemm plans against without a device, and the nominal sm_90 device of the spaces. */
+#define GEMM_SM90_SMEM_OPTIN 232448
+
 /* Whether a kernel must promote its FP8 partial sums for problem (w8a8_accum): accum is
  * W8A8_ACCUM_PROMOTED, the operands FP8 and neither side block-scaled. Everywhere else the
  * accumulation is already exact or promoted, so W8A8_ACCUM_PROMOTED changes nothing there

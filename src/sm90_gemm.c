@@ -28,11 +28,10 @@
 #define SM90_SPLIT_BARRIER_BYTES 32u /* split > 1: a ready and a free barrier per consumer */
 #define SM90_B_SCALE_AREA_BYTES 16u  /* block scales: a stage's B scales, after its A scales */
 #define SM90_ALIGN_SLACK 1024u
-#define SM90_SMEM_OPTIN 232448u /* per-block opt-in shared memory of every sm_90 device */
 #define SM90_WARPGROUP 128u
 #define SM90_REG_OVERHEAD 40
 /* Block scales: the consumers hold a second accumulator set (promoted accumulation; overlap=1:
- * a third) and the scales of two K blocks. */
+ * a third) and the scales of the K block they promote. */
 #define SM90_BLOCK_SCALE_REGS 16
 /* overlap=1: what a consumer needs beside its three sets, plus 8 per 64 rows. Measured with
  * NVRTC (CUDA 13): 128x128 tiles of two 64-row consumers (3 x 64 accumulators) compile clean;
@@ -203,7 +202,7 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
     int overhead = SM90_REG_OVERHEAD;
     if (sm90_promoted(problem) && c->overlap) {
         accumulators *= 3; /* the main set and two temporary ones */
-        overhead = SM90_OVERLAP_OVERHEAD + 8 * (wg_m / 64); /* + the scales of four K blocks */
+        overhead = SM90_OVERLAP_OVERHEAD + 8 * (wg_m / 64); /* + the scales of its two K blocks */
     } else if (sm90_promoted(problem)) {
         accumulators *= 2; /* the main set and a temporary one */
         overhead += SM90_BLOCK_SCALE_REGS;
@@ -216,7 +215,7 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
     /* Without a device, the opt-in limit every sm_90 part has: a config that could launch on
      * none is refused when compiled or planned anywhere (a shipped cache row included). */
     unsigned smem = sm90_smem_bytes(c, problem);
-    unsigned limit = ctx->has_device ? (unsigned)ctx->max_smem_optin : SM90_SMEM_OPTIN;
+    unsigned limit = (unsigned)(ctx->has_device ? ctx->max_smem_optin : GEMM_SM90_SMEM_OPTIN);
     if (smem > limit)
         return errorf(ctx, W8A8_INVALID,
                       "sm90_gemm config: %u bytes of shared memory exceed %s (%u)", smem,

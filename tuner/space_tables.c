@@ -27,7 +27,7 @@ static const struct nominal_device {
     {"sm_80", "NVIDIA A100-SXM4-80GB (nominal)", 8, 0, 108, 166912, 40 * MIB},
     {"sm_86", "NVIDIA A10 (nominal)", 8, 6, 72, 101376, 6 * MIB},
     {"sm_89", "NVIDIA L40S (nominal)", 8, 9, 142, 101376, 96 * MIB},
-    {"sm_90", "NVIDIA H100 80GB HBM3 (nominal)", 9, 0, 132, 232448, 50 * MIB},
+    {"sm_90", "NVIDIA H100 80GB HBM3 (nominal)", 9, 0, 132, GEMM_SM90_SMEM_OPTIN, 50 * MIB},
 };
 
 w8a8_status space_device_nominal(w8a8_context *ctx, const char *arch, space_device *dev)
