@@ -284,29 +284,90 @@ __device__ __forceinline__ void sm90_tile_coords(int tile, int m_tiles, int n_ti
 
 /* ---- epilogue ---------------------------------------------------------------------------- */
 
-/* Writes (v0, v1) at row r, columns c, c+1 of the consumer's staging (tile-relative, r <
- * SM90_WG_M) in the TMA box layout and swizzle. */
-__device__ __forceinline__ void sm90_stage2(sm90_u32 staging, int r, int c, float v0, float v1)
+/* The staging buffer: SM90_C_BOXES boxes of SM90_WG_M rows × SM90_C_BOX_BYTES, swizzled as
+ * the map says (bits 4… of an offset XOR bits 7…). A row's 16-byte chunk ch (counted from the
+ * tile row's first byte) lies at box ch / SM90_C_CHUNKS, chunk ch % SM90_C_CHUNKS of the box
+ * row; the swizzle XORs that chunk with sm90_c_swizzle(row), which is the same for every row
+ * 8·i apart (boxes are multiples of 1024 bytes, 8 rows of 128). */
+#define SM90_C_CHUNKS (SM90_C_BOX_BYTES / 16)
+__device__ __forceinline__ int sm90_c_swizzle(int row)
 {
-    const int byte = c * SM90_OUT_BYTES;
-    sm90_u32 off = (sm90_u32)((byte / SM90_C_BOX_BYTES) * (SM90_WG_M * SM90_C_BOX_BYTES) +
-                              r * SM90_C_BOX_BYTES + byte % SM90_C_BOX_BYTES);
-    off ^= ((off >> 7) & ((1u << SM90_C_SWIZZLE_BITS) - 1u)) << 4;
-#if W8A8_OUT_TYPE == W8A8_T_FP32
-    sm90_st_shared_f32x2(staging + off, v0, v1);
-#elif W8A8_OUT_TYPE == W8A8_T_BF16
-    sm90_st_shared_u32(staging + off, w8a8_pack_bf16x2(v0, v1));
+    return ((row * SM90_C_BOX_BYTES) >> 7) & ((1 << SM90_C_SWIZZLE_BITS) - 1);
+}
+__device__ __forceinline__ sm90_u32 sm90_c_offset(int row, int swz, int ch)
+{
+    return (sm90_u32)((ch / SM90_C_CHUNKS) * (SM90_WG_M * SM90_C_BOX_BYTES) +
+                      row * SM90_C_BOX_BYTES + (((ch % SM90_C_CHUNKS) ^ swz) << 4));
+}
+
+/* stmatrix: 8×8 16-bit matrices from the accumulator fragment layout (thread l holds row
+ * l / 4, columns 2·(l % 4) + {0, 1} of each) to shared memory; lane L gives the address of
+ * row L % 8 of matrix L / 8. */
+__device__ __forceinline__ void sm90_stmatrix_x4(sm90_u32 addr, sm90_u32 m0, sm90_u32 m1,
+                                                 sm90_u32 m2, sm90_u32 m3)
+{
+    asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(addr),
+                 "r"(m0), "r"(m1), "r"(m2), "r"(m3)
+                 : "memory");
+}
+__device__ __forceinline__ void sm90_stmatrix_x2(sm90_u32 addr, sm90_u32 m0, sm90_u32 m1)
+{
+    asm volatile("stmatrix.sync.aligned.m8n8.x2.shared.b16 [%0], {%1, %2};" ::"r"(addr), "r"(m0),
+                 "r"(m1)
+                 : "memory");
+}
+
+/* Per 8-column group: the B scales, bias and (zero point) column sums of its two columns. */
+struct sm90_col_terms {
+    float sb0, sb1, bias0, bias1;
+#if W8A8_AZP != W8A8_Z_NONE
+    int cs0, cs1;
+#endif
+};
+
+__device__ __forceinline__ sm90_col_terms sm90_col_terms_at(const w8a8_gemm_args &args,
+                                                            long long col, float sb_tensor)
+{
+    /* (tile columns start at even offsets, so with whole tiles col + 1 < N as well) */
+    const bool in = SM90_WHOLE_N || col < SM90_N, pair = SM90_WHOLE_N || col + 1 < SM90_N;
+    sm90_col_terms t;
+#if W8A8_B_SCALE == W8A8_S_ROW
+    (void)sb_tensor;
+    t.sb0 = in ? __ldg(args.b_scale + col) : 0.0f;
+    t.sb1 = pair ? __ldg(args.b_scale + col + 1) : 0.0f;
 #else
-    sm90_st_shared_u32(staging + off, w8a8_pack_f16x2(v0, v1));
+    t.sb0 = t.sb1 = sb_tensor;
+#endif
+#if W8A8_BIAS_TYPE != W8A8_T_NONE
+    t.bias0 = in ? w8a8_load_bias(args.bias, col) : 0.0f;
+    t.bias1 = pair ? w8a8_load_bias(args.bias, col + 1) : 0.0f;
+#else
+    t.bias0 = t.bias1 = 0.0f;
+#endif
+#if W8A8_AZP != W8A8_Z_NONE
+    t.cs0 = in ? __ldg(args.b_col_sums + col) : 0;
+    t.cs1 = pair ? __ldg(args.b_col_sums + col + 1) : 0;
+#endif
+    (void)in;
+    (void)pair;
+    return t;
+}
+
+__device__ __forceinline__ sm90_u32 sm90_pack_out2(float v0, float v1)
+{
+#if W8A8_OUT_TYPE == W8A8_T_BF16
+    return w8a8_pack_bf16x2(v0, v1);
+#else
+    return w8a8_pack_f16x2(v0, v1);
 #endif
 }
 
 /* Scales, corrects and converts this thread's accumulators, then writes them to global memory
  * (staging 0: rows and columns predicated) or to the consumer's staging buffer (every row and
- * column: the TMA store clips the tails, and loads past M or N read 0). Thread (warp w,
- * lane l) holds rows row0 + 64·s + {0, 8} (row0 = 16w + l/4 from the warpgroup's first row,
- * r0 in the tile) and, per 8-column group j, columns col0 + 8j + {0, 1} (col0 = 2·(l%4), c0
- * in the tile). */
+ * column: the TMA store clips the tails, and loads past M or N read 0; 16-bit outputs with
+ * stmatrix). Thread (warp w, lane l) holds rows row0 + 64·s + {0, 8} (row0 = 16w + l/4 from
+ * the warpgroup's first row, r0 in the tile) and, per 8-column group j, columns col0 + 8j +
+ * {0, 1} (col0 = 2·(l%4), c0 in the tile). */
 __device__ __forceinline__ void sm90_epilogue(const sm90_acc_t (&acc)[SM90_SUB_M][SM90_ACC],
                                               const w8a8_gemm_args &args, long long row0,
                                               long long col0, sm90_u32 staging, int r0, int c0)
@@ -338,58 +399,84 @@ __device__ __forceinline__ void sm90_epilogue(const sm90_acc_t (&acc)[SM90_SUB_M
         }
 #if W8A8_B_SCALE == W8A8_S_TENSOR
     const float sb_tensor = __ldg(args.b_scale);
+#else
+    const float sb_tensor = 1.0f;
+#endif
+    /* output (row h of sub-tile s, column 2·(l%4) + e of group j) as float */
+    auto value = [&](int s, int h, int j, int e, const sm90_col_terms &t) {
+#if W8A8_AZP != W8A8_Z_NONE
+        const float a = (float)(acc[s][4 * j + 2 * h + e] - zp[s][h] * (e ? t.cs1 : t.cs0));
+#else
+        const float a = (float)acc[s][4 * j + 2 * h + e];
+#endif
+        return a * sa[s][h] * (e ? t.sb1 : t.sb0) + (e ? t.bias1 : t.bias0);
+    };
+#if W8A8_EPILOGUE
+    if (staging) {
+        const int lane = threadIdx.x % 32;
+#if SM90_OUT_BYTES == 2
+        /* Per sub-tile and pair of groups (j, j + 1): four matrices, rows 0-7 and 8-15 of
+         * group j, then of j + 1 (one group, two matrices, when j is the last); lane L
+         * addresses tile row r0 - l/4 + 8·(L/8 % 2) + L % 8, chunk j + L/16. */
+        const int lrow = r0 - lane / 4 + 8 * ((lane >> 3) & 1) + (lane & 7);
+        const int swz = sm90_c_swizzle(lrow);
+#pragma unroll
+        for (int j = 0; j < W8A8_BLOCK_N / 8; j += 2) {
+            const bool two = j + 1 < W8A8_BLOCK_N / 8;
+            const sm90_col_terms t0 = sm90_col_terms_at(args, col0 + 8 * j, sb_tensor);
+            const sm90_col_terms t1 =
+                two ? sm90_col_terms_at(args, col0 + 8 * (j + 1), sb_tensor) : t0;
+#pragma unroll
+            for (int s = 0; s < SM90_SUB_M; ++s) {
+                const sm90_u32 m0 = sm90_pack_out2(value(s, 0, j, 0, t0), value(s, 0, j, 1, t0));
+                const sm90_u32 m1 = sm90_pack_out2(value(s, 1, j, 0, t0), value(s, 1, j, 1, t0));
+                const sm90_u32 addr = staging + sm90_c_offset(lrow + 64 * s, swz, j + (lane >> 4));
+                if (two) {
+                    const int k = j + 1;
+                    const sm90_u32 m2 = sm90_pack_out2(value(s, 0, k, 0, t1), value(s, 0, k, 1, t1));
+                    const sm90_u32 m3 = sm90_pack_out2(value(s, 1, k, 0, t1), value(s, 1, k, 1, t1));
+                    sm90_stmatrix_x4(addr, m0, m1, m2, m3);
+                } else {
+                    sm90_stmatrix_x2(addr, m0, m1); /* lanes 0-15's addresses: chunk j */
+                }
+            }
+        }
+#else
+        /* fp32: 8 bytes per row and group; chunk 2j + (l%4)/2, byte 8·(l%2) in it */
+        const int swz = sm90_c_swizzle(r0);
+#pragma unroll
+        for (int j = 0; j < W8A8_BLOCK_N / 8; ++j) {
+            const sm90_col_terms t = sm90_col_terms_at(args, col0 + 8 * j, sb_tensor);
+#pragma unroll
+            for (int s = 0; s < SM90_SUB_M; ++s)
+#pragma unroll
+                for (int h = 0; h < 2; ++h)
+                    sm90_st_shared_f32x2(staging + sm90_c_offset(r0 + 64 * s + 8 * h, swz,
+                                                                 2 * j + (lane & 3) / 2) +
+                                             8 * (lane & 1),
+                                         value(s, h, j, 0, t), value(s, h, j, 1, t));
+        }
+#endif
+        return;
+    }
 #endif
     char *const out = (char *)args.out;
     const long long row_bytes = args.ldc * SM90_OUT_BYTES;
 #pragma unroll
     for (int j = 0; j < W8A8_BLOCK_N / 8; ++j) {
         const long long col = col0 + 8 * j;
-        /* (tile columns start at even offsets, so with whole tiles col + 1 < N as well) */
-        const bool in = SM90_WHOLE_N || col < SM90_N, pair = SM90_WHOLE_N || col + 1 < SM90_N;
-        if (!W8A8_EPILOGUE || !staging) {
-            if (!in)
-                continue;
-        }
-#if W8A8_B_SCALE == W8A8_S_ROW
-        const float sb0 = in ? __ldg(args.b_scale + col) : 0.0f;
-        const float sb1 = pair ? __ldg(args.b_scale + col + 1) : 0.0f;
-#elif SM90_BLOCK
-        const float sb0 = 1.0f, sb1 = 1.0f;
-#else
-        const float sb0 = sb_tensor, sb1 = sb_tensor;
-#endif
-#if W8A8_BIAS_TYPE != W8A8_T_NONE
-        const float bias0 = in ? w8a8_load_bias(args.bias, col) : 0.0f;
-        const float bias1 = pair ? w8a8_load_bias(args.bias, col + 1) : 0.0f;
-#else
-        const float bias0 = 0.0f, bias1 = 0.0f;
-#endif
-#if W8A8_AZP != W8A8_Z_NONE
-        const int cs0 = in ? __ldg(args.b_col_sums + col) : 0;
-        const int cs1 = pair ? __ldg(args.b_col_sums + col + 1) : 0;
-#endif
+        if (!(SM90_WHOLE_N || col < SM90_N))
+            continue;
+        const bool pair = SM90_WHOLE_N || col + 1 < SM90_N;
+        const sm90_col_terms t = sm90_col_terms_at(args, col, sb_tensor);
 #pragma unroll
         for (int s = 0; s < SM90_SUB_M; ++s)
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
-#if W8A8_AZP != W8A8_Z_NONE
-                const float a0 = (float)(acc[s][4 * j + 2 * h] - zp[s][h] * cs0);
-                const float a1 = (float)(acc[s][4 * j + 2 * h + 1] - zp[s][h] * cs1);
-#else
-                const float a0 = (float)acc[s][4 * j + 2 * h];
-                const float a1 = (float)acc[s][4 * j + 2 * h + 1];
-#endif
-                const float v0 = a0 * sa[s][h] * sb0 + bias0;
-                const float v1 = a1 * sa[s][h] * sb1 + bias1;
-#if W8A8_EPILOGUE
-                if (staging) {
-                    sm90_stage2(staging, r0 + 64 * s + 8 * h, c0 + 8 * j, v0, v1);
-                    continue;
-                }
-#endif
                 const long long row = row0 + 64 * s + 8 * h;
                 if (row < args.m)
-                    w8a8_store2(out + row * row_bytes, col, v0, v1, pair);
+                    w8a8_store2(out + row * row_bytes, col, value(s, h, j, 0, t),
+                                value(s, h, j, 1, t), pair);
             }
     }
 }
@@ -1020,7 +1107,8 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
         }
 #if W8A8_EPILOGUE
         if (staging && store_issuer)
-            sm90_bulk_wait(); /* the stores finish before the CTA's shared memory goes */
+            sm90_bulk_wait_read(); /* the stores have read shared memory before it goes (their
+                                     global writes complete with the grid, as any store's) */
 #endif
     }
 #if SM90_CTAS > 1

@@ -126,11 +126,6 @@ __device__ __forceinline__ void sm90_bulk_wait_read()
 {
     asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
 }
-/* Waits until the committed bulk stores are complete (written to global memory). */
-__device__ __forceinline__ void sm90_bulk_wait()
-{
-    asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
-}
 
 /* Orders this thread's generic-proxy shared-memory writes before later async-proxy (TMA,
  * wgmma) accesses. */
