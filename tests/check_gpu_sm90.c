@@ -37,7 +37,6 @@
 
 static w8a8_context *ctx;
 
-/* Configs every test cycles through (INT8 problems move block_n to a legal INT8 N). */
 /* Configs every test cycles through (INT8 problems move block_n to a legal INT8 N). Each
  * fits every out dtype; the TMA-store epilogue (epilogue=1) stages rows of 16 (no swizzle),
  * 32, 64 and 128 bytes, and cluster=2 runs with odd tile-row counts (a unit half past M). */
