@@ -22,7 +22,11 @@
 --              their shared B tile (block_n a multiple of 16); fewer L2 reads of B
 --   epilogue   0: the consumers store straight to global memory; 1: they stage the tile in
 --              shared memory (consumers · rows · block_n · out bytes more) and a TMA store
---              writes it while the next tile's main loop runs
+--              writes it while the next tile's main loop runs; 2: the same through two
+--              output boxes per consumer (a box: the widest of 128/64/32/16 bytes dividing a
+--              tile row), each stored as soon as it is written, so the staging takes
+--              consumers · rows · 2 · box bytes and the ring can be deeper (tile rows of
+--              more than two boxes of at least 32 bytes)
 --   specialize 0, or 1: N and K compiled in (a cubin per shape): constant loop trip counts,
 --              no column predicates when block_n divides N. Offered in every tune (see
 --              prune() for what it measured).
@@ -120,10 +124,23 @@ local function prune(name, value, problem, device)
     return true
 end
 
+-- The output box of epilogue 1 and 2: the widest of 128/64/32/16 bytes dividing a tile row.
+local function out_box_bytes(c, problem)
+    local row = c.block_n * out_bytes(problem)
+    for _, box in ipairs({ 128, 64, 32 }) do
+        if row % box == 0 then
+            return box
+        end
+    end
+    return 16
+end
+
 local function smem_bytes(c, problem)
     local staging = 0
     if c.epilogue == 1 then
         staging = c.consumers * rows_per_consumer(c) * c.block_n * out_bytes(problem)
+    elseif c.epilogue == 2 then
+        staging = c.consumers * rows_per_consumer(c) * 2 * out_box_bytes(c, problem)
     end
     local partials = 0
     if c.split > 1 then
@@ -182,8 +199,12 @@ local function valid(c, problem, device)
     if c.cluster == 2 and c.block_n % 16 ~= 0 then
         return false, "cluster 2: each CTA multicasts half of B, whole 8-row atoms"
     end
-    if c.epilogue ~= 0 and c.epilogue ~= 1 then
-        return false, "epilogue is 0 or 1"
+    if c.epilogue ~= 0 and c.epilogue ~= 1 and c.epilogue ~= 2 then
+        return false, "epilogue is 0, 1 or 2"
+    end
+    if c.epilogue == 2 and (out_box_bytes(c, problem) < 32
+            or c.block_n * out_bytes(problem) <= 2 * out_box_bytes(c, problem)) then
+        return false, "epilogue 2: more than two output boxes of at least 32 bytes (else 1)"
     end
     if c.stages < 2 then
         return false, "stages"
@@ -280,7 +301,7 @@ local function cost_model(c, problem, device, f)
         -- after a cluster-scope handshake
         epilogue = epilogue + (split - 1) * c.block_m * c.block_n * 4 / 32 + 800
     end
-    if c.epilogue == 1 then
+    if c.epilogue >= 1 then
         epilogue = epilogue * 0.6                         -- the TMA store runs under the next tile
     end
     -- two warpgroups sharing each tile: measured 5-10 % under ping-pong
@@ -435,7 +456,7 @@ return {
         raster = { 0, 1 },
         group = { 1, 4, 8, 16 },
         cluster = { 1, 2 },
-        epilogue = { 0, 1 },
+        epilogue = { 0, 1, 2 },
         split = { 1, 2, 4 },
         specialize = { 0, 1 },
         overlap = { 0, 1 },

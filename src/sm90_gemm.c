@@ -1,7 +1,7 @@
 /* The Hopper GEMM family: host side of templates/sm90_gemm.cuh (tuning space
  * scripts/sm90_gemm.lua). Parses a config ("block_m=128,block_n=256,stages=4,…"), compiles
  * the sm_90a kernel for the problem's traits, and per call gets the TMA tensor maps of A,
- * B and (epilogue=1, when the output allows it) the output from jit_tensor_map_encode (the
+ * B and (epilogue 1 or 2, when the output allows it) the output from jit_tensor_map_encode (the
  * driver encodes a map once per thread and arguments; later calls copy it), fills the
  * argument block and launches a persistent grid: min(tiles, SM count) CTAs, or with cluster=2
  * two CTAs per cluster (split=S: S CTAs per cluster, one K slice each), as many clusters as
@@ -107,14 +107,33 @@ static int sm90_wg_m(const sm90_config *c)
     return c->pingpong ? c->block_m : c->block_m / (c->consumers ? c->consumers : 1);
 }
 
-/* The ring, the epilogue staging (epilogue=1: each consumer's rows of the tile in the out
- * dtype), split > 1's partial sums (each consumer's rows × block_n × 4 bytes), the barriers,
- * block scales' per-stage scale areas (block_m A scales and 16 bytes of B scales) and the
- * alignment slack; as SM90_SMEM_BYTES in the template. */
+/* The output box of epilogue 1 and 2: the widest of 128/64/32/16 bytes dividing a tile row,
+ * and the swizzle that matches it (the template's SM90_C_BOX_BYTES, SM90_C_SWIZZLE_BITS). */
+static unsigned sm90_c_box_bytes(int block_n, const w8a8_problem *problem)
+{
+    unsigned row = (unsigned)block_n * sm90_out_bytes(problem);
+    return row % 128 == 0 ? 128u : row % 64 == 0 ? 64u : row % 32 == 0 ? 32u : 16u;
+}
+
+/* The staging of epilogue 1 (each consumer's rows of the tile in the out dtype) or 2 (two
+ * output boxes of them per consumer); 0 without. */
+static unsigned sm90_staging_bytes(const sm90_config *c, const w8a8_problem *problem)
+{
+    unsigned rows = (unsigned)c->consumers * (unsigned)sm90_wg_m(c);
+    unsigned row_bytes = (unsigned)c->block_n * sm90_out_bytes(problem);
+    return c->epilogue == 1   ? rows * row_bytes
+           : c->epilogue == 2 ? rows * 2u * sm90_c_box_bytes(c->block_n, problem)
+                              : 0u;
+}
+
+/* The ring, the epilogue staging (sm90_staging_bytes), split > 1's partial sums (each
+ * consumer's rows × block_n × 4 bytes), the barriers, block scales' per-stage scale areas
+ * (block_m A scales and 16 bytes of B scales) and the alignment slack; as SM90_SMEM_BYTES in
+ * the template. */
 static unsigned sm90_smem_bytes(const sm90_config *c, const w8a8_problem *problem)
 {
     unsigned rows = (unsigned)c->consumers * (unsigned)sm90_wg_m(c);
-    unsigned staging = c->epilogue ? rows * (unsigned)c->block_n * sm90_out_bytes(problem) : 0u;
+    unsigned staging = sm90_staging_bytes(c, problem);
     unsigned partials = c->split > 1 ? rows * (unsigned)c->block_n * 4u + SM90_SPLIT_BARRIER_BYTES
                                      : 0u;
     unsigned scales = problem->a_scale.kind == W8A8_SCALE_BLOCK
@@ -123,14 +142,6 @@ static unsigned sm90_smem_bytes(const sm90_config *c, const w8a8_problem *proble
     return (unsigned)c->stages * ((unsigned)c->block_m + (unsigned)c->block_n) * SM90_BLOCK_K_BYTES +
            staging + partials + (SM90_BARRIER_BYTES + scales) * (unsigned)c->stages +
            SM90_TURN_BARRIER_BYTES + SM90_ALIGN_SLACK;
-}
-
-/* The output box of epilogue=1: the widest of 128/64/32/16 bytes dividing a tile row, and
- * the swizzle that matches it (the template's SM90_C_BOX_BYTES, SM90_C_SWIZZLE_BITS). */
-static unsigned sm90_c_box_bytes(int block_n, const w8a8_problem *problem)
-{
-    unsigned row = (unsigned)block_n * sm90_out_bytes(problem);
-    return row % 128 == 0 ? 128u : row % 64 == 0 ? 64u : row % 32 == 0 ? 32u : 16u;
 }
 
 static bool sm90_int8_n_ok(int n)
@@ -174,8 +185,16 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
         return errorf(ctx, W8A8_INVALID,
                       "sm90_gemm config: cluster 2 needs block_n a multiple of 16 (each CTA "
                       "multicasts half the B tile), not %d", c->block_n);
-    if (c->epilogue != 0 && c->epilogue != 1)
-        return errorf(ctx, W8A8_INVALID, "sm90_gemm config: epilogue must be 0 or 1");
+    if (c->epilogue < 0 || c->epilogue > 2)
+        return errorf(ctx, W8A8_INVALID, "sm90_gemm config: epilogue must be 0, 1 or 2");
+    if (c->epilogue == 2) {
+        unsigned box = sm90_c_box_bytes(c->block_n, problem);
+        if (box < 32 || (unsigned)c->block_n * sm90_out_bytes(problem) <= 2 * box)
+            return errorf(ctx, W8A8_INVALID,
+                          "sm90_gemm config: epilogue 2 stages two output boxes of a tile row: "
+                          "it needs more than two of them, of at least 32 bytes (block_n %d, "
+                          "%u-byte boxes)", c->block_n, box);
+    }
     if (c->split != 1 && c->split != 2 && c->split != 4)
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: split %d (1, 2 or 4)", c->split);
     if (c->specialize != 0 && c->specialize != 1)
@@ -354,7 +373,7 @@ static w8a8_status sm90_tensor_map(w8a8_context *ctx, CUtensorMap *map, const vo
     return W8A8_OK;
 }
 
-/* The output map of epilogue=1: dims {N, M} in the out dtype, row pitch ldc, boxes of one
+/* The output map of epilogue 1 and 2: dims {N, M} in the out dtype, row pitch ldc, boxes of one
  * consumer's rows by the staging box width, the matching swizzle. Returns false (and the
  * kernel stores directly) when the address, the pitch or the row length N is not a multiple
  * of 16 bytes: measured on an H200, a TMA store clips the inner dimension only to whole 16-byte

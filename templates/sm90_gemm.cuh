@@ -11,9 +11,10 @@
  * while the consumers run the epilogue. TMA zero-fills out-of-bounds boxes, so M, N and K
  * tails cost nothing in the main loop. The epilogue either writes straight to global memory
  * (two adjacent columns per store, rows and columns predicated; EPILOGUE 0) or (EPILOGUE 1)
- * stages the consumer's rows in shared memory, swizzled like the TMA box, and one thread
- * issues TMA stores that run while the consumer starts the next tile's main loop; the map
- * clips the M and N tails. The host falls back to direct stores at run time (tma_store 0)
+ * stages the consumer's rows in shared memory (16-bit outputs with stmatrix), swizzled like
+ * the TMA box, and one thread issues TMA stores that run while the consumer starts the next
+ * tile's main loop; the map clips the M and N tails. EPILOGUE 2 stages two boxes at a time,
+ * storing each as soon as it is written: less shared memory, so a deeper ring. The host falls back to direct stores at run time (tma_store 0)
  * when the output cannot be a TMA map (address or row pitch not 16-byte aligned) or N·out
  * bytes is not a multiple of 16 (the store clips N only to whole 16-byte chunks).
  *
@@ -24,7 +25,7 @@
  *   tma_a, tma_b, tma_c   const __grid_constant__ sm90_tensor_map (tma_c unused unless
  *                         tma_store)
  *   args                  w8a8_gemm_args (common/gemm_args.h)
- *   tma_store             1: EPILOGUE 1 stores through tma_c; 0: direct stores
+ *   tma_store             1: EPILOGUE 1 and 2 store through tma_c; 0: direct stores
  *   raster, group         the tile order (the config's raster and group, below): launch
  *                         arguments, so the configs that differ only there share a cubin
  * Launch: block 128·(CONSUMERS+1) threads, dynamic shared memory SM90_SMEM_BYTES (below:
@@ -50,7 +51,9 @@
  *               half of the B tile's rows, multicast into both CTAs, so B crosses L2 once
  *               per pair. A consumer releases a stage to both producers (the empty barrier
  *               counts the consumer warps of both CTAs). Units are rastered like tiles.
- *   EPILOGUE    0: direct global stores; 1: shared-memory staging and TMA stores
+ *   EPILOGUE    0: direct global stores; 1: shared-memory staging of the consumer's rows and
+ *               TMA stores; 2 (more than two boxes of at least 32 bytes): staging of two
+ *               boxes of them, each stored when written (SM90_C_SLOTS)
  *   SPECIALIZE  0, or 1: the problem's N and K are compiled in (W8A8_N, W8A8_K): the K loop's
  *               trip count and the grid's tile count are constants, and when BLOCK_N divides
  *               N the epilogue drops its column predicates (every tile is whole along N). The
@@ -199,7 +202,12 @@
 #define SM90_C_SWIZZLE_BITS                                                                       \
     (SM90_C_BOX_BYTES == 128 ? 3 : SM90_C_BOX_BYTES == 64 ? 2 : SM90_C_BOX_BYTES == 32 ? 1 : 0)
 #define SM90_C_BOXES (SM90_C_ROW_BYTES / SM90_C_BOX_BYTES)
-#define SM90_C_WG_BYTES (SM90_WG_M * SM90_C_ROW_BYTES)
+/* EPILOGUE 2: a consumer stages two boxes at a time, box b in slot b % 2, each stored as soon as
+ * it is written (box b + 2 waits until box b's store has read its slot); EPILOGUE 1 stages
+ * all of them (slot = box) and stores them together. */
+#define SM90_C_SLOTS (W8A8_EPILOGUE == 2 ? 2 : SM90_C_BOXES)
+#define SM90_C_BOX_AREA (SM90_WG_M * SM90_C_BOX_BYTES)
+#define SM90_C_WG_BYTES (SM90_C_SLOTS * SM90_C_BOX_AREA)
 #define SM90_C_BYTES (W8A8_EPILOGUE ? W8A8_CONSUMERS * SM90_C_WG_BYTES : 0)
 /* SPLIT > 1: each consumer's partial sums (4 bytes per accumulator of its rows × BLOCK_N)
  * and a ready and a free mbarrier per consumer. */
@@ -229,7 +237,9 @@ static_assert(!SM90_INT8 || W8A8_BLOCK_N <= 32 || W8A8_BLOCK_N % 16 == 0,
 static_assert(W8A8_STAGES >= 2 && W8A8_STAGES <= 16, "STAGES");
 static_assert(W8A8_CLUSTER == 1 || (W8A8_CLUSTER == 2 && W8A8_BLOCK_N % 16 == 0),
               "CLUSTER 1, or 2 with BLOCK_N a multiple of 16 (half a B tile is whole 1024-byte atoms)");
-static_assert(W8A8_EPILOGUE == 0 || W8A8_EPILOGUE == 1, "EPILOGUE is 0 or 1");
+static_assert(W8A8_EPILOGUE >= 0 && W8A8_EPILOGUE <= 2, "EPILOGUE is 0, 1 or 2");
+static_assert(W8A8_EPILOGUE != 2 || (SM90_C_BOXES > 2 && SM90_C_BOX_BYTES >= 32),
+              "EPILOGUE 2 needs more than two boxes of at least 32 bytes (else it is EPILOGUE 1)");
 static_assert(W8A8_SPLIT == 1 || W8A8_SPLIT == 2 || W8A8_SPLIT == 4, "SPLIT is 1, 2 or 4");
 static_assert(W8A8_SPECIALIZE == 0 || W8A8_SPECIALIZE == 1, "SPECIALIZE is 0 or 1");
 static_assert(W8A8_SPLIT == 1 || (W8A8_CLUSTER == 1 && !W8A8_PINGPONG),
@@ -284,11 +294,12 @@ __device__ __forceinline__ void sm90_tile_coords(int tile, int m_tiles, int n_ti
 
 /* ---- epilogue ---------------------------------------------------------------------------- */
 
-/* The staging buffer: SM90_C_BOXES boxes of SM90_WG_M rows × SM90_C_BOX_BYTES, swizzled as
- * the map says (bits 4… of an offset XOR bits 7…). A row's 16-byte chunk ch (counted from the
- * tile row's first byte) lies at box ch / SM90_C_CHUNKS, chunk ch % SM90_C_CHUNKS of the box
- * row; the swizzle XORs that chunk with sm90_c_swizzle(row), which is the same for every row
- * 8·i apart (boxes are multiples of 1024 bytes, 8 rows of 128). */
+/* The staging buffer: SM90_C_SLOTS slots of one box, SM90_WG_M rows × SM90_C_BOX_BYTES,
+ * swizzled as the map says (bits 4… of an offset XOR bits 7…). A row's 16-byte chunk ch
+ * (counted from the tile row's first byte) lies in box ch / SM90_C_CHUNKS (its slot: that
+ * modulo SM90_C_SLOTS), chunk ch % SM90_C_CHUNKS of the box row; the swizzle XORs that chunk
+ * with sm90_c_swizzle(row), which is the same for every row 8·i apart (boxes are multiples of
+ * 1024 bytes, 8 rows of 128). */
 #define SM90_C_CHUNKS (SM90_C_BOX_BYTES / 16)
 __device__ __forceinline__ int sm90_c_swizzle(int row)
 {
@@ -296,7 +307,7 @@ __device__ __forceinline__ int sm90_c_swizzle(int row)
 }
 __device__ __forceinline__ sm90_u32 sm90_c_offset(int row, int swz, int ch)
 {
-    return (sm90_u32)((ch / SM90_C_CHUNKS) * (SM90_WG_M * SM90_C_BOX_BYTES) +
+    return (sm90_u32)((ch / SM90_C_CHUNKS % SM90_C_SLOTS) * SM90_C_BOX_AREA +
                       row * SM90_C_BOX_BYTES + (((ch % SM90_C_CHUNKS) ^ swz) << 4));
 }
 
@@ -368,11 +379,15 @@ __device__ __forceinline__ sm90_u32 sm90_pack_out2(float v0, float v1)
  * stmatrix). Thread (warp w, lane l) holds rows row0 + 64·s + {0, 8} (row0 = 16w + l/4 from
  * the warpgroup's first row, r0 in the tile) and, per 8-column group j, columns col0 + 8j +
  * {0, 1} (col0 = 2·(l%4), c0 in the tile). */
+template <typename BeforeBox, typename AfterBox>
 __device__ __forceinline__ void sm90_epilogue(const sm90_acc_t (&acc)[SM90_SUB_M][SM90_ACC],
                                               const w8a8_gemm_args &args, long long row0,
-                                              long long col0, sm90_u32 staging, int r0, int c0)
+                                              long long col0, sm90_u32 staging, int r0, int c0,
+                                              BeforeBox before_box, AfterBox after_box)
 {
     (void)staging;
+    (void)before_box;
+    (void)after_box;
     (void)r0;
     (void)c0;
     float sa[SM90_SUB_M][2];
@@ -414,49 +429,65 @@ __device__ __forceinline__ void sm90_epilogue(const sm90_acc_t (&acc)[SM90_SUB_M
 #if W8A8_EPILOGUE
     if (staging) {
         const int lane = threadIdx.x % 32;
+        /* 8-column groups per box: box b holds groups b·groups_per_box … (b + 1)·groups_per_box - 1 */
+        constexpr int groups_per_box = SM90_C_BOX_BYTES / (8 * SM90_OUT_BYTES);
 #if SM90_OUT_BYTES == 2
-        /* Per sub-tile and pair of groups (j, j + 1): four matrices, rows 0-7 and 8-15 of
-         * group j, then of j + 1 (one group, two matrices, when j is the last); lane L
-         * addresses tile row r0 - l/4 + 8·(L/8 % 2) + L % 8, chunk j + L/16. */
+        /* Per sub-tile and pair of groups (j, j + 1) of a box: four matrices, rows 0-7 and
+         * 8-15 of group j, then of j + 1 (one group, two matrices, when j is the box's last);
+         * lane L addresses tile row r0 - l/4 + 8·(L/8 % 2) + L % 8, chunk j + L/16. */
         const int lrow = r0 - lane / 4 + 8 * ((lane >> 3) & 1) + (lane & 7);
         const int swz = sm90_c_swizzle(lrow);
-#pragma unroll
-        for (int j = 0; j < W8A8_BLOCK_N / 8; j += 2) {
-            const bool two = j + 1 < W8A8_BLOCK_N / 8;
-            const sm90_col_terms t0 = sm90_col_terms_at(args, col0 + 8 * j, sb_tensor);
-            const sm90_col_terms t1 =
-                two ? sm90_col_terms_at(args, col0 + 8 * (j + 1), sb_tensor) : t0;
-#pragma unroll
-            for (int s = 0; s < SM90_SUB_M; ++s) {
-                const sm90_u32 m0 = sm90_pack_out2(value(s, 0, j, 0, t0), value(s, 0, j, 1, t0));
-                const sm90_u32 m1 = sm90_pack_out2(value(s, 1, j, 0, t0), value(s, 1, j, 1, t0));
-                const sm90_u32 addr = staging + sm90_c_offset(lrow + 64 * s, swz, j + (lane >> 4));
-                if (two) {
-                    const int k = j + 1;
-                    const sm90_u32 m2 = sm90_pack_out2(value(s, 0, k, 0, t1), value(s, 0, k, 1, t1));
-                    const sm90_u32 m3 = sm90_pack_out2(value(s, 1, k, 0, t1), value(s, 1, k, 1, t1));
-                    sm90_stmatrix_x4(addr, m0, m1, m2, m3);
-                } else {
-                    sm90_stmatrix_x2(addr, m0, m1); /* lanes 0-15's addresses: chunk j */
-                }
-            }
-        }
 #else
         /* fp32: 8 bytes per row and group; chunk 2j + (l%4)/2, byte 8·(l%2) in it */
         const int swz = sm90_c_swizzle(r0);
-#pragma unroll
-        for (int j = 0; j < W8A8_BLOCK_N / 8; ++j) {
-            const sm90_col_terms t = sm90_col_terms_at(args, col0 + 8 * j, sb_tensor);
-#pragma unroll
-            for (int s = 0; s < SM90_SUB_M; ++s)
-#pragma unroll
-                for (int h = 0; h < 2; ++h)
-                    sm90_st_shared_f32x2(staging + sm90_c_offset(r0 + 64 * s + 8 * h, swz,
-                                                                 2 * j + (lane & 3) / 2) +
-                                             8 * (lane & 1),
-                                         value(s, h, j, 0, t), value(s, h, j, 1, t));
-        }
 #endif
+#pragma unroll
+        for (int b = 0; b < SM90_C_BOXES; ++b) {
+            before_box(b);
+            const int j_end = (b + 1) * groups_per_box;
+#if SM90_OUT_BYTES == 2
+#pragma unroll
+            for (int j = b * groups_per_box; j < j_end; j += 2) {
+                const bool two = j + 1 < j_end;
+                const sm90_col_terms t0 = sm90_col_terms_at(args, col0 + 8 * j, sb_tensor);
+                const sm90_col_terms t1 =
+                    two ? sm90_col_terms_at(args, col0 + 8 * (j + 1), sb_tensor) : t0;
+#pragma unroll
+                for (int s = 0; s < SM90_SUB_M; ++s) {
+                    const sm90_u32 m0 =
+                        sm90_pack_out2(value(s, 0, j, 0, t0), value(s, 0, j, 1, t0));
+                    const sm90_u32 m1 =
+                        sm90_pack_out2(value(s, 1, j, 0, t0), value(s, 1, j, 1, t0));
+                    const sm90_u32 addr =
+                        staging + sm90_c_offset(lrow + 64 * s, swz, j + (lane >> 4));
+                    if (two) {
+                        const int k = j + 1;
+                        const sm90_u32 m2 =
+                            sm90_pack_out2(value(s, 0, k, 0, t1), value(s, 0, k, 1, t1));
+                        const sm90_u32 m3 =
+                            sm90_pack_out2(value(s, 1, k, 0, t1), value(s, 1, k, 1, t1));
+                        sm90_stmatrix_x4(addr, m0, m1, m2, m3);
+                    } else {
+                        sm90_stmatrix_x2(addr, m0, m1); /* lanes 0-15's addresses: chunk j */
+                    }
+                }
+            }
+#else
+#pragma unroll
+            for (int j = b * groups_per_box; j < j_end; ++j) {
+                const sm90_col_terms t = sm90_col_terms_at(args, col0 + 8 * j, sb_tensor);
+#pragma unroll
+                for (int s = 0; s < SM90_SUB_M; ++s)
+#pragma unroll
+                    for (int h = 0; h < 2; ++h)
+                        sm90_st_shared_f32x2(staging + sm90_c_offset(r0 + 64 * s + 8 * h, swz,
+                                                                     2 * j + (lane & 3) / 2) +
+                                                 8 * (lane & 1),
+                                             value(s, h, j, 0, t), value(s, h, j, 1, t));
+            }
+#endif
+            after_box(b);
+        }
         return;
     }
 #endif
@@ -1080,34 +1111,41 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
             if (units.k_rank != 0)
                 continue; /* rank 0 stores the tile */
 #endif
-#if W8A8_EPILOGUE
-            if (staging) {
-                /* The previous tile's stores must have read the staging buffer. */
-                if (store_issuer)
-                    sm90_bulk_wait_read();
-                sm90_named_sync(1 + consumer, 128);
-            }
-#endif
-            sm90_epilogue(acc, args, row0, col0, staging, 16 * warp + lane / 4, 2 * (lane % 4));
-#if W8A8_EPILOGUE
-            if (staging) {
-                sm90_fence_async_smem();
-                sm90_named_sync(1 + consumer, 128);
-                if (store_issuer) {
-                    const int row = mt * W8A8_BLOCK_M + first_row;
-#pragma unroll
-                    for (int b = 0; b < SM90_C_BOXES; ++b)
-                        sm90_tma_store_2d(&tma_c, staging + b * (SM90_WG_M * SM90_C_BOX_BYTES),
-                                          nt * W8A8_BLOCK_N + b * (SM90_C_BOX_BYTES / SM90_OUT_BYTES),
-                                          row);
-                    sm90_bulk_commit();
+            /* Staged (EPILOGUE 1, 2): before box b, its slot must have been read by the TMA
+             * stores that used it last (the previous tile's, or with EPILOGUE 2 box b - 2's);
+             * after it, the box is stored (EPILOGUE 2), or every box after the last. */
+            auto before_box = [&](int b) {
+                if (b == 0 || (W8A8_EPILOGUE == 2 && b >= 2)) {
+                    if (store_issuer) {
+                        if (b == 0)
+                            sm90_bulk_wait_read<0>();
+                        else
+                            sm90_bulk_wait_read<1>();
+                    }
+                    sm90_named_sync(1 + consumer, 128);
                 }
-            }
-#endif
+            };
+            auto after_box = [&](int b) {
+                if (W8A8_EPILOGUE == 2 || b == SM90_C_BOXES - 1) {
+                    sm90_fence_async_smem();
+                    sm90_named_sync(1 + consumer, 128);
+                    if (store_issuer) {
+                        const int row = mt * W8A8_BLOCK_M + first_row;
+#pragma unroll
+                        for (int x = W8A8_EPILOGUE == 2 ? b : 0; x <= b; ++x)
+                            sm90_tma_store_2d(
+                                &tma_c, staging + (x % SM90_C_SLOTS) * SM90_C_BOX_AREA,
+                                nt * W8A8_BLOCK_N + x * (SM90_C_BOX_BYTES / SM90_OUT_BYTES), row);
+                        sm90_bulk_commit();
+                    }
+                }
+            };
+            sm90_epilogue(acc, args, row0, col0, staging, 16 * warp + lane / 4, 2 * (lane % 4),
+                          before_box, after_box);
         }
 #if W8A8_EPILOGUE
         if (staging && store_issuer)
-            sm90_bulk_wait_read(); /* the stores have read shared memory before it goes (their
+            sm90_bulk_wait_read<0>(); /* the stores have read shared memory before it goes (their
                                      global writes complete with the grid, as any store's) */
 #endif
     }

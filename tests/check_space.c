@@ -578,7 +578,9 @@ END_TEST
  * pingpong) ∈ {64, 128}; INT8 wgmma N ∈ {8, 16, 24, 32} ∪ {48…256 step 16}; cluster 2 needs
  * block_n % 16 == 0; stages·(block_m + block_n)·128 + staging + partials + 16·stages + 16 +
  * 1024 ≤ max_smem (block scales: + stages · (block_m · 4 + 16) of scale areas), where
- * epilogue 1 stages consumers · rows · block_n · out_bytes and split > 1
+ * epilogue 1 stages consumers · rows · block_n · out_bytes, epilogue 2 (valid when a tile row
+ * holds more than two output boxes of at least 32 bytes; a box is the widest of 128/64/32/16
+ * bytes dividing the row) consumers · rows · 2 · box, and split > 1
  * keeps consumers · rows · block_n · 4 bytes of partial sums and 32 of barriers; (rows / 64) ·
  * block_n / 2 + 40 ≤ 255 (one consumer) or 232 (two), with block scales (promoted
  * accumulation) 2 · (rows / 64) · block_n / 2 + 40 + 16 instead, and with overlap 1 (promoted
@@ -617,14 +619,20 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, boo
                 for (int consumers = 1; consumers <= 2; consumers++)
                     for (int pingpong = 0; pingpong <= 1; pingpong++)
                         for (int cluster = 1; cluster <= 2; cluster++)
-                            for (int epilogue = 0; epilogue <= 1; epilogue++)
+                            for (int epilogue = 0; epilogue <= 2; epilogue++)
                                 for (int d = 0; d < split_values; d++)
                                 for (int overlap = 0; overlap < overlap_values; overlap++)
                                 for (int stagger = 0; stagger < stagger_values; stagger++) {
                                     int bm = block_m[a], bn = block_n[b], st = stages[c];
                                     int split = splits[d];
                                     int wg_m = pingpong ? bm : bm / consumers;
-                                    int staging = epilogue ? consumers * wg_m * bn * x.out_bytes : 0;
+                                    int row = bn * x.out_bytes;
+                                    int box = row % 128 == 0 ? 128 : row % 64 == 0 ? 64
+                                              : row % 32 == 0 ? 32 : 16;
+                                    int staging = epilogue == 1   ? consumers * wg_m * row
+                                                  : epilogue == 2 ? consumers * wg_m * 2 * box
+                                                                  : 0;
+                                    bool epilogue_ok = epilogue != 2 || (box >= 32 && row > 2 * box);
                                     int partials = split > 1 ? consumers * wg_m * bn * 4 + 32 : 0;
                                     int scales = x.scale_areas ? bm * 4 + 16 : 0;
                                     int64_t tiles = (x.m + bm - 1) / bm * ((x.n + bn - 1) / bn);
@@ -635,7 +643,7 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, boo
                                          tiles * split <= 2 * (int64_t)sm_count);
                                     bool ok =
                                         (!pingpong || consumers == 2) &&
-                                        (wg_m == 64 || wg_m == 128) && n_ok &&
+                                        (wg_m == 64 || wg_m == 128) && n_ok && epilogue_ok &&
                                         (!stagger || (consumers == 2 && !pingpong)) &&
                                         (cluster == 1 || bn % 16 == 0) && split_ok &&
                                         st * (bm + bn) * 128 + staging + partials +
@@ -777,7 +785,7 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     ck_assert(space_device_nominal(ctx, "sm_90a", &dev) == W8A8_OK);
     ck_assert_msg(space_load(ctx, "sm90_gemm", &s) == W8A8_OK, "%s", w8a8_errmsg(ctx));
     ck_assert_str_eq(space_arch(s), "sm_90a");
-    ck_assert_uint_eq(space_config_total(s), 1492992); /* 3·18·9·2·2·2·4·2·2·3·2·2·2 */
+    ck_assert_uint_eq(space_config_total(s), 2239488); /* 3·18·9·2·2·2·4·2·3·3·2·2·2 */
     for (int int8 = 0; int8 <= 1; int8++) {
         w8a8_problem_init(&p, 4096, 28672, 4096, int8 ? W8A8_INT8 : W8A8_E4M3, W8A8_BF16);
         ck_assert(space_applies(ctx, s, &p, &dev, &applies) == W8A8_OK && applies);
@@ -786,13 +794,13 @@ START_TEST(sm90_space_prunes_to_exact_counts)
         ck_assert_uint_eq(sm90_expected_valid(
                               (sm90_expect){4096, 28672, 4096, int8, false, 2, false},
                               dev.max_smem_optin, dev.sm_count, false),
-                          33600);
+                          43552);
         /* unnamed at M > 64, prune() drops split 2 and 4 (and overlap 1, stagger 1: no block
          * scales) before any valid() call */
-        ck_assert_uint_eq(e.total, 1492992);
-        ck_assert_uint_eq(e.pruned, 1492992 - 124416);
-        ck_assert_uint_eq(e.count, 33600);
-        ck_assert_uint_eq(e.invalid, 1492992 - 33600);
+        ck_assert_uint_eq(e.total, 2239488);
+        ck_assert_uint_eq(e.pruned, 2239488 - 186624);
+        ck_assert_uint_eq(e.count, 43552);
+        ck_assert_uint_eq(e.invalid, 2239488 - 43552);
         for (size_t i = 1; i < e.count; i++)
             ck_assert(e.candidates[i - 1].rank <= e.candidates[i].rank);
         ck_assert(space_default(ctx, s, &p, &dev, config, sizeof config) == W8A8_OK);
@@ -807,12 +815,12 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     size_t block_valid =
         sm90_expected_valid((sm90_expect){4096, 7168, 16384, false, true, 2, true}, smem_90a,
                             sms_90a, false);
-    ck_assert_uint_eq(block_valid, 44320); /* unnamed at M > 128: overlap 1, no stagger 1 */
+    ck_assert_uint_eq(block_valid, 53792); /* unnamed at M > 128: overlap 1, no stagger 1 */
     /* named: both (split 2, 4 stay invalid: the tiles fill the GPU) */
     const size_t block_named =
         sm90_expected_valid((sm90_expect){4096, 7168, 16384, false, true, 2, true}, smem_90a,
                             sms_90a, true);
-    ck_assert_uint_eq(block_named, 55840);
+    ck_assert_uint_eq(block_named, 67744);
     w8a8_problem_init(&p, 4096, 7168, 16384, W8A8_E4M3, W8A8_BF16);
     p.a_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 1, 128, 1, 0};
     p.b_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 128, 128, 0, 0};
@@ -834,7 +842,7 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     const size_t promoted_valid =
         sm90_expected_valid((sm90_expect){4096, 7168, 16384, false, true, 2, false}, smem_90a,
                             sms_90a, false);
-    ck_assert_uint_eq(promoted_valid, 25312);
+    ck_assert_uint_eq(promoted_valid, 31392);
     ck_assert_uint_eq(e.count, promoted_valid);
     space_enumeration_free(&e);
     p.a_type = p.b_type = W8A8_INT8;

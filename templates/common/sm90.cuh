@@ -121,10 +121,11 @@ __device__ __forceinline__ void sm90_bulk_commit()
 {
     asm volatile("cp.async.bulk.commit_group;" ::: "memory");
 }
-/* Waits until the committed bulk stores have read their shared-memory source. */
-__device__ __forceinline__ void sm90_bulk_wait_read()
+/* Waits until all but the newest `Pending` committed groups of bulk stores have read their
+ * shared-memory source. */
+template <int Pending> __device__ __forceinline__ void sm90_bulk_wait_read()
 {
-    asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+    asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(Pending) : "memory");
 }
 
 /* Orders this thread's generic-proxy shared-memory writes before later async-proxy (TMA,
