@@ -474,7 +474,8 @@ int main(void)
         return TEST_SKIP_CODE;
     }
     Suite *s = suite_create("gpu_sm90");
-    /* CK_RUN_CASE=block runs the config checks and the block-scaled configs alone */
+    /* scripts/gpu-session.sh runs each tcase in its own process (SM90_TCASES there: keep it
+     * in step with the tcases below). CK_RUN_CASE=block runs the config checks and the block-scaled configs alone */
     TCase *block = tcase_create("block");
     tcase_set_timeout(block, 1200);
     tcase_add_test(block, invalid_configs_are_refused);
