@@ -272,7 +272,14 @@ static void call_reset(sandbox *sb)
         sandbox_set_interval(sb, W8A8_SANDBOX_HOOK_INTERVAL);
 }
 
-bool sandbox_call(sandbox *sb, int nargs, int nresults, int fallback_line, const char *context)
+/* The context of a failed call: a fixed string, or what describe() writes. */
+typedef struct call_context {
+    const char *text;
+    sandbox_describe describe;
+    const void *user;
+} call_context;
+
+static bool call(sandbox *sb, int nargs, int nresults, int fallback_line, call_context c)
 {
     lua_State *L = sb->L;
     int function = lua_gettop(L) - nargs;
@@ -281,12 +288,26 @@ bool sandbox_call(sandbox *sb, int nargs, int nresults, int fallback_line, const
     call_reset(sb);
     int status = lua_pcall(L, nargs, nresults, function);
     if (status != LUA_OK) {
-        record_status(sb, status, fallback_line, context);
+        char described[W8A8_ERRMSG_BYTES / 2];
+        if (c.describe)
+            c.describe(c.user, described, sizeof described);
+        record_status(sb, status, fallback_line, c.describe ? described : c.text);
         lua_settop(L, function - 1);
         return false;
     }
     lua_remove(L, function);
     return true;
+}
+
+bool sandbox_call(sandbox *sb, int nargs, int nresults, int fallback_line, const char *context)
+{
+    return call(sb, nargs, nresults, fallback_line, (call_context){context, NULL, NULL});
+}
+
+bool sandbox_call_described(sandbox *sb, int nargs, int nresults, int fallback_line,
+                            sandbox_describe describe, const void *user)
+{
+    return call(sb, nargs, nresults, fallback_line, (call_context){NULL, describe, user});
 }
 
 /* What Lua's luaO_chunkid makes of "@file" when it is too long for LUA_IDSIZE. */

@@ -69,6 +69,12 @@ bool sandbox_run_chunk(sandbox *sb, const char *text, size_t size, int *last_lin
  * carries no line (a memory error). */
 bool sandbox_call(sandbox *sb, int nargs, int nresults, int fallback_line, const char *context);
 
+/* sandbox_call whose context `describe(user, out, size)` writes only when the call fails: the
+ * hot loops (valid() and rank() of every config) format no message for calls that succeed. */
+typedef void (*sandbox_describe)(const void *user, char *out, size_t size);
+bool sandbox_call_described(sandbox *sb, int nargs, int nresults, int fallback_line,
+                            sandbox_describe describe, const void *user);
+
 /* Records "file:line: message" (line 0: "file: message") as the failure; returns false. */
 bool sandbox_fail(sandbox *sb, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -19,7 +19,7 @@
 
 #include "space_lua.h"
 
-/* A message context: "valid() of config <config string>". */
+/* A config as text in a message ("valid() must return a boolean … for config <config>"). */
 #define SPACE_CONTEXT_BYTES (sizeof(((space_candidate *)0)->config) + 64)
 /* ---- evaluations -------------------------------------------------------------------------- */
 
@@ -95,24 +95,57 @@ typedef struct eval_job {
     size_t problem_count;
 } eval_job;
 
+/* The config of indices idx as "name=value,…", cut at size (for messages). */
+static void config_text(const space *s, const int *idx, char *out, size_t size)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int p = 0; p < s->param_count && used < size; p++) {
+        int n = snprintf(out + used, size - used, "%s%s=%lld", p ? "," : "", s->params[p].name,
+                         (long long)s->params[p].values[idx[p]]);
+        if (n < 0)
+            return;
+        used += (size_t)n;
+    }
+}
+
+/* What a failed valid() or rank() call was about: "<what> of config <config>", written only
+ * when a call fails (sandbox_call_described). */
+typedef struct config_about {
+    const char *what;
+    const space *s;
+    const int *idx;
+} config_about;
+
+static void describe_config(const void *user, char *out, size_t size)
+{
+    const config_about *a = user;
+    int n = snprintf(out, size, "%s of config ", a->what);
+    if (n > 0 && (size_t)n < size)
+        config_text(a->s, a->idx, out + n, size - (size_t)n);
+}
+
 /* valid(config, problem, device) for the config of indices idx → *ok. */
-static bool call_valid(sandbox *sb, const eval_job *job, const int *idx, const char *config,
-                       bool *ok, char *reason, size_t reason_size)
+static bool call_valid(sandbox *sb, const eval_job *job, const int *idx, bool *ok, char *reason,
+                       size_t reason_size)
 {
     lua_State *L = sb->L;
-    char context[SPACE_CONTEXT_BYTES];
     *ok = true;
     if (!push_function(sb, job->s, FN_VALID))
         return true;
     push_config(L, job->s, idx);
     space_push_problem(L, job->problem);
     space_push_device(L, job->dev);
-    snprintf(context, sizeof context, "valid() of config %s", config);
-    if (!sandbox_call(sb, 3, 2, job->s->function_line[FN_VALID], context))
+    const config_about about = {"valid()", job->s, idx};
+    if (!sandbox_call_described(sb, 3, 2, job->s->function_line[FN_VALID], describe_config,
+                                &about))
         return false;
-    if (lua_type(L, -2) != LUA_TBOOLEAN)
+    if (lua_type(L, -2) != LUA_TBOOLEAN) {
+        char config[SPACE_CONTEXT_BYTES];
+        config_text(job->s, idx, config, sizeof config);
         return sandbox_fail(sb, job->s->function_line[FN_VALID], "valid() must return a boolean "
                             "(got %s) for config %s", luaL_typename(L, -2), config);
+    }
     *ok = lua_toboolean(L, -2);
     if (reason)
         snprintf(reason, reason_size, "%s", lua_isstring(L, -1) ? lua_tostring(L, -1) : "");
@@ -121,24 +154,26 @@ static bool call_valid(sandbox *sb, const eval_job *job, const int *idx, const c
 }
 
 /* rank(config, problem, device) → *rank (0 when the space has no rank()). */
-static bool call_rank(sandbox *sb, const eval_job *job, const int *idx, const char *config,
-                      double *rank)
+static bool call_rank(sandbox *sb, const eval_job *job, const int *idx, double *rank)
 {
     lua_State *L = sb->L;
-    char context[SPACE_CONTEXT_BYTES];
     *rank = 0;
     if (!push_function(sb, job->s, FN_RANK))
         return true;
     push_config(L, job->s, idx);
     space_push_problem(L, job->problem);
     space_push_device(L, job->dev);
-    snprintf(context, sizeof context, "rank() of config %s", config);
-    if (!sandbox_call(sb, 3, 1, job->s->function_line[FN_RANK], context))
+    const config_about about = {"rank()", job->s, idx};
+    if (!sandbox_call_described(sb, 3, 1, job->s->function_line[FN_RANK], describe_config,
+                                &about))
         return false;
-    if (lua_type(L, -1) != LUA_TNUMBER || isnan(lua_tonumber(L, -1)))
+    if (lua_type(L, -1) != LUA_TNUMBER || isnan(lua_tonumber(L, -1))) {
+        char config[SPACE_CONTEXT_BYTES];
+        config_text(job->s, idx, config, sizeof config);
         return sandbox_fail(sb, job->s->function_line[FN_RANK], "rank() must return a number "
                             "(got %s) for config %s", lua_type(L, -1) == LUA_TNUMBER ? "nan"
                             : luaL_typename(L, -1), config);
+    }
     *rank = lua_tonumber(L, -1);
     lua_pop(L, 1);
     return true;
@@ -223,13 +258,13 @@ static void enumerate_body(sandbox *sb, void *ud)
             idx[p] = keep[p][pos[p]];
             values[p] = s->params[p].values[idx[p]];
         }
-        if (!format_config(sb, s, values, config, sizeof config) ||
-            !call_valid(sb, job, idx, config, &ok, NULL, 0))
+        if (!call_valid(sb, job, idx, &ok, NULL, 0))
             return;
+        /* (most configs are invalid: only the valid ones are written out) */
         if (!ok)
             job->enumeration->invalid++;
-        else if (!call_rank(sb, job, idx, config, &rank) ||
-                 !append_candidate(sb, job, config, rank))
+        else if (!format_config(sb, s, values, config, sizeof config) ||
+                 !call_rank(sb, job, idx, &rank) || !append_candidate(sb, job, config, rank))
             return;
         for (int p = s->param_count - 1; p >= 0; p--) {
             if (++pos[p] < kept[p])
@@ -392,7 +427,7 @@ static bool read_default(sandbox *sb, eval_job *job)
     bool ok;
     char reason[256];
     if (!format_config(sb, s, values, job->config, job->config_size) ||
-        !call_valid(sb, job, idx, job->config, &ok, reason, sizeof reason))
+        !call_valid(sb, job, idx, &ok, reason, sizeof reason))
         return false;
     if (!ok)
         return sandbox_fail(sb, line, "default() returned %s, which valid() rejects%s%s",
