@@ -364,32 +364,23 @@ __device__ __forceinline__ sm90_col_terms sm90_col_terms_at(const w8a8_gemm_args
     return t;
 }
 
-__device__ __forceinline__ sm90_u32 sm90_pack_out2(float v0, float v1)
-{
-#if W8A8_OUT_TYPE == W8A8_T_BF16
-    return w8a8_pack_bf16x2(v0, v1);
-#else
-    return w8a8_pack_f16x2(v0, v1);
-#endif
-}
-
 /* Scales, corrects and converts this thread's accumulators, then writes them to global memory
  * (staging 0: rows and columns predicated) or to the consumer's staging buffer (every row and
  * column: the TMA store clips the tails, and loads past M or N read 0; 16-bit outputs with
  * stmatrix). Thread (warp w, lane l) holds rows row0 + 64·s + {0, 8} (row0 = 16w + l/4 from
  * the warpgroup's first row, r0 in the tile) and, per 8-column group j, columns col0 + 8j +
- * {0, 1} (col0 = 2·(l%4), c0 in the tile). */
+ * {0, 1} (col0: the tile's first column + 2·(l%4)). */
 template <typename BeforeBox, typename AfterBox>
 __device__ __forceinline__ void sm90_epilogue(const sm90_acc_t (&acc)[SM90_SUB_M][SM90_ACC],
                                               const w8a8_gemm_args &args, long long row0,
-                                              long long col0, sm90_u32 staging, int r0, int c0,
-                                              BeforeBox before_box, AfterBox after_box)
+                                              long long col0, sm90_u32 staging, int r0,
+                                              int lane, BeforeBox before_box, AfterBox after_box)
 {
     (void)staging;
     (void)before_box;
     (void)after_box;
     (void)r0;
-    (void)c0;
+    (void)lane;
     float sa[SM90_SUB_M][2];
 #if W8A8_AZP != W8A8_Z_NONE
     int zp[SM90_SUB_M][2];
@@ -428,7 +419,6 @@ __device__ __forceinline__ void sm90_epilogue(const sm90_acc_t (&acc)[SM90_SUB_M
     };
 #if W8A8_EPILOGUE
     if (staging) {
-        const int lane = threadIdx.x % 32;
         /* 8-column groups per box: box b holds groups b·groups_per_box … (b + 1)·groups_per_box - 1 */
         constexpr int groups_per_box = SM90_C_BOX_BYTES / (8 * SM90_OUT_BYTES);
 #if SM90_OUT_BYTES == 2
@@ -455,17 +445,17 @@ __device__ __forceinline__ void sm90_epilogue(const sm90_acc_t (&acc)[SM90_SUB_M
 #pragma unroll
                 for (int s = 0; s < SM90_SUB_M; ++s) {
                     const sm90_u32 m0 =
-                        sm90_pack_out2(value(s, 0, j, 0, t0), value(s, 0, j, 1, t0));
+                        w8a8_pack_out2(value(s, 0, j, 0, t0), value(s, 0, j, 1, t0));
                     const sm90_u32 m1 =
-                        sm90_pack_out2(value(s, 1, j, 0, t0), value(s, 1, j, 1, t0));
+                        w8a8_pack_out2(value(s, 1, j, 0, t0), value(s, 1, j, 1, t0));
                     const sm90_u32 addr =
                         staging + sm90_c_offset(lrow + 64 * s, swz, j + (lane >> 4));
                     if (two) {
                         const int k = j + 1;
                         const sm90_u32 m2 =
-                            sm90_pack_out2(value(s, 0, k, 0, t1), value(s, 0, k, 1, t1));
+                            w8a8_pack_out2(value(s, 0, k, 0, t1), value(s, 0, k, 1, t1));
                         const sm90_u32 m3 =
-                            sm90_pack_out2(value(s, 1, k, 0, t1), value(s, 1, k, 1, t1));
+                            w8a8_pack_out2(value(s, 1, k, 0, t1), value(s, 1, k, 1, t1));
                         sm90_stmatrix_x4(addr, m0, m1, m2, m3);
                     } else {
                         sm90_stmatrix_x2(addr, m0, m1); /* lanes 0-15's addresses: chunk j */
@@ -1140,8 +1130,8 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
                     }
                 }
             };
-            sm90_epilogue(acc, args, row0, col0, staging, 16 * warp + lane / 4, 2 * (lane % 4),
-                          before_box, after_box);
+            sm90_epilogue(acc, args, row0, col0, staging, 16 * warp + lane / 4, lane, before_box,
+                          after_box);
         }
 #if W8A8_EPILOGUE
         if (staging && store_issuer)

@@ -66,19 +66,27 @@ static void push_config(lua_State *L, const space *s, const int *idx)
     }
 }
 
-/* The canonical string "name=value,…" in params order. */
-static bool format_config(sandbox *sb, const space *s, const int64_t *values, char *out,
-                          size_t size)
+/* The config of value indices idx as the canonical string "name=value,…" in params order;
+ * false when it does not fit in size (out then holds a cut copy, enough for a message). */
+static bool config_text(const space *s, const int *idx, char *out, size_t size)
 {
     size_t used = 0;
     out[0] = '\0';
     for (int p = 0; p < s->param_count; p++) {
         int n = snprintf(out + used, size - used, "%s%s=%lld", p ? "," : "", s->params[p].name,
-                         (long long)values[p]);
+                         (long long)s->params[p].values[idx[p]]);
         if (n < 0 || (size_t)n >= size - used)
-            return sandbox_fail(sb, s->table_line, "a config string exceeds %zu bytes", size - 1);
+            return false;
         used += (size_t)n;
     }
+    return true;
+}
+
+/* config_text, failing the evaluation when the string does not fit. */
+static bool format_config(sandbox *sb, const space *s, const int *idx, char *out, size_t size)
+{
+    if (!config_text(s, idx, out, size))
+        return sandbox_fail(sb, s->table_line, "a config string exceeds %zu bytes", size - 1);
     return true;
 }
 
@@ -94,20 +102,6 @@ typedef struct eval_job {
     w8a8_problem *problems; /* compile_problems: out (malloc'ed) */
     size_t problem_count;
 } eval_job;
-
-/* The config of indices idx as "name=value,…", cut at size (for messages). */
-static void config_text(const space *s, const int *idx, char *out, size_t size)
-{
-    size_t used = 0;
-    out[0] = '\0';
-    for (int p = 0; p < s->param_count && used < size; p++) {
-        int n = snprintf(out + used, size - used, "%s%s=%lld", p ? "," : "", s->params[p].name,
-                         (long long)s->params[p].values[idx[p]]);
-        if (n < 0)
-            return;
-        used += (size_t)n;
-    }
-}
 
 /* What a failed valid() or rank() call was about: "<what> of config <config>", written only
  * when a call fails (sandbox_call_described). */
@@ -241,7 +235,6 @@ static void enumerate_body(sandbox *sb, void *ud)
     int pos[W8A8_SPACE_MAX_PARAMS] = {0}; /* position in keep[p] */
     int idx[W8A8_SPACE_MAX_PARAMS];       /* value index: keep[p][pos[p]] */
     int keep[W8A8_SPACE_MAX_PARAMS][W8A8_SPACE_MAX_VALUES], kept[W8A8_SPACE_MAX_PARAMS];
-    int64_t values[W8A8_SPACE_MAX_PARAMS];
     if (!open_table(sb, s) || !call_prune(sb, job, keep, kept))
         return;
     size_t walk = 1;
@@ -254,16 +247,14 @@ static void enumerate_body(sandbox *sb, void *ud)
         char config[sizeof job->enumeration->candidates[0].config];
         bool ok;
         double rank;
-        for (int p = 0; p < s->param_count; p++) {
+        for (int p = 0; p < s->param_count; p++)
             idx[p] = keep[p][pos[p]];
-            values[p] = s->params[p].values[idx[p]];
-        }
         if (!call_valid(sb, job, idx, &ok, NULL, 0))
             return;
         /* (most configs are invalid: only the valid ones are written out) */
         if (!ok)
             job->enumeration->invalid++;
-        else if (!format_config(sb, s, values, config, sizeof config) ||
+        else if (!format_config(sb, s, idx, config, sizeof config) ||
                  !call_rank(sb, job, idx, &rank) || !append_candidate(sb, job, config, rank))
             return;
         for (int p = s->param_count - 1; p >= 0; p--) {
@@ -426,7 +417,7 @@ static bool read_default(sandbox *sb, eval_job *job)
                             keys, s->param_count);
     bool ok;
     char reason[256];
-    if (!format_config(sb, s, values, job->config, job->config_size) ||
+    if (!format_config(sb, s, idx, job->config, job->config_size) ||
         !call_valid(sb, job, idx, &ok, reason, sizeof reason))
         return false;
     if (!ok)

@@ -5,6 +5,7 @@
  * W8A8_OUT_TYPE, W8A8_BIAS_TYPE, W8A8_A_SCALE, W8A8_B_SCALE (common/gemm_args.h values).
  *
  *   w8a8_pack_bf16x2, w8a8_pack_f16x2   (lo, hi) → packed pair, round to nearest even
+ *   w8a8_pack_out2                      the same in the 16-bit out dtype
  *   w8a8_load_bias(bias, col)           bias[col] as float (0 without a bias)
  *   w8a8_store1 / w8a8_store2           one value, or two at col, col + 1 (pair: col + 1 < N)
  *   w8a8_a_scale_at(args, row)          sa for an output row (1 with block scales)
@@ -59,6 +60,18 @@ W8A8_DEVICE float w8a8_load_bias(const void *bias, long long col)
 #endif
 }
 
+#if W8A8_OUT_TYPE != W8A8_T_FP32
+/* (v0, v1) packed in the 16-bit out dtype. */
+W8A8_DEVICE w8a8_u32 w8a8_pack_out2(float v0, float v1)
+{
+#if W8A8_OUT_TYPE == W8A8_T_BF16
+    return w8a8_pack_bf16x2(v0, v1);
+#else
+    return w8a8_pack_f16x2(v0, v1);
+#endif
+}
+#endif
+
 /* Stores (v0, v1) at columns col, col+1 of an output row; `pair` says col+1 < N. */
 W8A8_DEVICE void w8a8_store2(void *row_ptr, long long col, float v0, float v1, bool pair)
 {
@@ -69,11 +82,7 @@ W8A8_DEVICE void w8a8_store2(void *row_ptr, long long col, float v0, float v1, b
     else
         *p = v0;
 #else
-#if W8A8_OUT_TYPE == W8A8_T_BF16
-    const w8a8_u32 packed = w8a8_pack_bf16x2(v0, v1);
-#else
-    const w8a8_u32 packed = w8a8_pack_f16x2(v0, v1);
-#endif
+    const w8a8_u32 packed = w8a8_pack_out2(v0, v1);
     unsigned short *p = (unsigned short *)row_ptr + col;
     if (pair)
         *(w8a8_u32 *)p = packed;
