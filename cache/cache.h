@@ -84,9 +84,19 @@ const char *cache_warnings(w8a8_context *ctx);
 /* Appends one measurement to the user database (WAL, busy timeout; safe across processes). */
 w8a8_status cache_put_measurement(w8a8_context *ctx, const cache_key *key,
                                   const cache_measurement *m);
-/* Whether the user database already has an "ok" measurement of (key, family, config). */
-w8a8_status cache_has_measurement(w8a8_context *ctx, const cache_key *key, const char *family,
-                                  const char *config, bool *found);
+/* One "ok" or "hung" row of a key's product, for the tuner's plan (strings borrowed for the
+ * call only). */
+typedef struct cache_history_row {
+    const char *family, *config, *status, *template_hash;
+    bool user_layer;   /* from the user database, not a shipped read-only layer */
+    bool exact_device; /* measured on this very device, not only the same product */
+} cache_history_row;
+/* Returns non-zero to stop (not an error). */
+typedef int (*cache_history_visit)(void *user, const cache_history_row *row);
+/* Visits key's "ok" and "hung" rows on its product (arch and name) in every layer, user layer
+ * first: one indexed query per layer, however large the database. */
+w8a8_status cache_key_history(w8a8_context *ctx, const cache_key *key,
+                              cache_history_visit visit, void *user);
 /* The best verified measurement for key, walking the fallback chain exact → same product →
  * same arch → nearest bucket; *winner->match says which. CACHE_MISS is not an error. */
 w8a8_status cache_lookup(w8a8_context *ctx, const cache_key *key, cache_winner *winner);

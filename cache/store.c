@@ -459,36 +459,53 @@ w8a8_status cache_put_untuned(w8a8_context *ctx, const cache_key *key, int64_t m
 
 /* ---- reads of the user database ------------------------------------------------------------- */
 
-w8a8_status cache_has_measurement(w8a8_context *ctx, const cache_key *key, const char *family,
-                                  const char *config, bool *found)
+/* One layer's "ok" and "hung" rows of key's product (arch and name: any SM count or memory
+ * size), through the indexes (devices, problems, measurements_by_key): the listing's view and
+ * its winners column cost a scan of every measurement per call. SQLite code. */
+static int history_layer(const cache_layer *layer, bool user_layer, const cache_key *key,
+                         cache_history_visit visit, void *user, bool *stop)
+{
+    sqlite3_stmt *stmt = NULL;
+    int rc = sqlite3_prepare_v2(layer->db,
+                                "SELECT m.family, m.config, m.status, m.template_hash,"
+                                " d.sm_count = ?3 AND d.memory_bytes = ?4"
+                                " FROM devices d JOIN problems p ON p.device_id = d.id"
+                                " JOIN measurements m ON m.problem_id = p.id"
+                                " WHERE d.arch = ?1 AND d.name = ?2 AND "
+                                CACHE_PROBLEM_MATCH("p") " AND m.status IN ('ok', 'hung')",
+                                -1, &stmt, NULL);
+    if (rc != SQLITE_OK)
+        return rc;
+    cache_bind_key(stmt, 1, key);
+    while (!*stop && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        const char *text[4];
+        for (int i = 0; i < 4; i++) {
+            text[i] = (const char *)sqlite3_column_text(stmt, i);
+            text[i] = text[i] ? text[i] : "";
+        }
+        cache_history_row row = {.family = text[0], .config = text[1], .status = text[2],
+                                 .template_hash = text[3], .user_layer = user_layer,
+                                 .exact_device = sqlite3_column_int(stmt, 4) != 0};
+        *stop = visit(user, &row) != 0;
+    }
+    sqlite3_finalize(stmt);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+w8a8_status cache_key_history(w8a8_context *ctx, const cache_key *key,
+                              cache_history_visit visit, void *user)
 {
     w8a8_status st;
-    *found = false;
     cache_store *store = cache_store_lock(ctx, &st);
     if (!store)
         return st;
-    sqlite3 *db = store->user.db;
-    sqlite3_stmt *stmt = NULL;
-    int rc = !db ? SQLITE_OK
-                 : sqlite3_prepare_v2(db,
-                                      "SELECT 1 FROM measurements m JOIN problems p"
-                                      " ON p.id = m.problem_id JOIN devices d ON d.id = p.device_id"
-                                      " WHERE " CACHE_DEVICE_MATCH("d") " AND "
-                                      CACHE_PROBLEM_MATCH("p") " AND m.family = ?21"
-                                      " AND m.config = ?22 AND m.status = 'ok' LIMIT 1",
-                                      -1, &stmt, NULL);
-    if (stmt) {
-        cache_bind_key(stmt, 1, key);
-        sqlite3_bind_text(stmt, 21, family, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(stmt, 22, config, -1, SQLITE_TRANSIENT);
-        rc = sqlite3_step(stmt);
-        *found = rc == SQLITE_ROW;
-        rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+    bool stop = false;
+    for (size_t i = 0; i <= store->readonly_count && !stop && st == W8A8_OK; i++) {
+        const cache_layer *layer = i == 0 ? &store->user : &store->readonly[i - 1];
+        if (layer->db && history_layer(layer, i == 0, key, visit, user, &stop) != SQLITE_OK)
+            st = errorf(ctx, W8A8_CACHE_ERROR, "cannot read the tuning history in %s: %s",
+                        layer->path, sqlite3_errmsg(layer->db));
     }
-    if (rc != SQLITE_OK)
-        st = errorf(ctx, W8A8_CACHE_ERROR, "cannot read the tuning database %s: %s",
-                    store->user.path, sqlite3_errmsg(db));
-    sqlite3_finalize(stmt);
     pthread_mutex_unlock(&store->mutex);
     return st;
 }

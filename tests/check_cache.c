@@ -881,12 +881,90 @@ START_TEST(test_untuned)
     ck_assert_int_eq(rows.rows[0].untuned_count, 2);
     ck_assert_int_eq(rows.rows[0].problem.m, 128);
     ck_assert_str_eq(rows.rows[0].status, "untuned");
-    bool found = true;
-    ck_assert_int_eq(cache_has_measurement(ctx, &key, "fam_a", "x", &found), W8A8_OK);
-    ck_assert(!found);
-    put(ctx, &key, "x", 1.0, 1);
-    ck_assert_int_eq(cache_has_measurement(ctx, &key, "fam_a", "x", &found), W8A8_OK);
-    ck_assert(found);
+    w8a8_context_close(ctx);
+}
+END_TEST
+
+/* ---- a key's history (the tuner's plan) ----------------------------------------------------- */
+
+typedef struct history_seen {
+    char text[16][96]; /* "config status user exact" */
+    int count;
+    int stop_after;    /* 0: never stop */
+} history_seen;
+
+static int collect_history(void *user, const cache_history_row *row)
+{
+    history_seen *h = user;
+    ck_assert_str_eq(row->family, "fam_a");
+    ck_assert_str_eq(row->template_hash, meas_of("f", "c", 1, 1).template_hash);
+    if (h->count < 16)
+        snprintf(h->text[h->count], sizeof h->text[0], "%s %s %d %d", row->config, row->status,
+                 row->user_layer, row->exact_device);
+    h->count++;
+    return h->stop_after && h->count >= h->stop_after;
+}
+
+/* Whether rows [from, to) of h hold text. */
+static bool history_has(const history_seen *h, const char *text, int from, int to)
+{
+    for (int i = from; i < to; i++)
+        if (strcmp(h->text[i], text) == 0)
+            return true;
+    return false;
+}
+
+static void put_status(w8a8_context *ctx, const cache_key *key, const char *config,
+                       const char *status)
+{
+    cache_measurement m = meas_of("fam_a", config, 2.0, 5);
+    snprintf(m.status, sizeof m.status, "%s", status);
+    m.verified = strcmp(status, "ok") == 0;
+    ck_assert_int_eq(cache_put_measurement(ctx, key, &m), W8A8_OK);
+}
+
+START_TEST(test_key_history)
+{
+    char dir[512], user[640], shipped[640];
+    test_mkdtemp(dir, sizeof dir);
+    snprintf(user, sizeof user, "%s/user.db", dir);
+    snprintf(shipped, sizeof shipped, "%s/shipped.db", dir);
+    cache_key key = key_of(dev_x100(), 100, 4096, 4096);
+    w8a8_context *ctx = open_cache_ctx(shipped, NULL);
+    put_status(ctx, &key, "ship-ok", "ok");
+    put_status(ctx, &key, "ship-hung", "hung");
+    w8a8_context_close(ctx);
+
+    ctx = open_cache_ctx(user, shipped);
+    history_seen h = {0};
+    ck_assert_int_eq(cache_key_history(ctx, &key, collect_history, &h), W8A8_OK);
+    ck_assert_int_eq(h.count, 2); /* the user database does not exist yet */
+    ck_assert(history_has(&h, "ship-ok ok 0 1", 0, 2));
+    ck_assert(history_has(&h, "ship-hung hung 0 1", 0, 2));
+
+    put_status(ctx, &key, "u-ok", "ok");
+    put_status(ctx, &key, "u-hung", "hung");
+    put_status(ctx, &key, "u-rejected", "rejected");
+    put_status(ctx, &key, "u-failed", "verify_failed");
+    cache_device fewer_sms = device_of(TEST_ARCH, "Test GPU X", 98, 80 * GIB);
+    cache_device other_name = device_of(TEST_ARCH, "Test GPU Y", 100, 80 * GIB);
+    cache_key product = key_of(&fewer_sms, 100, 4096, 4096);
+    cache_key bucket = key_of(dev_x100(), 4096, 4096, 4096);
+    cache_key name = key_of(&other_name, 100, 4096, 4096);
+    put_status(ctx, &product, "same-product", "ok");
+    put_status(ctx, &bucket, "other-bucket", "ok");
+    put_status(ctx, &name, "other-name", "ok");
+    memset(&h, 0, sizeof h);
+    ck_assert_int_eq(cache_key_history(ctx, &key, collect_history, &h), W8A8_OK);
+    ck_assert_int_eq(h.count, 5);
+    const char *want[] = {"u-ok ok 1 1", "u-hung hung 1 1", "same-product ok 1 0",
+                          "ship-ok ok 0 1", "ship-hung hung 0 1"};
+    for (int i = 0; i < 5; i++) /* user layer first; within a layer any order */
+        ck_assert_msg(history_has(&h, want[i], i < 3 ? 0 : 3, i < 3 ? 3 : 5), "no %s", want[i]);
+    memset(&h, 0, sizeof h);
+    h.stop_after = 2;
+    ck_assert_int_eq(cache_key_history(ctx, &key, collect_history, &h), W8A8_OK);
+    ck_assert_int_eq(h.count, 2);
     w8a8_context_close(ctx);
 }
 END_TEST
@@ -908,6 +986,7 @@ static Suite *cache_suite(void)
     tcase_add_test(tc, test_merge_union);
     tcase_add_test(tc, test_prune);
     tcase_add_test(tc, test_untuned);
+    tcase_add_test(tc, test_key_history);
     suite_add_tcase(s, tc);
     return s;
 }

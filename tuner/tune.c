@@ -35,11 +35,18 @@ static bool quick_budget_left(tune_run *run)
     return left;
 }
 
+/* The problem's share runs from `start`. */
+static void problem_budget_from(tune_run *run, double start)
+{
+    run->problem_deadline = start + run->problem_share;
+    run->quick_deadline = start + 0.75 * run->problem_share;
+}
+
 /* Each problem may spend what is left divided by the problems left (a problem that finishes
  * early leaves its share to the next), so one big space cannot starve the others. */
 static void problem_budget_start(tune_run *run)
 {
-    run->problem_deadline = run->quick_deadline = 0;
+    run->problem_deadline = run->quick_deadline = run->problem_share = 0;
     run->problem_cut = false;
     if (run->options.budget_seconds <= 0)
         return;
@@ -53,8 +60,8 @@ static void problem_budget_start(tune_run *run)
     double share = left * (double)devices / (double)problems_left;
     if (share > left)
         share = left;
-    run->problem_deadline = now + share;
-    run->quick_deadline = now + 0.75 * share;
+    run->problem_share = share;
+    problem_budget_from(run, now);
 }
 
 /* c: the candidate the event is about (its config and space), or NULL. */
@@ -303,6 +310,11 @@ static w8a8_status quick_pass(tune_run *run, candidate_list *l, timing_buffers *
         report(run, W8A8_TUNE_PHASE_QUICK, i, l->count, c, NULL, NULL);
         st = quick_one(run, b, c, &res->verify_failed);
         res->timed += c->usable;
+        /* The share runs from the first time: the wait for the first kernels is the compile
+         * pool's start-up (the first key on a cold store timed its default alone), not the
+         * key's search. The whole budget still bounds the run: later keys share less. */
+        if (none_timed && c->usable && run->problem_share > 0)
+            problem_budget_from(run, util_now());
     }
     return st;
 }

@@ -4,6 +4,7 @@
  * by any key goes into the compile queue once, in the order the keys will need them, and the
  * queue starts compiling while the first key is timed. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,55 +60,93 @@ static candidate *list_find(candidate_list *l, const gemm_family *f, const char 
     return NULL;
 }
 
-/* ---- configs that hung before ------------------------------------------------------------- */
+/* ---- what the database knows of a key ------------------------------------------------------ */
 
-typedef struct hung_visit {
+typedef struct history_visit {
     tune_run *run;
     problem_plan *plan;
-    size_t cap;
+    size_t hung_cap, measured_cap;
     bool out_of_memory;
-} hung_visit;
+} history_visit;
+
+/* A config's name in a key's measured set: a 64-bit hash of family and config. Two configs
+ * sharing one (odds about 10^-12 for a key's few thousand rows) would only skip one candidate. */
+static uint64_t measured_hash(const char *family, const char *config)
+{
+    return util_hash_text(util_hash_text(util_hash_text(UTIL_HASH_SEED, family), "\xff"), config);
+}
+
+static bool grow(void **items, size_t *cap, size_t count, size_t size)
+{
+    if (count < *cap)
+        return true;
+    size_t next = *cap ? 2 * *cap : 64;
+    void *grown = realloc(*items, next * size);
+    if (!grown)
+        return false;
+    *items = grown;
+    *cap = next;
+    return true;
+}
 
 /* Keeps a "hung" row of the key's product whose template is the one this run compiles (a row
- * of an older template does not count: the change may have fixed the hang). */
-static int hung_row(void *user, const w8a8_cache_entry *e)
+ * of an older template does not count: the change may have fixed the hang), and the "ok" rows
+ * of the user database on this very device: configs measured before. */
+static int history_row(void *user, const cache_history_row *row)
 {
-    hung_visit *v = user;
+    history_visit *v = user;
     problem_plan *p = v->plan;
-    if (strcmp(e->status, "hung") != 0)
-        return 0;
-    const char *hash = tune_template_hash(v->run, e->family);
-    if (e->template_hash[0] && hash[0] && strcmp(e->template_hash, hash) != 0)
-        return 0;
-    if (p->hung_count == v->cap) {
-        size_t cap = v->cap ? 2 * v->cap : 8;
-        hung_config *grown = realloc(p->hung, cap * sizeof *grown);
-        if (!grown) {
+    if (strcmp(row->status, "ok") == 0) {
+        if (!row->user_layer || !row->exact_device)
+            return 0;
+        if (!grow((void **)&p->measured, &v->measured_cap, p->measured_count, sizeof *p->measured)) {
             v->out_of_memory = true;
             return 1;
         }
-        p->hung = grown;
-        v->cap = cap;
+        p->measured[p->measured_count++] = measured_hash(row->family, row->config);
+        return 0;
+    }
+    const char *hash = tune_template_hash(v->run, row->family);
+    if (row->template_hash[0] && hash[0] && strcmp(row->template_hash, hash) != 0)
+        return 0;
+    if (!grow((void **)&p->hung, &v->hung_cap, p->hung_count, sizeof *p->hung)) {
+        v->out_of_memory = true;
+        return 1;
     }
     hung_config *h = &p->hung[p->hung_count++];
-    snprintf(h->family, sizeof h->family, "%s", e->family);
-    snprintf(h->config, sizeof h->config, "%s", e->config);
+    snprintf(h->family, sizeof h->family, "%s", row->family);
+    snprintf(h->config, sizeof h->config, "%s", row->config);
     return 0;
 }
 
-/* The configs that hung on key p on this product, in any layer: a hung kernel costs a GPU
- * context, so none is ever launched again (the run that saw it stopped; this is how the next
- * one resumes past it). A database that cannot be read hides none. */
-static w8a8_status hung_load(tune_run *run, problem_plan *p)
+static int by_hash(const void *x, const void *y)
 {
-    w8a8_cache_filter filter = {.problem = &p->problem, .arch = run->cache_dev.arch,
-                                .device_name = run->cache_dev.name};
-    hung_visit v = {.run = run, .plan = p};
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* Key p's history, read once before its candidates are listed: the configs that hung on this
+ * product, in any layer (a hung kernel costs a GPU context, so none is ever launched again:
+ * the run that saw it stopped; this is how the next one resumes past it), and those the user
+ * database measured on this device (a resumed run goes past them). A database that cannot be
+ * read hides none. */
+static w8a8_status history_load(tune_run *run, problem_plan *p)
+{
+    history_visit v = {.run = run, .plan = p};
     double t0 = util_now();
-    w8a8_cache_list(run->ctx, &filter, hung_row, &v);
+    cache_key_history(run->ctx, &p->key, history_row, &v);
     error_clear(run->ctx);
+    if (p->measured_count > 1)
+        qsort(p->measured, p->measured_count, sizeof *p->measured, by_hash);
     run->profile.record_seconds += util_now() - t0;
     return v.out_of_memory ? errorf(run->ctx, W8A8_NO_MEMORY, "out of host memory") : W8A8_OK;
+}
+
+static bool measured_before(const problem_plan *p, const gemm_family *f, const char *config)
+{
+    uint64_t h = measured_hash(f->name, config);
+    return p->measured_count &&
+           bsearch(&h, p->measured, p->measured_count, sizeof h, by_hash) != NULL;
 }
 
 static bool hung_before(const problem_plan *p, const gemm_family *f, const char *config)
@@ -144,14 +183,7 @@ static candidate *add_config(tune_run *run, problem_plan *p, const space *s, con
     c->space_pos = space_pos;
     c->order = p->list.count - 1;
     c->hung_before = hung_before(p, f, config);
-    if (!run->options.force) {
-        bool found = false;
-        double t0 = util_now();
-        if (cache_has_measurement(run->ctx, &p->key, f->name, config, &found) == W8A8_OK)
-            c->measured_before = found;
-        error_clear(run->ctx);
-        run->profile.record_seconds += util_now() - t0;
-    }
+    c->measured_before = !run->options.force && measured_before(p, f, config);
     return c;
 }
 
@@ -369,7 +401,7 @@ static w8a8_status plan_round_run(tune_run *run, size_t first, size_t count)
     for (size_t i = 0; i < count && st == W8A8_OK; i++) {
         problem_plan *p = &run->plans[first + i];
         if (p->status == W8A8_OK)
-            st = hung_load(run, p);
+            st = history_load(run, p);
         for (size_t s = 0; s < run->space_count && st == W8A8_OK && p->status == W8A8_OK; s++) {
             space_eval *ev = &round.evals[i * run->space_count + s];
             if (ev->status != W8A8_OK) { /* a broken script fails the run, as before */
@@ -442,6 +474,7 @@ void tune_plan_free(tune_run *run)
         free(run->plans[i].list.items);
         free(run->plans[i].kernels);
         free(run->plans[i].hung);
+        free(run->plans[i].measured);
     }
     free(run->plans);
     free(run->demand_lists);

@@ -46,7 +46,7 @@ static void tune_keys(tune_run *run)
         w8a8_tune_result res = sh->results[i]; /* this thread's key: no other writes it */
         run->problem_index = i;
         run->problem = plan->problem;
-        run->problem_deadline = run->quick_deadline = 0; /* the previous problem's share */
+        run->problem_deadline = run->quick_deadline = run->problem_share = 0; /* the last key's */
         w8a8_status one = plan->status;
         if (one != W8A8_OK)
             errorf(ctx, one, "%s", plan->message);

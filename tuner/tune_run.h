@@ -69,6 +69,9 @@ typedef struct problem_plan {
     size_t kernel_count;
     hung_config *hung;        /* configs with a "hung" row for this key on this product */
     size_t hung_count;
+    uint64_t *measured;       /* hashes of the configs measured "ok" on this device before,
+                                 sorted (user database only) */
+    size_t measured_count;
 } problem_plan;
 
 #define TUNE_MAX_DEVICES 64
@@ -97,6 +100,7 @@ typedef struct tune_run {
     bool budget_spent;
     double problem_deadline; /* a fair share of what is left, per problem; 0: none */
     double quick_deadline;   /* the part of that share the quick pass may use */
+    double problem_share;    /* the share's length in seconds; 0: no budget */
     bool problem_cut;        /* a deadline stopped this problem's work early */
     cache_device cache_dev;
     space_device space_dev;
