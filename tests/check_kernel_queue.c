@@ -1,9 +1,11 @@
 /* The tuner's compile queue (tuner/kernel_queue.c), on the CPU with NVRTC: a kernel named by
  * many keys is added once; workers compile the demand while a waiter gets each kernel done
  * (compiling it itself when no worker has started it); a kernel that cannot compile comes back
- * done with its error; the statistics add up; destroying a queue with work left stops it. */
+ * done with its error; the statistics add up; destroying a queue with work left stops it; on a
+ * budget (kq_set_horizon) the next key's first kernels come before the current key's tail. */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "testutil.h"
 #include "tune.h"
@@ -97,6 +99,43 @@ START_TEST(destroy_with_work_left)
 }
 END_TEST
 
+/* With a horizon the keys ahead are served in step: one worker, two keys of 12 kernels each,
+ * and the smallest pace (KQ_MIN_PACE = 8 kernels per key ahead): key 1's first kernel is built
+ * after key 0's ninth (scores 8 and 8: the current key wins the tie) and before its last, which
+ * the order without a horizon would build first. */
+START_TEST(horizon_serves_the_next_key_early)
+{
+    w8a8_context *ctx = test_ctx_open_fresh(NULL, 0);
+    kernel_queue *q = NULL;
+    ck_assert_int_eq(kq_create(ctx, 1, &q), W8A8_OK);
+    enum { PER_KEY = 12 };
+    size_t lists[2][PER_KEY], lengths[2] = {PER_KEY, PER_KEY};
+    for (size_t key = 0; key < 2; key++)
+        for (size_t i = 0; i < PER_KEY; i++) {
+            char d[KQ_DEFINES_BYTES]; /* an unused macro makes each kernel distinct */
+            snprintf(d, sizeof d, "%s,QUEUE_TEST_PAD=%zu", defines[0], key * PER_KEY + i);
+            ck_assert_int_eq(kq_add(q, REF, "sm_80", d, &lists[key][i]), W8A8_OK);
+        }
+    const size_t *demand[2] = {lists[0], lists[1]};
+    kq_set_demand(q, demand, lengths, 2);
+    kq_set_horizon(q, 1e-9); /* any positive horizon this small gives the smallest pace */
+    kq_start(q);
+    const struct timespec tick = {0, 5 * 1000 * 1000};
+    for (int waited = 0; waited < 12000 && !kq_kernel_at(q, lists[1][0])->done; waited++)
+        nanosleep(&tick, NULL); /* one minute at most */
+    ck_assert(kq_kernel_at(q, lists[1][0])->done);
+    ck_assert(kq_kernel_at(q, lists[0][8])->done);
+    ck_assert(!kq_kernel_at(q, lists[0][11])->done);
+    for (size_t key = 0; key < 2; key++) {
+        kq_set_current(q, key);
+        for (size_t i = 0; i < PER_KEY; i++)
+            ck_assert(kq_wait(q, lists[key][i])->compiled);
+    }
+    kq_destroy(q);
+    w8a8_context_close(ctx);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("kernel_queue");
@@ -104,6 +143,7 @@ int main(void)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, each_kernel_once_and_every_wait_returns_it_done);
     tcase_add_test(tc, destroy_with_work_left);
+    tcase_add_test(tc, horizon_serves_the_next_key_early);
     suite_add_tcase(s, tc);
     return test_run_suite(s);
 }

@@ -2,8 +2,12 @@
  * is compiled once, however many keys want it (a cubin does not depend on M, N or K), by
  * worker threads that run beside the GPU timing. Workers serve the demand in the order the
  * timing loop will need it: the current key's candidates first, in their order, then the next
- * keys' (prefetch); kernels only past keys wanted are left. The timing thread that needs a
- * kernel no worker has started compiles it itself instead of waiting. */
+ * keys' (prefetch); kernels only past keys wanted are left. On a budget the keys ahead are
+ * served in step (kq_set_horizon): a kernel at position d of the key j places ahead comes at
+ * d + j × pace, so each key finds its best-ranked kernels built when the timing reaches it,
+ * instead of the pool spending the whole run on the deep tail of the key being timed. The
+ * timing thread that needs a kernel no worker has started compiles it itself instead of
+ * waiting. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +18,9 @@
 
 #define KQ_MAX_THREADS 256
 #define KQ_FIRST_SLOTS 1024u /* hash slots to start with (a power of two) */
+#define KQ_MIN_PACE 8        /* kernels per key ahead, at least */
+#define KQ_GUESS_SECONDS 0.7 /* one fresh compile, until the run has measured some (H100 host:
+                                0.6–0.75 s for sm90_gemm) */
 
 struct kernel_queue {
     w8a8_context *ctx;
@@ -32,6 +39,7 @@ struct kernel_queue {
     size_t list_count;
     size_t *cursors;        /* per key: everything before it is started or done */
     size_t current;         /* the key being timed */
+    double horizon;         /* seconds of timing per key ahead; 0: each key in full, in turn */
     bool stop;
     /* statistics */
     double start_time, last_done_time, busy_seconds, wait_seconds;
@@ -167,18 +175,43 @@ static void compile_locked(kernel_queue *q, kq_kernel *k, bool by_waiter)
     pthread_cond_broadcast(&q->changed);
 }
 
-/* The first kernel no one has started, in demand order from the current key on; NULL if none. */
+/* Kernels per key ahead: what the pool builds in `horizon` seconds (its mean compile time so
+ * far, kernels from the store included). SIZE_MAX without a horizon. Lock held. */
+static size_t pace_locked(const kernel_queue *q)
+{
+    if (q->horizon <= 0)
+        return SIZE_MAX;
+    size_t done = q->built + q->rejected + q->failed;
+    double each = done >= 16 ? q->busy_seconds / (double)done : KQ_GUESS_SECONDS;
+    double pace = q->horizon * (q->threads > 0 ? q->threads : 1) / (each > 1e-3 ? each : 1e-3);
+    return pace < KQ_MIN_PACE ? KQ_MIN_PACE : pace > 1e6 ? SIZE_MAX : (size_t)pace;
+}
+
+/* The next kernel no one has started: the lowest d + j × pace over the keys from the current
+ * one on (d: its position in key current + j's list); NULL if none. Lock held. */
 static kq_kernel *next_pending(kernel_queue *q)
 {
+    size_t pace = pace_locked(q), best_score = SIZE_MAX;
+    kq_kernel *best = NULL;
     for (size_t key = q->current; key < q->list_count; key++) {
+        size_t ahead = key - q->current;
+        if (best && (pace == SIZE_MAX || ahead >= (best_score + pace - 1) / pace))
+            break; /* this key's scores and later ones' are at least ahead × pace */
         size_t *cursor = &q->cursors[key];
         for (; *cursor < q->lengths[key]; ++*cursor) {
             kq_kernel *k = q->items[q->lists[key][*cursor]];
             if (!k->done && !k->running)
-                return k;
+                break;
+        }
+        if (*cursor == q->lengths[key])
+            continue;
+        size_t score = pace == SIZE_MAX ? 0 : ahead * pace + *cursor;
+        if (!best || score < best_score) {
+            best = q->items[q->lists[key][*cursor]];
+            best_score = score;
         }
     }
-    return NULL;
+    return best;
 }
 
 static void *worker(void *arg)
@@ -220,6 +253,13 @@ void kq_start(kernel_queue *q)
     for (int i = 0; i < q->threads; i++) /* a thread that cannot start means less parallelism */
         if (pthread_create(&q->ids[q->started], NULL, worker, q) == 0)
             q->started++;
+}
+
+void kq_set_horizon(kernel_queue *q, double seconds)
+{
+    pthread_mutex_lock(&q->lock);
+    q->horizon = seconds > 0 ? seconds : 0;
+    pthread_mutex_unlock(&q->lock);
 }
 
 void kq_set_current(kernel_queue *q, size_t key)

@@ -62,6 +62,7 @@ static void problem_budget_start(tune_run *run)
         share = left;
     run->problem_share = share;
     problem_budget_from(run, now);
+    kq_set_horizon(run->kernels, share / (double)devices); /* per key, on one device */
 }
 
 /* c: the candidate the event is about (its config and space), or NULL. */

@@ -165,6 +165,10 @@ void kq_set_demand(kernel_queue *q, const size_t *const *lists, const size_t *le
                    size_t count);
 /* Starts the workers; they compile the demand from the current key on. */
 void kq_start(kernel_queue *q);
+/* On a budget, each key is expected to time for about `seconds`: the keys ahead are served in
+ * step, each its best-ranked kernels first, about as many as the pool builds in that time
+ * (0: each key's whole list before the next key's). */
+void kq_set_horizon(kernel_queue *q, double seconds);
 /* The timing loop moved to `key`: earlier keys' kernels are no longer compiled ahead. */
 void kq_set_current(kernel_queue *q, size_t key);
 /* Kernel `index`, done: compiled on the calling thread if no worker has started it, else
