@@ -56,13 +56,20 @@ static bool push_function(sandbox *sb, const space *s, int fn)
     return true;
 }
 
-/* Pushes a fresh config table for the value indices idx. */
-static void push_config(lua_State *L, const space *s, const int *idx)
+/* Pushes a fresh config table for the value indices idx. names: 0, or the stack index of an
+ * array of the param names as Lua strings (saves interning each name for every config). */
+static void push_config(lua_State *L, const space *s, const int *idx, int names)
 {
     lua_createtable(L, 0, s->param_count);
     for (int p = 0; p < s->param_count; p++) {
-        lua_pushinteger(L, (lua_Integer)s->params[p].values[idx[p]]);
-        lua_setfield(L, -2, s->params[p].name);
+        if (names > 0) {
+            lua_rawgeti(L, names, p + 1);
+            lua_pushinteger(L, (lua_Integer)s->params[p].values[idx[p]]);
+            lua_rawset(L, -3);
+        } else {
+            lua_pushinteger(L, (lua_Integer)s->params[p].values[idx[p]]);
+            lua_setfield(L, -2, s->params[p].name);
+        }
     }
 }
 
@@ -101,7 +108,24 @@ typedef struct eval_job {
     size_t config_size;
     w8a8_problem *problems; /* compile_problems: out (malloc'ed) */
     size_t problem_count;
+    int shared_args;        /* > 0: stack index of the problem table, the device's above it,
+                               and the param names' array above that, made once for all calls
+                               of an enumeration; 0: made per call */
 } eval_job;
+
+/* Pushes the problem and device arguments: the enumeration's shared tables (its hundreds of
+ * thousands of valid() calls would otherwise build two tables and intern a dozen strings
+ * each), else fresh ones. */
+static void push_args(lua_State *L, const eval_job *job)
+{
+    if (job->shared_args > 0) {
+        lua_pushvalue(L, job->shared_args);
+        lua_pushvalue(L, job->shared_args + 1);
+    } else {
+        space_push_problem(L, job->problem);
+        space_push_device(L, job->dev);
+    }
+}
 
 /* What a failed valid() or rank() call was about: "<what> of config <config>", written only
  * when a call fails (sandbox_call_described). */
@@ -127,9 +151,8 @@ static bool call_valid(sandbox *sb, const eval_job *job, const int *idx, bool *o
     *ok = true;
     if (!push_function(sb, job->s, FN_VALID))
         return true;
-    push_config(L, job->s, idx);
-    space_push_problem(L, job->problem);
-    space_push_device(L, job->dev);
+    push_config(L, job->s, idx, job->shared_args > 0 ? job->shared_args + 2 : 0);
+    push_args(L, job);
     const config_about about = {"valid()", job->s, idx};
     if (!sandbox_call_described(sb, 3, 2, job->s->function_line[FN_VALID], describe_config,
                                 &about))
@@ -154,9 +177,8 @@ static bool call_rank(sandbox *sb, const eval_job *job, const int *idx, double *
     *rank = 0;
     if (!push_function(sb, job->s, FN_RANK))
         return true;
-    push_config(L, job->s, idx);
-    space_push_problem(L, job->problem);
-    space_push_device(L, job->dev);
+    push_config(L, job->s, idx, job->shared_args > 0 ? job->shared_args + 2 : 0);
+    push_args(L, job);
     const config_about about = {"rank()", job->s, idx};
     if (!sandbox_call_described(sb, 3, 1, job->s->function_line[FN_RANK], describe_config,
                                 &about))
@@ -206,8 +228,7 @@ static bool call_prune(sandbox *sb, const eval_job *job,
                 char context[SPACE_CONTEXT_BYTES];
                 lua_pushstring(L, s->params[p].name);
                 lua_pushinteger(L, (lua_Integer)s->params[p].values[v]);
-                space_push_problem(L, job->problem);
-                space_push_device(L, job->dev);
+                push_args(L, job);
                 snprintf(context, sizeof context, "prune() of %s=%lld", s->params[p].name,
                          (long long)s->params[p].values[v]);
                 if (!sandbox_call(sb, 4, 1, line, context))
@@ -235,7 +256,17 @@ static void enumerate_body(sandbox *sb, void *ud)
     int pos[W8A8_SPACE_MAX_PARAMS] = {0}; /* position in keep[p] */
     int idx[W8A8_SPACE_MAX_PARAMS];       /* value index: keep[p][pos[p]] */
     int keep[W8A8_SPACE_MAX_PARAMS][W8A8_SPACE_MAX_VALUES], kept[W8A8_SPACE_MAX_PARAMS];
-    if (!open_table(sb, s) || !call_prune(sb, job, keep, kept))
+    if (!open_table(sb, s))
+        return;
+    space_push_problem(sb->L, job->problem);
+    space_push_device(sb->L, job->dev);
+    lua_createtable(sb->L, s->param_count, 0);
+    for (int p = 0; p < s->param_count; p++) {
+        lua_pushstring(sb->L, s->params[p].name);
+        lua_rawseti(sb->L, -2, p + 1);
+    }
+    job->shared_args = lua_gettop(sb->L) - 2;
+    if (!call_prune(sb, job, keep, kept))
         return;
     size_t walk = 1;
     for (int p = 0; p < s->param_count; p++)

@@ -27,6 +27,9 @@
  *            block), l2_bytes, regs_per_sm = 65536, named (bool: the caller named this space,
  *            as `w8a8 tune --space` does) }
  * config  = { param = integer, ... } with every name of params.
+ * One enumeration hands every prune(), valid() and rank() call the same problem and device
+ * tables (built once: the calls run hundreds of thousands of times per key): read them, do
+ * not change them. Each call gets a fresh config table.
  */
 #ifndef W8A8_SPACE_H
 #define W8A8_SPACE_H
