@@ -254,10 +254,19 @@ end
 --    consumers; the top 32 held a config within 2 % of the fastest on 74 of 100 keys, against
 --    48 with the default factors. Variants the model cannot tell apart cost 10 % per step away
 --    from the usual choice there, so the top 32 cover many tile shapes and ring depths.
+--    Refitted on 2026-11-25 to ~230,000 H100 measurements with epilogue 2 in the space
+--    (bench/results-2026-11-25-s12, bench/rank_offline.py; 84 keys at M >= 16, each with
+--    ~700-3,900 configs measured): operands load at 52 B/clk (was 64: larger tiles, fewer
+--    bytes per FLOP, won more often than the model said), and direct stores (epilogue 0) cost
+--    8 % (measured against the same config with epilogue 1: 7-14 % slower at M > 128, ~1 %
+--    below, ping-pong included). A config within 2 % of the fastest measured: in the top 8 on
+--    48 -> 50 keys, top 16 50 -> 57, top 32 55 -> 65, top 64 62 -> 74.
 local DEFAULT_FACTORS = { cooperative = 1.10, one_consumer = 1.05, rows64 = 1.15,
-    pingpong_one_tile = 1.10, step = 0.02, deep_ring = false }
+    pingpong_one_tile = 1.10, step = 0.02, deep_ring = false, load_bytes_per_clk = 64,
+    direct_store = 1.0 }
 local RANK_FACTORS = { cooperative = 1.10, one_consumer = 1.15, rows64 = 1.0,
-    pingpong_one_tile = 1.0, step = 0.10, deep_ring = true }
+    pingpong_one_tile = 1.0, step = 0.10, deep_ring = true, load_bytes_per_clk = 52,
+    direct_store = 1.08 }
 local STAGES = { 2, 3, 4, 5, 6, 7, 8, 10, 12 }
 
 -- Steps between c's ring depth and the usual one: the deepest ring of STAGES that fits
@@ -294,7 +303,7 @@ local function cost_model(c, problem, device, f)
     local mma = (c.block_m // 64) * (BK // 32) * per_inst
     -- operand bytes a CTA pulls from L2 per K block; cluster 2 halves B's L2 reads, but
     -- measured no faster (see above), so the model leaves it out
-    local load = (c.block_m + c.block_n) * BK / 64
+    local load = (c.block_m + c.block_n) * BK / f.load_bytes_per_clk
     local epilogue = c.block_m * c.block_n * out_bytes(problem) / 32 + 600
     if split > 1 then
         -- rank 0 reads split - 1 partial tiles over distributed shared memory (~32 B/clk)
@@ -344,7 +353,8 @@ local function cost_model(c, problem, device, f)
         + (split == 1 and 0 or 1)
     -- specialized: the same kernel with constant trip counts, tried right before its twin
     local specialized = c.specialize == 1 and 0.995 or 1.0
-    return cost * (1 + f.step * steps) * specialized
+    local stores = c.epilogue == 0 and f.direct_store or 1.0 -- registers to global, in the loop
+    return cost * (1 + f.step * steps) * specialized * stores
 end
 
 local function rank(c, problem, device)

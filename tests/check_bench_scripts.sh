@@ -193,5 +193,28 @@ else
     "(pip install matplotlib)"
 fi
 
+# bench/rank_offline.py over `w8a8 compile --rank`, on one of session 12's resumed runs at its
+# largest keys (M >= 8192: 12 keys, a few seconds of enumeration). A check of the tool, not of
+# the space: that run skipped what the run before it measured, so its top configs count as
+# unmeasured
+if [ -n "$w8a8" ]; then
+  s12=$root/bench/results-2026-11-25-s12
+  check "rank_offline: the shipped sm90_gemm space" 0 '^\| 32 \| [0-9]+ of 12 \| 1\.[0-9]{3} \| [0-9]+ \|$' \
+    "$python" "$root/bench/rank_offline.py" --w8a8 "$w8a8" --space sm90_gemm --min-m 8192 \
+    "$s12/callK2/long-2.jsonl.gz"
+  check "rank_offline: no measurement of the family" 1 'no ok quick-pass measurement of sm80_gemm' \
+    "$python" "$root/bench/rank_offline.py" --w8a8 "$w8a8" --space sm80_gemm --min-m 8192 \
+    "$s12/callK2/long-2.jsonl.gz"
+  check "w8a8 compile --rank: the first 2 configs" 0 '"position": 1, "rank": [0-9.e+]+, "config": "block_m=' \
+    "$w8a8" compile --arch sm_90a --space sm90_gemm --rank 512,4096,4096 --max-configs 2 --json
+  expect "w8a8 compile --rank: 2 lines" [ "$(grep -c '^{' "$tmp/out")" -eq 2 ]
+  check "w8a8 compile --rank without --space" 2 '\-\-rank goes with \-\-space alone' \
+    "$w8a8" compile --arch sm_90a --rank 512,4096,4096 reference_gemm
+  check "w8a8 compile --rank with a bad shape" 2 'wants M,N,K' \
+    "$w8a8" compile --arch sm_90a --space sm90_gemm --rank 512,4096
+else
+  echo "note: no w8a8 binary given: bench/rank_offline.py and compile --rank are not checked"
+fi
+
 echo "check_bench_scripts: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,6 +1,7 @@
 /* w8a8 compile: builds kernels with NVRTC without a GPU — named templates with given defines,
  * every valid config of a space (--space FILE), or every embedded space's compile set (--all) —
- * and prints registers, shared memory, spills and compile time per kernel. */
+ * and prints registers, shared memory, spills and compile time per kernel. With --rank it
+ * compiles nothing and prints a space's ranked configs for given shapes instead. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,8 +178,15 @@ static void usage(FILE *f)
             "  --max-configs N    per problem, the N best-ranked configs (default: all for\n"
             "                     --space, 8 for --all)\n"
             "  --jobs N           parallel NVRTC compiles (default: CPU count)\n"
-            "  --json             one JSON object per kernel\n");
+            "  --json             one JSON object per kernel (per config with --rank)\n"
+            "  --rank M,N,K       with --space: compile nothing; print the space's valid\n"
+            "                     configs for that shape in the tuner's order (position,\n"
+            "                     rank(), config; --max-configs N: the first N) on the\n"
+            "                     nominal device of --arch; repeatable; --dtype, --scale,\n"
+            "                     --out, --accum as for tune\n");
 }
+
+#define COMPILE_MAX_RANK_SHAPES 256
 
 typedef struct compile_args {
     const char *arch, *defines, *space;
@@ -186,6 +194,9 @@ typedef struct compile_args {
     long max_configs, jobs;
     const char *templates[32];
     int ntemplates;
+    long long rank_shapes[COMPILE_MAX_RANK_SHAPES][3]; /* --rank M,N,K */
+    size_t rank_count;
+    cli_problem_spec spec;                            /* --dtype, --scale, --out, --accum */
 } compile_args;
 
 static int parse_args(int argc, char **argv, compile_args *a)
@@ -193,12 +204,26 @@ static int parse_args(int argc, char **argv, compile_args *a)
     memset(a, 0, sizeof *a);
     a->max_configs = -1;
     a->jobs = sysconf(_SC_NPROCESSORS_ONLN);
+    a->spec.ab_type = W8A8_E4M3;
+    a->spec.out_type = W8A8_BF16;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         bool has_value = i + 1 < argc;
+        int r = cli_problem_option(argc, argv, &i, &a->spec);
+        if (r < 0)
+            return 2;
+        if (r > 0)
+            continue;
         if (strcmp(arg, "--help") == 0) {
             usage(stdout);
             return 0;
+        } else if (strcmp(arg, "--rank") == 0 && has_value) {
+            long long *shape = a->rank_shapes[a->rank_count];
+            if (a->rank_count == COMPILE_MAX_RANK_SHAPES)
+                return cli_usage_error("compile: at most %d --rank shapes", COMPILE_MAX_RANK_SHAPES);
+            if (!cli_parse_shape(argv[++i], &shape[0], &shape[1], &shape[2]))
+                return cli_usage_error("compile: --rank wants M,N,K (positive), got '%s'", argv[i]);
+            a->rank_count++;
         } else if (strcmp(arg, "--arch") == 0 && has_value) {
             a->arch = argv[++i];
         } else if (strcmp(arg, "--define") == 0 && has_value) {
@@ -225,6 +250,8 @@ static int parse_args(int argc, char **argv, compile_args *a)
         return cli_usage_error("compile: --arch is required (sm_80, sm_86, sm_89, sm_90, sm_90a)");
     if (!a->all && !a->space && a->ntemplates == 0)
         return cli_usage_error("compile: name templates, --space FILE or --all");
+    if (a->rank_count && (!a->space || a->all || a->ntemplates))
+        return cli_usage_error("compile: --rank goes with --space alone");
     if (a->jobs < 1)
         a->jobs = 1;
     return -1;
@@ -274,6 +301,50 @@ static w8a8_status collect_jobs(w8a8_context *ctx, const compile_args *a, job_li
     return st;
 }
 
+/* --rank: the space's valid configs per shape, in the tuner's order. */
+static int print_ranks(w8a8_context *ctx, const compile_args *a)
+{
+    space *s = NULL;
+    space_device dev;
+    w8a8_status st = space_load(ctx, a->space, &s);
+    if (st == W8A8_OK)
+        st = space_device_nominal(ctx, a->arch, &dev);
+    for (size_t i = 0; i < a->rank_count && st == W8A8_OK; i++) {
+        const long long *shape = a->rank_shapes[i];
+        w8a8_problem p;
+        cli_problem_make(&p, shape[0], shape[1], shape[2], &a->spec);
+        bool applies = false;
+        space_enumeration e = {0};
+        st = space_applies(ctx, s, &p, &dev, &applies);
+        if (st == W8A8_OK && applies)
+            st = space_enumerate(ctx, s, &p, &dev, &e);
+        if (st != W8A8_OK)
+            break;
+        size_t shown = a->max_configs >= 0 && (size_t)a->max_configs < e.count
+                           ? (size_t)a->max_configs : e.count;
+        for (size_t j = 0; j < shown; j++) {
+            if (a->json) {
+                printf("{\"m\": %lld, \"n\": %lld, \"k\": %lld, \"space\": ", shape[0], shape[1],
+                       shape[2]);
+                cli_json_string(stdout, space_name(s));
+                printf(", \"position\": %zu, \"rank\": %.17g, \"config\": ", j,
+                       e.candidates[j].rank);
+                cli_json_string(stdout, e.candidates[j].config);
+                printf("}\n");
+            } else {
+                printf("%lld,%lld,%lld %5zu %12.6g %s\n", shape[0], shape[1], shape[2], j,
+                       e.candidates[j].rank, e.candidates[j].config);
+            }
+        }
+        fprintf(stderr, "w8a8: %s at %lld,%lld,%lld on %s: %s%zu valid of %zu configs, %zu shown\n",
+                space_name(s), shape[0], shape[1], shape[2], dev.name,
+                applies ? "" : "does not apply; ", e.count, e.total, shown);
+        space_enumeration_free(&e);
+    }
+    space_free(s);
+    return st == W8A8_OK ? 0 : cli_fail_ctx(ctx, st);
+}
+
 int cmd_compile(int argc, char **argv)
 {
     compile_args a;
@@ -283,6 +354,11 @@ int cmd_compile(int argc, char **argv)
     w8a8_context *ctx = cli_open(W8A8_CONTEXT_CPU_ONLY);
     if (!ctx)
         return 1;
+    if (a.rank_count) {
+        rc = print_ranks(ctx, &a);
+        w8a8_context_close(ctx);
+        return rc;
+    }
     job_list l = {.arch = a.arch, .ctx = ctx, .json = a.json, .progress = cli_is_tty()};
     pthread_mutex_init(&l.lock, NULL);
     w8a8_status st = collect_jobs(ctx, &a, &l);

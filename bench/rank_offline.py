@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""Scores a tuning space's rank() offline, on measurements already taken: no GPU.
+
+Reads the JSON lines of `w8a8 tune --json` runs (a tune resumed across calls: give every
+file), keeps each key's quick-pass "ok" measurements of the space's family, and asks
+`w8a8 compile --space SPACE --rank M,N,K --max-configs 256 --json` for the order the space
+gives that key now. For k in 4 … 256: on how many keys does the space's top k hold a measured
+config within --within of the fastest measured one, and how far from it is the best of the
+top k (geometric mean over keys; a key whose top k holds no measured config counts 1.5).
+"unmeasured" counts top-k configs the runs never timed: they count as misses, so a space
+whose order drifts far from the one the runs followed scores low for lack of data, not of
+speed; keep it small for the table to mean something.
+
+    bench/rank_offline.py --w8a8 build/default/w8a8 --space scripts/sm90_gemm.lua \\
+        tune-1.jsonl.gz tune-2.jsonl.gz [--min-m 16] [--within 0.02] [--arch sm_90a]
+
+Compare a change to a space with the space before it on the same files (`git show
+HEAD:scripts/sm90_gemm.lua > /tmp/old.lua`). Keys are e4m3/bf16 per-tensor unless the runs
+say otherwise (--dtype, --scale, --out are passed on to w8a8 compile).
+"""
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+from collections import defaultdict
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rows import RowsError, json_lines  # noqa: E402
+
+TOPS = (4, 8, 16, 32, 64, 128, 256)
+
+
+def load(paths, family, min_m):
+    """{(m, n, k): {config: fastest quick-pass us}} of family's "ok" measurements."""
+    keys = defaultdict(dict)
+    for path in paths:
+        for row in json_lines(path):
+            if (row.get("type") != "measurement" or row.get("status") != "ok"
+                    or row.get("pass") != 1 or row.get("family") != family):
+                continue
+            us = row.get("us", -1)
+            if not us > 0 or row.get("m", 0) < min_m:
+                continue
+            key = (row["m"], row["n"], row["k"])
+            keys[key][row["config"]] = min(keys[key].get(row["config"], us), us)
+    return keys
+
+
+def ranked(w8a8, space, arch, keys, passthrough):
+    """{key: [config, …]} in the space's order, the first 256."""
+    order = defaultdict(list)
+    for first in range(0, len(keys), 64):  # w8a8 compile takes up to 256 --rank shapes
+        cmd = [w8a8, "compile", "--arch", arch, "--space", space, "--max-configs",
+               str(TOPS[-1]), "--json"] + passthrough
+        for m, n, k in keys[first:first + 64]:
+            cmd += ["--rank", "%d,%d,%d" % (m, n, k)]
+        run = subprocess.run(cmd, capture_output=True, text=True)
+        if run.returncode != 0:
+            raise RowsError("%s failed (%d): %s" % (" ".join(cmd[:6]), run.returncode,
+                                                    run.stderr.strip()[-500:]))
+        for line in run.stdout.splitlines():
+            row = json.loads(line)
+            order[(row["m"], row["n"], row["k"])].append(row["config"])
+    return order
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("logs", nargs="+", help="w8a8 tune --json output (.jsonl or .jsonl.gz)")
+    ap.add_argument("--w8a8", default="w8a8", help="the w8a8 command (default: on PATH)")
+    ap.add_argument("--space", required=True, help="space name or .lua file to score")
+    ap.add_argument("--family", help="its template (default: the file's stem)")
+    ap.add_argument("--arch", default="sm_90a", help="nominal device (default sm_90a)")
+    ap.add_argument("--min-m", type=int, default=16, help="keys with M >= this (default 16)")
+    ap.add_argument("--within", type=float, default=0.02, help="default 0.02 (2 %%)")
+    ap.add_argument("--dtype")
+    ap.add_argument("--scale")
+    ap.add_argument("--out")
+    a = ap.parse_args()
+    family = a.family or os.path.splitext(os.path.basename(a.space))[0]
+    passthrough = []
+    for opt in ("dtype", "scale", "out"):
+        if getattr(a, opt):
+            passthrough += ["--" + opt, getattr(a, opt)]
+    try:
+        keys = load(a.logs, family, a.min_m)
+        if not keys:
+            raise RowsError("no ok quick-pass measurement of %s at M >= %d in %s"
+                            % (family, a.min_m, ", ".join(a.logs)))
+        order = ranked(a.w8a8, a.space, a.arch, sorted(keys), passthrough)
+    except (RowsError, OSError, ValueError) as e:
+        print("rank_offline: %s" % e, file=sys.stderr)
+        return 1
+    hits = dict.fromkeys(TOPS, 0)
+    unmeasured = dict.fromkeys(TOPS, 0)
+    loss = {t: [] for t in TOPS}
+    for key, measured in keys.items():
+        best = min(measured.values())
+        top = order.get(key, [])
+        for t in TOPS:
+            found = [measured[c] for c in top[:t] if c in measured]
+            unmeasured[t] += sum(1 for c in top[:t] if c not in measured)
+            hits[t] += bool(found) and min(found) <= best * (1 + a.within)
+            loss[t].append(min(found) / best if found else 1.5)
+    print("%s: %d keys of %s, M >= %d, %d measured configs" % (
+        a.space, len(keys), family, a.min_m, sum(len(v) for v in keys.values())))
+    print("| top k | keys within %g %% | best of top k / fastest (geomean) | unmeasured in top k |"
+          % (100 * a.within))
+    print("|---|---|---|---|")
+    for t in TOPS:
+        mean = math.exp(sum(map(math.log, loss[t])) / len(loss[t]))
+        print("| %d | %d of %d | %.3f | %d |" % (t, hits[t], len(keys), mean, unmeasured[t]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
