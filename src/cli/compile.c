@@ -2,6 +2,7 @@
  * every valid config of a space (--space FILE), or every embedded space's compile set (--all) —
  * and prints registers, shared memory, spills and compile time per kernel. With --rank it
  * compiles nothing and prints a space's ranked configs for given shapes instead. */
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -327,8 +328,13 @@ static int print_ranks(w8a8_context *ctx, const compile_args *a)
                 printf("{\"m\": %lld, \"n\": %lld, \"k\": %lld, \"space\": ", shape[0], shape[1],
                        shape[2]);
                 cli_json_string(stdout, space_name(s));
-                printf(", \"position\": %zu, \"rank\": %.17g, \"config\": ", j,
-                       e.candidates[j].rank);
+                double rank = e.candidates[j].rank; /* math.huge is a rank; JSON has no inf */
+                printf(", \"position\": %zu, \"rank\": ", j);
+                if (isfinite(rank))
+                    printf("%.17g", rank);
+                else
+                    fputs("null", stdout);
+                printf(", \"config\": ");
                 cli_json_string(stdout, e.candidates[j].config);
                 printf("}\n");
             } else {
