@@ -254,7 +254,7 @@ end
 --    consumers; the top 32 held a config within 2 % of the fastest on 74 of 100 keys, against
 --    48 with the default factors. Variants the model cannot tell apart cost 10 % per step away
 --    from the usual choice there, so the top 32 cover many tile shapes and ring depths.
---    Refitted on 2026-11-25 to ~230,000 H100 measurements with epilogue 2 in the space
+--    Refitted on 2026-11-25 to ~200,000 H100 measurements with epilogue 2 in the space
 --    (bench/results-2026-11-25-s12, bench/rank_offline.py; 84 keys at M >= 16, each with
 --    ~700-3,900 configs measured): operands load at 52 B/clk (was 64: larger tiles, fewer
 --    bytes per FLOP, won more often than the model said), and direct stores (epilogue 0) cost
