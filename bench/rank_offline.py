@@ -20,14 +20,13 @@ say otherwise (--dtype, --scale, --out are passed on to w8a8 compile).
 """
 import argparse
 import json
-import math
 import os
 import subprocess
 import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from rows import RowsError, json_lines  # noqa: E402
+from rows import RowsError, geomean, quick_pass_rows  # noqa: E402
 
 TOPS = (4, 8, 16, 32, 64, 128, 256)
 
@@ -35,16 +34,11 @@ TOPS = (4, 8, 16, 32, 64, 128, 256)
 def load(paths, family, min_m):
     """{(m, n, k): {config: fastest quick-pass us}} of family's "ok" measurements."""
     keys = defaultdict(dict)
-    for path in paths:
-        for row in json_lines(path):
-            if (row.get("type") != "measurement" or row.get("status") != "ok"
-                    or row.get("pass") != 1 or row.get("family") != family):
-                continue
-            us = row.get("us", -1)
-            if not us > 0 or row.get("m", 0) < min_m:
-                continue
-            key = (row["m"], row["n"], row["k"])
-            keys[key][row["config"]] = min(keys[key].get(row["config"], us), us)
+    for row in quick_pass_rows(paths):
+        if row.get("family") != family or row.get("m", 0) < min_m:
+            continue
+        key, us = (row["m"], row["n"], row["k"]), row["us"]
+        keys[key][row["config"]] = min(keys[key].get(row["config"], us), us)
     return keys
 
 
@@ -110,8 +104,8 @@ def main():
           % (100 * a.within))
     print("|---|---|---|---|")
     for t in TOPS:
-        mean = math.exp(sum(map(math.log, loss[t])) / len(loss[t]))
-        print("| %d | %d of %d | %.3f | %d |" % (t, hits[t], len(keys), mean, unmeasured[t]))
+        print("| %d | %d of %d | %.3f | %d |" % (t, hits[t], len(keys), geomean(loss[t]),
+                                                 unmeasured[t]))
     return 0
 
 

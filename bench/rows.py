@@ -1,5 +1,5 @@
 """What bench/compare.py and bench/plot.py share: reading the JSON lines of `w8a8 bench --json`
-and bench/peers.py, naming a row's granularity, the peers each granularity is compared with,
+and bench/peers.py (and the measurements of `w8a8 tune --json`, for the rank tools), naming a row's granularity, the peers each granularity is compared with,
 joining ours with a peer on (M, N, K), and the geometric mean.
 
 A timed row is an object with provider, dtype, scale, m, n, k, us, tflops, gbps; a failed one
@@ -58,6 +58,16 @@ def load(path):
         elif "error" in row:
             failed.append(row)
     return timed, failed
+
+
+def quick_pass_rows(paths):
+    """The quick-pass ("pass": 1) "ok" measurements with a time, of `w8a8 tune --json` logs
+    (a tune resumed across calls: every file), in file order. Raises RowsError."""
+    for path in paths:
+        for row in json_lines(path):
+            if (row.get("type") == "measurement" and row.get("status") == "ok"
+                    and row.get("pass") == 1 and row.get("us", -1) > 0):
+                yield row
 
 
 def shape_of(row):

@@ -20,7 +20,7 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench"))
-from rows import RowsError, json_lines  # noqa: E402  (bench/rows.py: the JSON-lines reader)
+from rows import RowsError, quick_pass_rows  # noqa: E402  (bench/rows.py: the JSON-lines reader)
 
 KEY_FIELDS = ("m", "n", "k", "dtype", "scale", "out")
 
@@ -31,16 +31,11 @@ def key_of(row):
 
 def load(paths):
     keys = defaultdict(list)
-    for path in paths:
-        try:
-            for row in json_lines(path):
-                if row.get("type") != "measurement" or row.get("status") != "ok":
-                    continue
-                if row.get("pass") != 1 or not row.get("us", -1) > 0:
-                    continue
-                keys[key_of(row)].append(row)
-        except RowsError as e:
-            sys.exit(f"validate_rank: {e}")
+    try:
+        for row in quick_pass_rows(paths):
+            keys[key_of(row)].append(row)
+    except RowsError as e:
+        sys.exit(f"validate_rank: {e}")
     return keys
 
 

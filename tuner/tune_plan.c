@@ -76,17 +76,17 @@ static uint64_t measured_hash(const char *family, const char *config)
     return util_hash_text(util_hash_text(util_hash_text(UTIL_HASH_SEED, family), "\xff"), config);
 }
 
-static bool grow(void **items, size_t *cap, size_t count, size_t size)
+/* items with room for one more of `size` bytes past `count` (doubled when full): the array,
+ * moved or not, or NULL when out of memory (items left as they were). */
+static void *reserve(void *items, size_t *cap, size_t count, size_t size)
 {
     if (count < *cap)
-        return true;
+        return items;
     size_t next = *cap ? 2 * *cap : 64;
-    void *grown = realloc(*items, next * size);
-    if (!grown)
-        return false;
-    *items = grown;
-    *cap = next;
-    return true;
+    void *grown = realloc(items, next * size);
+    if (grown)
+        *cap = next;
+    return grown;
 }
 
 /* Keeps a "hung" row of the key's product whose template is the one this run compiles (a row
@@ -99,20 +99,25 @@ static int history_row(void *user, const cache_history_row *row)
     if (strcmp(row->status, "ok") == 0) {
         if (!row->user_layer || !row->exact_device)
             return 0;
-        if (!grow((void **)&p->measured, &v->measured_cap, p->measured_count, sizeof *p->measured)) {
+        uint64_t *measured = reserve(p->measured, &v->measured_cap, p->measured_count,
+                                     sizeof *measured);
+        if (!measured) {
             v->out_of_memory = true;
             return 1;
         }
+        p->measured = measured;
         p->measured[p->measured_count++] = measured_hash(row->family, row->config);
         return 0;
     }
     const char *hash = tune_template_hash(v->run, row->family);
     if (row->template_hash[0] && hash[0] && strcmp(row->template_hash, hash) != 0)
         return 0;
-    if (!grow((void **)&p->hung, &v->hung_cap, p->hung_count, sizeof *p->hung)) {
+    hung_config *hung = reserve(p->hung, &v->hung_cap, p->hung_count, sizeof *hung);
+    if (!hung) {
         v->out_of_memory = true;
         return 1;
     }
+    p->hung = hung;
     hung_config *h = &p->hung[p->hung_count++];
     snprintf(h->family, sizeof h->family, "%s", row->family);
     snprintf(h->config, sizeof h->config, "%s", row->config);
