@@ -402,8 +402,15 @@ static int step_statement(sqlite3_stmt *stmt)
     return rc == SQLITE_DONE || rc == SQLITE_ROW ? SQLITE_OK : rc;
 }
 
-static int insert_measurement(sqlite3 *db, const cache_key *key, const void *arg)
+typedef struct measurement_batch {
+    const cache_measurement *rows;
+    size_t count;
+} measurement_batch;
+
+/* The batch's rows under one problem id, through one prepared statement. */
+static int insert_measurements(sqlite3 *db, const cache_key *key, const void *arg)
 {
+    const measurement_batch *batch = arg;
     int64_t problem = 0;
     int rc = cache_problem_id(db, key, &problem);
     if (rc != SQLITE_OK)
@@ -414,9 +421,10 @@ static int insert_measurement(sqlite3 *db, const cache_key *key, const void *arg
                             " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,"
                             " ?14, ?15, ?16, ?17)",
                             -1, &stmt, NULL);
-    if (rc == SQLITE_OK) {
+    for (size_t i = 0; rc == SQLITE_OK && i < batch->count; i++) {
+        sqlite3_reset(stmt);
         sqlite3_bind_int64(stmt, 1, problem);
-        cache_bind_measurement(stmt, 2, arg);
+        cache_bind_measurement(stmt, 2, &batch->rows[i]);
         rc = step_statement(stmt);
     }
     sqlite3_finalize(stmt);
@@ -426,7 +434,18 @@ static int insert_measurement(sqlite3 *db, const cache_key *key, const void *arg
 w8a8_status cache_put_measurement(w8a8_context *ctx, const cache_key *key,
                                   const cache_measurement *m)
 {
-    return write_transaction(ctx, key, insert_measurement, m);
+    return cache_put_measurements(ctx, key, m, 1);
+}
+
+w8a8_status cache_put_measurements(w8a8_context *ctx, const cache_key *key,
+                                   const cache_measurement *rows, size_t count)
+{
+    if (count == 0)
+        return W8A8_OK;
+    if (!rows)
+        return errorf(ctx, W8A8_INVALID, "no measurements to write");
+    measurement_batch batch = {.rows = rows, .count = count};
+    return write_transaction(ctx, key, insert_measurements, &batch);
 }
 
 static int insert_untuned(sqlite3 *db, const cache_key *key, const void *arg)

@@ -969,6 +969,53 @@ START_TEST(test_key_history)
 }
 END_TEST
 
+/* ---- batched writes (the tuner's) ----------------------------------------------------------- */
+
+START_TEST(test_put_batch)
+{
+    char dir[512], db[640];
+    test_mkdtemp(dir, sizeof dir);
+    snprintf(db, sizeof db, "%s/tuning.db", dir);
+    w8a8_context *ctx = open_cache_ctx(db, NULL);
+    cache_key key = key_of(dev_x100(), 256, 4096, 4096);
+    ck_assert_int_eq(cache_put_measurements(ctx, &key, NULL, 0), W8A8_OK);
+    struct stat st;
+    ck_assert_int_ne(stat(db, &st), 0); /* nothing to write: no database made */
+    ck_assert_int_eq(cache_put_measurements(ctx, &key, NULL, 2), W8A8_INVALID);
+    ck_assert_ptr_nonnull(strstr(w8a8_errmsg(ctx), "no measurements"));
+
+    enum { ROWS = 600 };
+    static cache_measurement rows[ROWS];
+    for (int i = 0; i < ROWS; i++) {
+        char config[32];
+        snprintf(config, sizeof config, "c%d", i);
+        rows[i] = meas_of("fam_a", config, 10.0 + (i * 37 % ROWS), 100 + i);
+        if (i % 5 == 4)
+            snprintf(rows[i].status, sizeof rows[i].status, "verify_failed");
+    }
+    rows[ROWS - 1].median_us = 1.0; /* the fastest, but not "ok" */
+    rows[ROWS - 2].median_us = 2.0;
+    ck_assert_msg(cache_put_measurements(ctx, &key, rows, ROWS) == W8A8_OK, "%s",
+                  w8a8_errmsg(ctx));
+    ck_assert_int_eq(count_rows(db, "measurements"), ROWS);
+    ck_assert_int_eq(count_rows(db, "problems"), 1);
+    cache_winner w = lookup(ctx, &key);
+    ck_assert_int_eq(w.match, CACHE_EXACT);
+    ck_assert_str_eq(w.config, rows[ROWS - 2].config);
+
+    /* all or none: a row the database refuses leaves the batch unwritten */
+    exec_sql(db, "CREATE TRIGGER refuse BEFORE INSERT ON measurements WHEN NEW.config = 'bad'"
+                 " BEGIN SELECT RAISE(ABORT, 'refused'); END;");
+    cache_measurement three[3] = {meas_of("fam_a", "x1", 0.5, 1), meas_of("fam_a", "bad", 0.5, 1),
+                                  meas_of("fam_a", "x2", 0.5, 1)};
+    ck_assert_int_eq(cache_put_measurements(ctx, &key, three, 3), W8A8_CACHE_ERROR);
+    ck_assert_ptr_nonnull(strstr(w8a8_errmsg(ctx), "refused"));
+    ck_assert_int_eq(count_rows(db, "measurements"), ROWS);
+    ck_assert_str_eq(lookup(ctx, &key).config, rows[ROWS - 2].config);
+    w8a8_context_close(ctx);
+}
+END_TEST
+
 static Suite *cache_suite(void)
 {
     Suite *s = suite_create("cache");
@@ -987,6 +1034,7 @@ static Suite *cache_suite(void)
     tcase_add_test(tc, test_prune);
     tcase_add_test(tc, test_untuned);
     tcase_add_test(tc, test_key_history);
+    tcase_add_test(tc, test_put_batch);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -123,6 +123,8 @@ typedef struct tune_run {
     cache_key key;
     double best_us;
     char best_config[W8A8_CONFIG_BYTES + 64];
+    /* the key's measurements not yet written (tune.c; NULL between keys) */
+    struct record_batch *pending;
     /* the first error that stopped a key (not a budget), for the call's status */
     w8a8_status failed;
     char failure[W8A8_ERRMSG_BYTES];
