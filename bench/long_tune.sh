@@ -9,7 +9,8 @@
 #   bench/long_tune.sh finish SECONDS   B resumed SECONDS, then the grids, peers and the table
 # Each call packs its logs into $OUT/long-tune-<step>.tgz. Binaries: $W8A8_BIN (default
 # carry/static, a static-deps build: w8a8), peers: $W8A8_PEERS (default carry/peers.py).
-# Session 12 (bench/results-2026-11-25-s12/README.md): start 520 s, resume 545, finish 250
+# Session 12 (bench/results-2026-11-25-s12/README.md): start 520 s, resume 545, finish 250;
+# session 13 (results-2026-11-25-s13): start 521 s, resume 540 (537 s), finish 250 (263 s)
 # plus ~60 s of grids and peers on an H100.
 set -u
 cd "$(dirname "$0")/.."

@@ -1095,12 +1095,16 @@ typedef struct w8a8_tune_options {
 
 typedef enum w8a8_tune_phase {
     W8A8_TUNE_PHASE_PROBLEM,  /* a problem starts (total = its candidates) */
-    W8A8_TUNE_PHASE_COMPILE,  /* done/total candidates compiled */
+    W8A8_TUNE_PHASE_COMPILE,  /* waiting for the kernel of candidate done of total */
     W8A8_TUNE_PHASE_QUICK,    /* done/total candidates timed in the quick pass */
     W8A8_TUNE_PHASE_FINAL,    /* done/total finalists timed again */
     W8A8_TUNE_PHASE_MEASURED, /* one candidate was measured: `measurement` is set */
-    W8A8_TUNE_PHASE_DONE      /* a problem ended: `result` is set */
+    W8A8_TUNE_PHASE_DONE,     /* a problem ended: `result` is set */
+    W8A8_TUNE_PHASE_PLAN      /* done/total problems planned, before any is timed
+                                 (`problem`: the last one planned) */
 } w8a8_tune_phase;
+/* Callers that keep something per phase size it with W8A8_TUNE_PHASE_COUNT. */
+#define W8A8_TUNE_PHASE_COUNT (W8A8_TUNE_PHASE_PLAN + 1)
 
 /* One candidate's outcome (what went into the database). */
 typedef struct w8a8_tune_measurement {

@@ -20,7 +20,7 @@ static void teardown(void)
 }
 
 typedef struct seen {
-    int measured, ok, defaults, others, phases[W8A8_TUNE_PHASE_DONE + 1];
+    int measured, ok, defaults, others, phases[W8A8_TUNE_PHASE_COUNT];
     bool bad_row;
     char why[600];
 } seen;

@@ -394,6 +394,82 @@ START_TEST(cache_never_elects_a_hung_config)
 }
 END_TEST
 
+/* ---- the plan: progress, and a budget spent before any key is timed --------------------------- */
+
+typedef struct plan_seen {
+    int phases[W8A8_TUNE_PHASE_COUNT];
+    w8a8_tune_phase first;
+    size_t plan_done_max, plan_total, plan_reports;
+    bool plan_after_keys; /* a PLAN report after a key's phases began */
+} plan_seen;
+
+static void on_plan_progress(const w8a8_tune_progress *p, void *user)
+{
+    plan_seen *s = user;
+    int seen = 0;
+    for (int i = 0; i < W8A8_TUNE_PHASE_COUNT; i++)
+        seen += s->phases[i];
+    if (!seen)
+        s->first = p->phase;
+    ck_assert_int_ge((int)p->phase, 0);
+    ck_assert_int_lt((int)p->phase, W8A8_TUNE_PHASE_COUNT);
+    s->phases[p->phase]++;
+    if (p->phase != W8A8_TUNE_PHASE_PLAN)
+        return;
+    s->plan_after_keys |= seen > s->phases[W8A8_TUNE_PHASE_PLAN] - 1;
+    ck_assert_ptr_nonnull(p->problem);
+    ck_assert_uint_ge(p->done, 1);
+    ck_assert_uint_eq(p->problem_index, p->done - 1);
+    s->plan_done_max = p->done > s->plan_done_max ? p->done : s->plan_done_max;
+    s->plan_total = p->total;
+    s->plan_reports++;
+}
+
+START_TEST(library_plan_stops_at_the_budget)
+{
+    w8a8_context *ctx = fake_context_open();
+    enum { KEYS = 40 };
+    w8a8_problem p[KEYS];
+    for (int i = 0; i < KEYS; i++) /* distinct keys: N from 256 up */
+        w8a8_problem_init(&p[i], 4096, 256 + 128 * i, 4096, W8A8_E4M3, W8A8_BF16);
+    /* one compile thread: rounds of two keys; the budget ends during the first */
+    w8a8_tune_options o = {.problems = p, .problem_count = KEYS, .threads = 1,
+                           .budget_seconds = 0.001};
+    w8a8_tune_report report;
+    plan_seen seen = {0};
+    double started = util_now();
+    w8a8_status st = w8a8_tune(ctx, &o, on_plan_progress, &seen, &report);
+    double seconds = util_now() - started;
+    ck_assert_msg(st == W8A8_BUDGET_SPENT, "%s: %s", w8a8_status_string(st), w8a8_errmsg(ctx));
+    ck_assert_int_eq(seen.first, W8A8_TUNE_PHASE_PLAN);
+    ck_assert_uint_eq(seen.plan_total, KEYS);
+    ck_assert_uint_eq(seen.plan_reports, 1); /* planning stopped after its first round */
+    ck_assert_uint_eq(seen.plan_done_max, 2);
+    ck_assert_int_eq(seen.phases[W8A8_TUNE_PHASE_QUICK] + seen.phases[W8A8_TUNE_PHASE_MEASURED], 0);
+    ck_assert_uint_eq(report.count, KEYS);
+    for (size_t i = 0; i < report.count; i++)
+        ck_assert_int_eq(report.results[i].status, W8A8_BUDGET_SPENT);
+    ck_assert_msg(report.profile.plan_seconds < seconds + 1e-9 && seconds < RUN_LIMIT_S / 4,
+                  "plan %.2f s of %.2f s", report.profile.plan_seconds, seconds);
+    w8a8_tune_report_free(&report);
+
+    /* without a budget every key is planned, and the plan is reported before any key starts */
+    setenv("FAKE_CUDA_HANG_ENTRY", "none", 1);
+    plan_seen all = {0};
+    w8a8_tune_options three = {.problems = p, .problem_count = 3, .threads = 1,
+                               .max_candidates = 1};
+    st = w8a8_tune(ctx, &three, on_plan_progress, &all, &report);
+    ck_assert_msg(st == W8A8_OK, "%s: %s", w8a8_status_string(st), w8a8_errmsg(ctx));
+    ck_assert_int_eq(all.first, W8A8_TUNE_PHASE_PLAN);
+    ck_assert_uint_eq(all.plan_done_max, 3);
+    ck_assert_uint_eq(all.plan_reports, 2); /* rounds of two keys: 2, then 3 */
+    ck_assert(!all.plan_after_keys);
+    ck_assert_int_eq(all.phases[W8A8_TUNE_PHASE_DONE], 3);
+    w8a8_tune_report_free(&report);
+    w8a8_context_close(ctx);
+}
+END_TEST
+
 static Suite *watchdog_suite(void)
 {
     Suite *s = suite_create("watchdog");
@@ -408,6 +484,7 @@ static Suite *watchdog_suite(void)
     tcase_set_timeout(library, 300);
     tcase_add_test(library, library_tune_returns_hung);
     tcase_add_test(library, library_bench_returns_hung);
+    tcase_add_test(library, library_plan_stops_at_the_budget);
     suite_add_tcase(s, library);
     TCase *cache = tcase_create("cache");
     tcase_add_checked_fixture(cache, setup, teardown);

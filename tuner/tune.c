@@ -66,21 +66,35 @@ static void problem_budget_start(tune_run *run)
 }
 
 /* c: the candidate the event is about (its config and space), or NULL. */
-static void report(tune_run *run, w8a8_tune_phase phase, size_t done, size_t total,
-                   const candidate *c, const w8a8_tune_measurement *m, const w8a8_tune_result *r)
+static void report_on(tune_run *run, w8a8_tune_phase phase, size_t index,
+                      const w8a8_problem *problem, size_t done, size_t total, const candidate *c,
+                      const w8a8_tune_measurement *m, const w8a8_tune_result *r)
 {
     if (!run->progress)
         return;
     pthread_mutex_lock(&run->shared->lock);
     w8a8_tune_progress p = {
-        .phase = phase, .problem_index = run->problem_index,
-        .problem_count = run->options.problem_count, .problem = &run->problem,
+        .phase = phase, .problem_index = index,
+        .problem_count = run->options.problem_count, .problem = problem,
         .space = c ? c->space : NULL, .done = done, .total = total, .config = c ? c->config : NULL,
         .best_us = run->best_us, .best_config = run->best_us >= 0 ? run->best_config : NULL,
         .elapsed_seconds = util_now() - run->started,
         .budget_seconds = run->options.budget_seconds, .measurement = m, .result = r};
     run->progress(&p, run->user);
     pthread_mutex_unlock(&run->shared->lock);
+}
+
+static void report(tune_run *run, w8a8_tune_phase phase, size_t done, size_t total,
+                   const candidate *c, const w8a8_tune_measurement *m, const w8a8_tune_result *r)
+{
+    report_on(run, phase, run->problem_index, &run->problem, done, total, c, m, r);
+}
+
+void tune_report_planned(tune_run *run, size_t planned)
+{
+    size_t last = planned ? planned - 1 : 0;
+    report_on(run, W8A8_TUNE_PHASE_PLAN, last, &run->plans[last].problem, planned,
+              run->options.problem_count, NULL, NULL, NULL);
 }
 
 /* ---- recording -------------------------------------------------------------------------------- */
@@ -301,15 +315,15 @@ static w8a8_status quick_one(tune_run *run, timing_buffers *b, candidate *c, siz
 
 /* The candidate's kernel from the compile queue (waiting for it, or compiling it here); a
  * kernel that failed or was rejected is recorded as such. *ready: it can be timed. */
-static w8a8_status candidate_compiled(tune_run *run, candidate *c, w8a8_tune_result *res,
-                                      bool *ready)
+static w8a8_status candidate_compiled(tune_run *run, candidate *c, size_t position,
+                                      size_t count, w8a8_tune_result *res, bool *ready)
 {
     *ready = false;
     if (!c->has_kernel) { /* its defines could not be made: c->error says why */
         res->compile_failed++;
         return record(run, c, "compile_error", NULL, 1);
     }
-    report(run, W8A8_TUNE_PHASE_COMPILE, res->compiled, 0, c, NULL, NULL);
+    report(run, W8A8_TUNE_PHASE_COMPILE, position, count, c, NULL, NULL);
     const kq_kernel *k = kq_wait(run->kernels, c->kernel);
     c->info = k->info;
     if (!k->compiled) {
@@ -341,7 +355,7 @@ static w8a8_status quick_pass(tune_run *run, candidate_list *l, timing_buffers *
         if (!quick_budget_left(run) && !(none_timed && !run->budget_spent))
             break;
         bool ready = false;
-        st = candidate_compiled(run, c, res, &ready);
+        st = candidate_compiled(run, c, i, l->count, res, &ready);
         if (st != W8A8_OK || !ready)
             continue;
         if (!b->base) {

@@ -448,8 +448,16 @@ w8a8_status tune_plan_all(tune_run *run)
         return st;
     plans_start(run);
     size_t per_round = (size_t)run->options.threads * PLAN_KEYS_PER_ROUND_PER_THREAD;
-    for (size_t first = 0; first < n && st == W8A8_OK; first += per_round)
-        st = plan_round_run(run, first, n - first < per_round ? n - first : per_round);
+    for (size_t first = 0; first < n && st == W8A8_OK; first += per_round) {
+        size_t count = n - first < per_round ? n - first : per_round;
+        st = plan_round_run(run, first, count);
+        if (st == W8A8_OK)
+            tune_report_planned(run, first + count);
+        /* A budget spent planning stops it: the keys left unplanned are never timed (every
+         * key ends "budget spent"), and the run ends near its budget. */
+        if (st == W8A8_OK && first + count < n && !tune_budget_left(run))
+            break;
+    }
     if (st != W8A8_OK)
         return st;
     size_t **lists = malloc((n ? n : 1) * sizeof *lists);

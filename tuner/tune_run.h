@@ -142,6 +142,8 @@ w8a8_status tune_plan_seed(tune_run *run, size_t i);
 /* tune.c: whether the run's budget and the key's share allow more work (records a cut); one
  * key's quick and final passes (tune_run.c calls it per key). */
 bool tune_budget_left(tune_run *run);
+/* Tells the progress callback that the first `planned` keys are planned (planned >= 1). */
+void tune_report_planned(tune_run *run, size_t planned);
 w8a8_status tune_problem(tune_run *run, problem_plan *plan, w8a8_tune_result *res);
 /* The content hash of a template as the run records it in its rows ("" when unknown),
  * memoized for the run. The string lives as long as the run. */

@@ -201,6 +201,8 @@ typedef struct tune_cli {
     w8a8_problem *problems;
     size_t problem_count, problem_cap;
     int progress_width; /* characters of the last progress line */
+    size_t keys_done, timed; /* keys ended, candidates timed (quick pass): the whole run */
+    double keys_from;        /* elapsed seconds when the first key started (< 0: not yet) */
 } tune_cli;
 
 static void tune_usage(FILE *f)
@@ -213,6 +215,8 @@ static void tune_usage(FILE *f)
             "                 [--max-candidates N] [--threads N] [--devices LIST]\n"
             "                 [--shard I/N] [--explore N] [--watchdog SECONDS]\n"
             "                 [--restarts N] [--json]\n"
+            "  --budget S     wall seconds for the whole run, planning included; keys not\n"
+            "                 reached end \"budget spent\" (default: none)\n"
             "  --max-candidates N  per key and space, the N best-ranked configs (default: all,\n"
             "                 or with --budget the best 256 not measured before)\n"
             "  --explore N    also time ~N configs per space sampled from its whole space (the\n"
@@ -232,7 +236,10 @@ static void tune_usage(FILE *f)
             "                 never launched again; its process can no longer use the GPU\n"
             "  --restarts N   after a hang, tune again in a new process (which resumes) at\n"
             "                 most N times (default %d; 0: exit with status %d at once)\n"
-            "  --json         one object per measured candidate and per winner\n",
+            "  --json         one object per measured candidate and per winner\n"
+            "On a terminal, a progress line on stderr: keys planned, then the key at hand,\n"
+            "its phase and candidates, candidates timed in the run, time against the budget\n"
+            "(or an estimate of what is left); none with --json or when stderr is piped.\n",
             cli_model_names(), TUNE_DEFAULT_RESTARTS, CLI_EXIT_HUNG);
 }
 
@@ -440,6 +447,7 @@ static const char *phase_name(w8a8_tune_phase phase)
     case W8A8_TUNE_PHASE_FINAL: return "final";
     case W8A8_TUNE_PHASE_MEASURED: return "measured";
     case W8A8_TUNE_PHASE_DONE: return "done";
+    case W8A8_TUNE_PHASE_PLAN: return "plan";
     }
     return "?";
 }
@@ -494,7 +502,9 @@ static void print_result_json(const w8a8_tune_result *r)
     fflush(stdout);
 }
 
-/* One line on stderr, redrawn in place: problem, phase, a bar, the best time so far. */
+/* One line on stderr, redrawn in place: the key, its phase, a bar over its candidates, its
+ * best time so far, the run's candidates timed, the time against the budget (or, with none,
+ * an estimate of what is left from the keys done). While planning: keys planned. */
 static void draw_progress(tune_cli *t, const w8a8_tune_progress *p)
 {
     enum { BAR = 24 };
@@ -503,16 +513,28 @@ static void draw_progress(tune_cli *t, const w8a8_tune_progress *p)
     for (size_t i = 0; i < BAR; i++)
         bar[i] = i < filled ? '#' : '.';
     bar[BAR] = '\0';
-    char best[64] = "";
-    if (p->best_us >= 0)
-        snprintf(best, sizeof best, " best %.2f us", p->best_us);
-    char budget[32] = "";
+    char clock[64];
     if (p->budget_seconds > 0)
-        snprintf(budget, sizeof budget, "/%.0f", p->budget_seconds);
-    int width = fprintf(stderr, "\r[%zu/%zu] %lldx%lldx%lld %-7s [%s] %zu/%zu%s  %.0f%ss\033[K",
+        snprintf(clock, sizeof clock, "%.0f/%.0f s", p->elapsed_seconds, p->budget_seconds);
+    else if (t->keys_done > 0 && p->phase != W8A8_TUNE_PHASE_PLAN)
+        snprintf(clock, sizeof clock, "%.0f s, ~%.0f s left", p->elapsed_seconds,
+                 (p->elapsed_seconds - t->keys_from) / (double)t->keys_done *
+                     (double)(p->problem_count - t->keys_done));
+    else
+        snprintf(clock, sizeof clock, "%.0f s", p->elapsed_seconds);
+    int width;
+    if (p->phase == W8A8_TUNE_PHASE_PLAN) {
+        width = fprintf(stderr, "\rplanning [%s] %zu/%zu keys  %s\033[K", bar, p->done, p->total,
+                        clock);
+    } else {
+        char best[64] = "";
+        if (p->best_us >= 0)
+            snprintf(best, sizeof best, " best %.2f us", p->best_us);
+        width = fprintf(stderr, "\r[%zu/%zu] %lldx%lldx%lld %-7s [%s] %zu/%zu%s  %zu timed  %s\033[K",
                         p->problem_index + 1, p->problem_count, (long long)p->problem->m,
-                        (long long)p->problem->n, (long long)p->problem->k, phase_name(p->phase),
-                        bar, p->done, p->total, best, p->elapsed_seconds, budget);
+                        (long long)p->problem->n, (long long)p->problem->k,
+                        phase_name(p->phase), bar, p->done, p->total, best, t->timed, clock);
+    }
     t->progress_width = width;
     fflush(stderr);
 }
@@ -520,12 +542,16 @@ static void draw_progress(tune_cli *t, const w8a8_tune_progress *p)
 static void on_progress(const w8a8_tune_progress *p, void *user)
 {
     tune_cli *t = user;
+    if (p->phase != W8A8_TUNE_PHASE_PLAN && t->keys_from < 0)
+        t->keys_from = p->elapsed_seconds;
     if (p->phase == W8A8_TUNE_PHASE_MEASURED) {
+        t->timed += p->measurement->pass == 1 && strcmp(p->measurement->status, "ok") == 0;
         if (t->json)
             print_measurement_json(p->problem, p->measurement);
         return;
     }
     if (p->phase == W8A8_TUNE_PHASE_DONE) {
+        t->keys_done++;
         if (t->tty && t->progress_width)
             fprintf(stderr, "\r\033[K");
         t->progress_width = 0;
@@ -621,7 +647,7 @@ static int tune_run_cli(tune_cli *t, w8a8_context *ctx)
                                  .more_context_count = t->device_count ? t->device_count - 1 : 0,
                                  .watchdog_seconds = t->watchdog};
     w8a8_tune_report report;
-    t->tty = cli_is_tty();
+    t->tty = cli_is_tty() && !t->json; /* no progress line beside --json output */
     w8a8_status st = w8a8_tune(ctx, &options, on_progress, t, &report);
     if (t->tty && t->progress_width)
         fprintf(stderr, "\r\033[K");
@@ -697,6 +723,7 @@ int cmd_tune(int argc, char **argv)
     t.spec.ab_type = W8A8_E4M3;
     t.spec.out_type = W8A8_BF16;
     t.restarts = TUNE_DEFAULT_RESTARTS;
+    t.keys_from = -1.0;
     int rc = tune_parse(&t, argc, argv);
     if (rc >= 0)
         return rc;
