@@ -468,6 +468,35 @@ START_TEST(prune_drops_values_before_the_walk)
 }
 END_TEST
 
+/* valid() and rank() share one config table during an enumeration: a script that changes it
+ * does not change what the next call sees. */
+START_TEST(scripts_that_change_the_config_table)
+{
+    w8a8_context *ctx = ctx_open();
+    space *s = NULL;
+    space_device dev;
+    space_enumeration e;
+    w8a8_problem p;
+    w8a8_problem_init(&p, 64, 64, 64, W8A8_E4M3, W8A8_BF16);
+    ck_assert(space_device_nominal(ctx, "sm_80", &dev) == W8A8_OK);
+    ck_assert_msg(space_load(ctx, SPACES "mutating.lua", &s) == W8A8_OK, "%s", w8a8_errmsg(ctx));
+    ck_assert_msg(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
+    ck_assert_uint_eq(e.total, 12);
+    ck_assert_uint_eq(e.count, 9); /* tile + stage <= 5 */
+    static const char *const want[] = {"tile=3,stage=2", "tile=3,stage=1", "tile=2,stage=3",
+                                       "tile=2,stage=2", "tile=2,stage=1", "tile=1,stage=4",
+                                       "tile=1,stage=3", "tile=1,stage=2", "tile=1,stage=1"};
+    for (size_t i = 0; i < e.count; i++) {
+        ck_assert_str_eq(e.candidates[i].config, want[i]);
+        int tile = want[i][5] - '0', stage = want[i][13] - '0';
+        ck_assert_double_eq(e.candidates[i].rank, -(tile * 10 + stage));
+    }
+    space_enumeration_free(&e);
+    space_free(s);
+    w8a8_context_close(ctx);
+}
+END_TEST
+
 START_TEST(enumeration_is_fast)
 {
     w8a8_context *ctx = ctx_open();
@@ -988,6 +1017,7 @@ int main(void)
     tcase_add_test(enumeration, compile_plan_covers_every_applying_problem);
     tcase_add_test(enumeration, enumeration_is_fast);
     tcase_add_test(enumeration, prune_drops_values_before_the_walk);
+    tcase_add_test(enumeration, scripts_that_change_the_config_table);
     suite_add_tcase(s, enumeration);
     TCase *shipped = tcase_create("shipped");
     tcase_set_timeout(shipped, 300); /* ~60 s alone on 2 cores: the block-scaled sm90 space is 4x larger when named */

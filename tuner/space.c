@@ -56,20 +56,24 @@ static bool push_function(sandbox *sb, const space *s, int fn)
     return true;
 }
 
-/* Pushes a fresh config table for the value indices idx. names: 0, or the stack index of an
- * array of the param names as Lua strings (saves interning each name for every config). */
+/* The config of value indices idx as a table. names > 0: the stack index of the param names'
+ * array, with the enumeration's one config table above it, whose fields are rewritten (every
+ * field, so a script that changed one sees it whole again); else a fresh table. */
 static void push_config(lua_State *L, const space *s, const int *idx, int names)
 {
-    lua_createtable(L, 0, s->param_count);
-    for (int p = 0; p < s->param_count; p++) {
-        if (names > 0) {
+    if (names > 0) {
+        lua_pushvalue(L, names + 1);
+        for (int p = 0; p < s->param_count; p++) {
             lua_rawgeti(L, names, p + 1);
             lua_pushinteger(L, (lua_Integer)s->params[p].values[idx[p]]);
             lua_rawset(L, -3);
-        } else {
-            lua_pushinteger(L, (lua_Integer)s->params[p].values[idx[p]]);
-            lua_setfield(L, -2, s->params[p].name);
         }
+        return;
+    }
+    lua_createtable(L, 0, s->param_count);
+    for (int p = 0; p < s->param_count; p++) {
+        lua_pushinteger(L, (lua_Integer)s->params[p].values[idx[p]]);
+        lua_setfield(L, -2, s->params[p].name);
     }
 }
 
@@ -109,8 +113,8 @@ typedef struct eval_job {
     w8a8_problem *problems; /* compile_problems: out (malloc'ed) */
     size_t problem_count;
     int shared_args;        /* > 0: stack index of the problem table, the device's above it,
-                               and the param names' array above that, made once for all calls
-                               of an enumeration; 0: made per call */
+                               the param names' array above that and the config table on top,
+                               made once for all calls of an enumeration; 0: made per call */
 } eval_job;
 
 /* Pushes the problem and device arguments: the enumeration's shared tables (its hundreds of
@@ -266,6 +270,7 @@ static void enumerate_body(sandbox *sb, void *ud)
         lua_rawseti(sb->L, -2, p + 1);
     }
     job->shared_args = lua_gettop(sb->L) - 2;
+    lua_createtable(sb->L, 0, s->param_count); /* the config table every call shares */
     if (!call_prune(sb, job, keep, kept))
         return;
     size_t walk = 1;
