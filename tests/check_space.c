@@ -441,19 +441,30 @@ START_TEST(compile_plan_covers_every_applying_problem)
 }
 END_TEST
 
-/* prune() drops parameter values before the cross product: those configs never reach
- * valid(), count as invalid and as pruned, and the rest keep the enumeration order. */
-START_TEST(prune_drops_values_before_the_walk)
+/* Enumerates test space `file` (tests/spaces/) for a 64×64×64 e4m3 problem on a nominal sm_80;
+ * *e to be freed by the caller. */
+static void enumerate_test_space(const char *file, space_enumeration *e)
 {
     w8a8_context *ctx = ctx_open();
     space *s = NULL;
     space_device dev;
-    space_enumeration e;
     w8a8_problem p;
+    char path[512];
+    snprintf(path, sizeof path, SPACES "%s", file);
     w8a8_problem_init(&p, 64, 64, 64, W8A8_E4M3, W8A8_BF16);
     ck_assert(space_device_nominal(ctx, "sm_80", &dev) == W8A8_OK);
-    ck_assert_msg(space_load(ctx, SPACES "prune.lua", &s) == W8A8_OK, "%s", w8a8_errmsg(ctx));
-    ck_assert_msg(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
+    ck_assert_msg(space_load(ctx, path, &s) == W8A8_OK, "%s", w8a8_errmsg(ctx));
+    ck_assert_msg(space_enumerate(ctx, s, &p, &dev, e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
+    space_free(s);
+    w8a8_context_close(ctx);
+}
+
+/* prune() drops parameter values before the cross product: those configs never reach
+ * valid(), count as invalid and as pruned, and the rest keep the enumeration order. */
+START_TEST(prune_drops_values_before_the_walk)
+{
+    space_enumeration e;
+    enumerate_test_space("prune.lua", &e);
     ck_assert_uint_eq(e.total, 12);
     ck_assert_uint_eq(e.pruned, 8); /* tile 2 (4 configs), odd stages of tiles 1 and 3 (4) */
     ck_assert_uint_eq(e.invalid, 8);
@@ -463,8 +474,6 @@ START_TEST(prune_drops_values_before_the_walk)
     for (size_t i = 0; i < e.count; i++)
         ck_assert_str_eq(e.candidates[i].config, want[i]);
     space_enumeration_free(&e);
-    space_free(s);
-    w8a8_context_close(ctx);
 }
 END_TEST
 
@@ -472,15 +481,8 @@ END_TEST
  * does not change what the next call sees. */
 START_TEST(scripts_that_change_the_config_table)
 {
-    w8a8_context *ctx = ctx_open();
-    space *s = NULL;
-    space_device dev;
     space_enumeration e;
-    w8a8_problem p;
-    w8a8_problem_init(&p, 64, 64, 64, W8A8_E4M3, W8A8_BF16);
-    ck_assert(space_device_nominal(ctx, "sm_80", &dev) == W8A8_OK);
-    ck_assert_msg(space_load(ctx, SPACES "mutating.lua", &s) == W8A8_OK, "%s", w8a8_errmsg(ctx));
-    ck_assert_msg(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
+    enumerate_test_space("mutating.lua", &e);
     ck_assert_uint_eq(e.total, 12);
     ck_assert_uint_eq(e.count, 9); /* tile + stage <= 5 */
     static const char *const want[] = {"tile=3,stage=2", "tile=3,stage=1", "tile=2,stage=3",
@@ -492,8 +494,6 @@ START_TEST(scripts_that_change_the_config_table)
         ck_assert_double_eq(e.candidates[i].rank, -(tile * 10 + stage));
     }
     space_enumeration_free(&e);
-    space_free(s);
-    w8a8_context_close(ctx);
 }
 END_TEST
 
