@@ -1196,8 +1196,9 @@ typedef struct w8a8_tune_report {
  * Tunes every problem of `options` (see above). `progress` (optional) is called as work
  * advances; `user` is passed to it. `report` (optional OUT) gets one result per problem, also
  * when the call fails part-way (what was measured is kept there and in the database).
- * Measurements reach the database in batches: within a second, at a hang, and by the time a
- * problem's W8A8_TUNE_PHASE_DONE is reported. With a budget, planning counts against it.
+ * Measurements reach the database in batches (one transaction per second of measuring or
+ * per 512 rows), at once with a hang, and at the latest before a problem's
+ * W8A8_TUNE_PHASE_DONE is reported. With a budget, planning counts against it.
  * Keys this context already dispatched are re-planned with the new winners.
  * Returns W8A8_OK; W8A8_BUDGET_SPENT when the budget ran out (results are partial);
  * W8A8_INVALID (options, a problem), W8A8_NO_DEVICE, W8A8_NOT_FOUND / W8A8_SCRIPT_ERROR
