@@ -122,7 +122,7 @@ const char *tune_template_hash(tune_run *run, const char *template_name)
  * wait or the oldest has waited RECORD_BATCH_SECONDS, at a hang (before the run stops) and when
  * the key ends (before its winner is read back). A transaction per row cost 0.36 ms a row
  * (H100 host, 7 s of a 120 s tune). A process killed from outside loses at most the rows of
- * the last second; the run that resumes times them again. */
+ * its last second of measuring; the run that resumes times them again. */
 #define RECORD_BATCH_ROWS 512
 #define RECORD_BATCH_SECONDS 1.0
 

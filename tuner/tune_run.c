@@ -227,7 +227,7 @@ static w8a8_status tune_all(w8a8_context *ctx, const w8a8_tune_options *options,
     tune_shared shared = {.devices = 1};
     pthread_mutex_init(&shared.lock, NULL);
     tune_run run = {.shared = &shared, .ctx = ctx, .options = *options, .progress = progress,
-                    .user = user, .started = util_now()};
+                    .user = user, .started = util_now(), .best_us = -1.0};
     w8a8_tune_result *results = calloc(options->problem_count, sizeof *results);
     shared.finished = calloc(options->problem_count, sizeof *shared.finished);
     shared.results = results;
