@@ -224,11 +224,17 @@ local function valid(c, problem, device)
     if not prune("split", c.split, problem, device) then
         return false, "split: 2 K blocks a slice, and M <= 64 unless the space is named"
     end
+    if c.split > 1 and (c.cluster ~= 1 or c.pingpong ~= 0) then
+        return false, "split needs cluster 1 and pingpong 0"
+    end
+    return true
+end
+
+-- What depends on the shape beyond prune(): valid() reads M, N and K only through prune(), so
+-- an enumeration asks valid() once per problem class and prune() outcome and fits() per key.
+local function fits(c, problem, device)
+    -- splitting pays only when the tiles leave SMs idle
     if c.split > 1 then
-        if c.cluster ~= 1 or c.pingpong ~= 0 then
-            return false, "split needs cluster 1 and pingpong 0"
-        end
-        -- splitting pays only when the tiles leave SMs idle
         local tiles = ceil_div(problem.m, c.block_m) * ceil_div(problem.n, c.block_n)
         if tiles * c.split > 2 * device.sm_count then
             return false, "split: tiles already fill the GPU"
@@ -391,7 +397,7 @@ local function default(problem, device)
                 break
             end
         end
-        if valid(c, problem, device) then
+        if valid(c, problem, device) and fits(c, problem, device) then
             local cost = cost_model(c, problem, device, DEFAULT_FACTORS)
             if not best_cost or cost < best_cost then
                 best, best_cost = c, cost
@@ -476,6 +482,7 @@ return {
         "cluster", "epilogue", "split", "specialize", "overlap", "stagger" },
 
     valid = valid,
+    fits = fits,
     prune = prune,
     rank = rank,
     default = default,

@@ -1,6 +1,7 @@
 /* Tuning spaces: the sandbox against hostile scripts (tests/spaces/, one .lua each), error messages
  * carrying file:line, exact enumeration counts and order for a space whose rules the test
  * recomputes in C, the shipped spaces, and the public w8a8_space_* API. */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -494,6 +495,119 @@ START_TEST(scripts_that_change_the_config_table)
         ck_assert_double_eq(e.candidates[i].rank, -(tile * 10 + stage));
     }
     space_enumeration_free(&e);
+}
+END_TEST
+
+/* A space with fits(): valid()'s answers are kept per class, device and prune() outcome and
+ * reused for later keys; fits() and rank() still see each key's shape. */
+START_TEST(fits_reuses_valid_answers_across_keys)
+{
+    w8a8_context *ctx = ctx_open();
+    space *s = NULL;
+    space_device dev;
+    ck_assert(space_device_nominal(ctx, "sm_80", &dev) == W8A8_OK);
+    ck_assert_msg(space_load(ctx, SPACES "fits.lua", &s) == W8A8_OK, "%s", w8a8_errmsg(ctx));
+    static const struct {
+        int64_t m, n, k;
+        size_t count, pruned, memo_entries;
+        const char *first, *last;
+    } cases[] = {
+        /* valid: tile + stage <= 6 (13 of 16; 12 of the 12 stage <= 3 when k < 128) */
+        {64, 1000, 256, 13, 0, 1, "tile=1,stage=1", "tile=4,stage=2"},  /* walked */
+        {128, 2000, 512, 8, 0, 1, "tile=1,stage=1", "tile=2,stage=4"}, /* reused: tile <= 2 */
+        {256, 3000, 64, 3, 4, 2, "tile=1,stage=1", "tile=1,stage=3"},  /* other prune(): walked */
+        {32, 4000, 64, 11, 4, 2, "tile=1,stage=1", "tile=4,stage=2"},  /* reused */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        w8a8_problem p;
+        space_enumeration e;
+        w8a8_problem_init(&p, cases[i].m, cases[i].n, cases[i].k, W8A8_E4M3, W8A8_BF16);
+        ck_assert_msg(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
+        ck_assert_uint_eq(e.total, 16);
+        ck_assert_uint_eq(e.count, cases[i].count);
+        ck_assert_uint_eq(e.pruned, cases[i].pruned);
+        ck_assert_uint_eq(e.invalid, 16 - cases[i].count);
+        ck_assert_str_eq(e.candidates[0].config, cases[i].first);
+        ck_assert_str_eq(e.candidates[e.count - 1].config, cases[i].last);
+        ck_assert_double_eq_tol(e.candidates[0].rank, 11 + cases[i].n / 1000.0, 1e-9);
+        ck_assert_uint_eq(space_memo_entries(s), cases[i].memo_entries);
+        space_enumeration_free(&e);
+    }
+    /* default() meets valid() and fits(): tile 4 fits M = 64, not M = 128 */
+    char config[256];
+    w8a8_problem p;
+    w8a8_problem_init(&p, 64, 64, 256, W8A8_E4M3, W8A8_BF16);
+    ck_assert_int_eq(space_default(ctx, s, &p, &dev, config, sizeof config), W8A8_OK);
+    ck_assert_str_eq(config, "tile=4,stage=1");
+    w8a8_problem_init(&p, 128, 64, 256, W8A8_E4M3, W8A8_BF16);
+    ck_assert_int_eq(space_default(ctx, s, &p, &dev, config, sizeof config), W8A8_SCRIPT_ERROR);
+    ck_assert_msg(strstr(w8a8_errmsg(ctx), "which fits() rejects: tile too large for M"), "%s",
+                  w8a8_errmsg(ctx));
+    space_free(s);
+    w8a8_context_close(ctx);
+}
+END_TEST
+
+/* Several threads enumerating keys of one class on one loaded space (as the tuner's plan
+ * does): one walks, the others wait for its answers; every list equals a lone enumeration's. */
+enum { RACE_KEYS = 6 };
+typedef struct race_key {
+    const space *s;
+    space_device dev;
+    int64_t m;
+    space_enumeration e;
+    w8a8_status st;
+} race_key;
+
+static void *race_enumerate(void *arg)
+{
+    race_key *r = arg;
+    w8a8_context *ctx = ctx_open();
+    w8a8_problem p;
+    w8a8_problem_init(&p, r->m, 6144, 4096, W8A8_E4M3, W8A8_BF16);
+    r->st = space_enumerate(ctx, r->s, &p, &r->dev, &r->e);
+    w8a8_context_close(ctx);
+    return NULL;
+}
+
+START_TEST(fits_memo_under_threads)
+{
+    w8a8_context *ctx = ctx_open();
+    space *shared = NULL;
+    ck_assert(space_load(ctx, "sm90_gemm", &shared) == W8A8_OK);
+    race_key keys[RACE_KEYS];
+    pthread_t ids[RACE_KEYS];
+    static const int64_t ms[RACE_KEYS] = {128, 256, 512, 1024, 4096, 16384};
+    for (int i = 0; i < RACE_KEYS; i++) {
+        memset(&keys[i], 0, sizeof keys[i]);
+        keys[i].s = shared;
+        keys[i].m = ms[i];
+        ck_assert(space_device_nominal(ctx, "sm_90a", &keys[i].dev) == W8A8_OK);
+        ck_assert_int_eq(pthread_create(&ids[i], NULL, race_enumerate, &keys[i]), 0);
+    }
+    for (int i = 0; i < RACE_KEYS; i++)
+        ck_assert_int_eq(pthread_join(ids[i], NULL), 0);
+    ck_assert_uint_eq(space_memo_entries(shared), 1); /* one prune() outcome at M > 128 */
+    for (int i = 0; i < RACE_KEYS; i++) {
+        ck_assert_int_eq(keys[i].st, W8A8_OK);
+        space *alone = NULL; /* a space of its own: an empty memo, a full walk */
+        ck_assert(space_load(ctx, "sm90_gemm", &alone) == W8A8_OK);
+        race_key ref = {.s = alone, .dev = keys[i].dev, .m = keys[i].m};
+        race_enumerate(&ref);
+        ck_assert_int_eq(ref.st, W8A8_OK);
+        ck_assert_uint_eq(keys[i].e.count, ref.e.count);
+        ck_assert_uint_eq(keys[i].e.invalid, ref.e.invalid);
+        ck_assert_uint_eq(keys[i].e.pruned, ref.e.pruned);
+        for (size_t c = 0; c < ref.e.count; c++) {
+            ck_assert_str_eq(keys[i].e.candidates[c].config, ref.e.candidates[c].config);
+            ck_assert(keys[i].e.candidates[c].rank == ref.e.candidates[c].rank);
+        }
+        space_enumeration_free(&ref.e);
+        space_enumeration_free(&keys[i].e);
+        space_free(alone);
+    }
+    space_free(shared);
+    w8a8_context_close(ctx);
 }
 END_TEST
 
@@ -1018,6 +1132,8 @@ int main(void)
     tcase_add_test(enumeration, enumeration_is_fast);
     tcase_add_test(enumeration, prune_drops_values_before_the_walk);
     tcase_add_test(enumeration, scripts_that_change_the_config_table);
+    tcase_add_test(enumeration, fits_reuses_valid_answers_across_keys);
+    tcase_add_test(enumeration, fits_memo_under_threads);
     suite_add_tcase(s, enumeration);
     TCase *shipped = tcase_create("shipped");
     tcase_set_timeout(shipped, 300); /* ~60 s alone on 2 cores: the block-scaled sm90 space is 4x larger when named */

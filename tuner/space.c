@@ -4,13 +4,16 @@
  *
  * Granularity of the sandbox: each evaluation call (one space_applies, space_enumerate,
  * space_default or space_compile_problems) creates a fresh lua_State and runs the chunk
- * again, so no call sees state left by another. Within one enumeration every valid() and
- * rank() call gets fresh config, problem and device tables and its own instruction budget,
- * and the globals are locked once the chunk has run, so one configuration's evaluation
- * cannot change another's except through upvalues a script keeps on purpose. (A fresh state
- * per configuration costs ~75 µs to create and run the chunk: 0.75 s for a 10 000-point
- * space, which enumerates in ~50 ms this way.) */
+ * again, so no call sees state left by another. Within one enumeration every valid(), fits()
+ * and rank() call gets its own instruction budget and the same problem, device and config
+ * tables (the config's fields rewritten per config), and the globals are locked once the
+ * chunk has run, so one configuration's evaluation cannot change another's except through
+ * those tables or upvalues a script keeps on purpose. (A fresh state per configuration costs
+ * ~75 µs to create and run the chunk: 0.75 s for a 10 000-point space, which enumerates in
+ * ~50 ms this way.) A space with fits() keeps valid()'s answers with the loaded space, per
+ * problem class, device and prune() outcome (the memo below). */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +115,9 @@ typedef struct eval_job {
     size_t config_size;
     w8a8_problem *problems; /* compile_problems: out (malloc'ed) */
     size_t problem_count;
+    struct memo_entry *claimed; /* enumerate: the memo entry this walk fills (settled as
+                                   failed by the caller when a Lua error cut the walk short) */
+    bool claim_broken;          /* out of memory filling it */
     int shared_args;        /* > 0: stack index of the problem table, the device's above it,
                                the param names' array above that and the config table on top,
                                made once for all calls of an enumeration; 0: made per call */
@@ -147,25 +153,28 @@ static void describe_config(const void *user, char *out, size_t size)
         config_text(a->s, a->idx, out + n, size - (size_t)n);
 }
 
-/* valid(config, problem, device) for the config of indices idx → *ok. */
-static bool call_valid(sandbox *sb, const eval_job *job, const int *idx, bool *ok, char *reason,
-                       size_t reason_size)
+/* valid(config, problem, device), or fits() with fn = FN_FITS, for the config of indices
+ * idx → *ok (true when the space has no such function). */
+static bool call_check(sandbox *sb, const eval_job *job, int fn, const int *idx, bool *ok,
+                       char *reason, size_t reason_size)
 {
     lua_State *L = sb->L;
+    const char *what = fn == FN_FITS ? "fits()" : "valid()";
     *ok = true;
-    if (!push_function(sb, job->s, FN_VALID))
+    if (reason && reason_size)
+        reason[0] = '\0';
+    if (!push_function(sb, job->s, fn))
         return true;
     push_config(L, job->s, idx, job->shared_args > 0 ? job->shared_args + 2 : 0);
     push_args(L, job);
-    const config_about about = {"valid()", job->s, idx};
-    if (!sandbox_call_described(sb, 3, 2, job->s->function_line[FN_VALID], describe_config,
-                                &about))
+    const config_about about = {what, job->s, idx};
+    if (!sandbox_call_described(sb, 3, 2, job->s->function_line[fn], describe_config, &about))
         return false;
     if (lua_type(L, -2) != LUA_TBOOLEAN) {
         char config[SPACE_CONTEXT_BYTES];
         config_text(job->s, idx, config, sizeof config);
-        return sandbox_fail(sb, job->s->function_line[FN_VALID], "valid() must return a boolean "
-                            "(got %s) for config %s", luaL_typename(L, -2), config);
+        return sandbox_fail(sb, job->s->function_line[fn], "%s must return a boolean (got %s) "
+                            "for config %s", what, luaL_typename(L, -2), config);
     }
     *ok = lua_toboolean(L, -2);
     if (reason)
@@ -251,14 +260,244 @@ static bool call_prune(sandbox *sb, const eval_job *job,
     return true;
 }
 
-/* Walks the cross product of the values prune() keeps, first param slowest, keeping what
- * valid() accepts. */
+/* ---- valid()'s answers, kept across keys (spaces with fits()) ------------------------------- */
+
+/* A space with fits() reads M, N and K in valid() only through prune(): its valid() answers
+ * depend on the problem class, the device and prune()'s decisions alone. The configs valid()
+ * kept for one such key serve every later key of the space that shares them (the tuner's
+ * plan enumerates 100 keys of one class; the walk was three quarters of the time). */
+#define MEMO_MAX_ENTRIES 64
+
+typedef struct memo_entry {
+    w8a8_problem problem_class; /* m, n and k zeroed */
+    space_device dev;
+    int kept[W8A8_SPACE_MAX_PARAMS];
+    unsigned char keep[W8A8_SPACE_MAX_PARAMS][W8A8_SPACE_MAX_VALUES];
+    /* filled by the one enumeration that claimed the entry, read by others once ready */
+    unsigned char *tuples; /* value indices of the configs valid() kept, param_count each */
+    size_t count, cap;
+    bool ready, failed; /* under the memo's lock */
+} memo_entry;
+
+/* Entries are added claimed (the claiming enumeration walks and fills one), then made ready
+ * or failed; an enumeration that finds its key claimed waits for it (the tuner's plan starts
+ * many keys of one class at once: all would walk). Entries stay until the space goes. */
+struct space_memo {
+    pthread_mutex_t lock;
+    pthread_cond_t settled; /* an entry became ready or failed */
+    memo_entry *entries[MEMO_MAX_ENTRIES];
+    size_t count;
+};
+
+struct space_memo *space_memo_create(void)
+{
+    struct space_memo *memo = calloc(1, sizeof *memo);
+    if (!memo)
+        return NULL;
+    if (pthread_mutex_init(&memo->lock, NULL) != 0) {
+        free(memo);
+        return NULL;
+    }
+    if (pthread_cond_init(&memo->settled, NULL) != 0) {
+        pthread_mutex_destroy(&memo->lock);
+        free(memo);
+        return NULL;
+    }
+    return memo;
+}
+
+static void memo_entry_free(memo_entry *e)
+{
+    if (e) {
+        free(e->tuples);
+        free(e);
+    }
+}
+
+void space_memo_free(struct space_memo *memo)
+{
+    if (!memo)
+        return;
+    for (size_t i = 0; i < memo->count; i++)
+        memo_entry_free(memo->entries[i]);
+    pthread_cond_destroy(&memo->settled);
+    pthread_mutex_destroy(&memo->lock);
+    free(memo);
+}
+
+size_t space_memo_entries(const space *s)
+{
+    if (!s || !s->memo)
+        return 0;
+    pthread_mutex_lock(&s->memo->lock);
+    size_t count = s->memo->count;
+    pthread_mutex_unlock(&s->memo->lock);
+    return count;
+}
+
+/* The key of an enumeration (bytes compared: padding that differs only misses). */
+static void memo_key(memo_entry *key, const eval_job *job, int keep[][W8A8_SPACE_MAX_VALUES],
+                     const int *kept)
+{
+    memset(key, 0, sizeof *key);
+    memcpy(&key->problem_class, job->problem, sizeof key->problem_class);
+    key->problem_class.m = key->problem_class.n = key->problem_class.k = 0;
+    key->problem_class.lda = key->problem_class.ldb = key->problem_class.ldc = 0; /* unseen */
+    memcpy(&key->dev, job->dev, sizeof key->dev);
+    for (int p = 0; p < job->s->param_count; p++) {
+        key->kept[p] = kept[p];
+        for (int v = 0; v < kept[p]; v++)
+            key->keep[p][v] = (unsigned char)keep[p][v];
+    }
+}
+
+static bool memo_same(const memo_entry *a, const memo_entry *b)
+{
+    return memcmp(&a->problem_class, &b->problem_class, sizeof a->problem_class) == 0 &&
+           memcmp(&a->dev, &b->dev, sizeof a->dev) == 0 &&
+           memcmp(a->kept, b->kept, sizeof a->kept) == 0 &&
+           memcmp(a->keep, b->keep, sizeof a->keep) == 0;
+}
+
+/* The ready entry of key (waiting while another enumeration fills it), or NULL; then
+ * *claimed is a new entry of key for the caller to fill and settle (NULL when the memo is
+ * full, out of memory, or that key's walk failed before: walk without the memo). */
+static const memo_entry *memo_claim(struct space_memo *memo, const memo_entry *key,
+                                    memo_entry **claimed)
+{
+    const memo_entry *hit = NULL;
+    *claimed = NULL;
+    pthread_mutex_lock(&memo->lock);
+    for (;;) {
+        memo_entry *same = NULL;
+        for (size_t i = 0; i < memo->count && !same; i++)
+            if (memo_same(memo->entries[i], key))
+                same = memo->entries[i];
+        if (same && same->ready) {
+            hit = same;
+        } else if (same && !same->failed) {
+            pthread_cond_wait(&memo->settled, &memo->lock);
+            continue;
+        } else if (!same && memo->count < MEMO_MAX_ENTRIES &&
+                   (*claimed = malloc(sizeof **claimed)) != NULL) {
+            **claimed = *key;
+            memo->entries[memo->count++] = *claimed;
+        }
+        break;
+    }
+    pthread_mutex_unlock(&memo->lock);
+    return hit;
+}
+
+/* Settles a claimed entry: ready with what its walk kept, or failed (emptied). */
+static void memo_settle(struct space_memo *memo, memo_entry *e, bool ok)
+{
+    pthread_mutex_lock(&memo->lock);
+    if (ok) {
+        e->ready = true;
+    } else {
+        e->failed = true;
+        free(e->tuples);
+        e->tuples = NULL;
+        e->count = e->cap = 0;
+    }
+    pthread_cond_broadcast(&memo->settled);
+    pthread_mutex_unlock(&memo->lock);
+}
+
+/* Appends the config of idx to e; false (e left as it was) when out of memory. */
+static bool memo_append(memo_entry *e, int param_count, const int *idx)
+{
+    if (e->count == e->cap) {
+        size_t cap = e->cap ? 2 * e->cap : 1024;
+        unsigned char *grown = realloc(e->tuples, cap * (size_t)param_count);
+        if (!grown)
+            return false;
+        e->tuples = grown;
+        e->cap = cap;
+    }
+    for (int p = 0; p < param_count; p++)
+        e->tuples[e->count * (size_t)param_count + (size_t)p] = (unsigned char)idx[p];
+    e->count++;
+    return true;
+}
+
+/* ---- the walk ------------------------------------------------------------------------------- */
+
+/* One config valid() accepted: fits() (when the space has one), then rank() → a candidate. */
+static bool take_config(sandbox *sb, eval_job *job, const int *idx)
+{
+    char config[sizeof job->enumeration->candidates[0].config];
+    bool ok;
+    double rank;
+    if (!call_check(sb, job, FN_FITS, idx, &ok, NULL, 0))
+        return false;
+    if (!ok) {
+        job->enumeration->invalid++;
+        return true;
+    }
+    return format_config(sb, job->s, idx, config, sizeof config) &&
+           call_rank(sb, job, idx, &rank) && append_candidate(sb, job, config, rank);
+}
+
+/* Walks the cross product of the kept values, first param slowest, asking valid() of each;
+ * what it accepts also goes to job->claimed (when not NULL; out of memory: claim_broken). */
+static bool walk_configs(sandbox *sb, eval_job *job, int keep[][W8A8_SPACE_MAX_VALUES],
+                         const int *kept)
+{
+    const space *s = job->s;
+    int pos[W8A8_SPACE_MAX_PARAMS] = {0}; /* position in keep[p] */
+    int idx[W8A8_SPACE_MAX_PARAMS];       /* value index: keep[p][pos[p]] */
+    size_t walk = 1;
+    for (int p = 0; p < s->param_count; p++)
+        walk *= (size_t)kept[p];
+    for (size_t n = 0; n < walk; n++) {
+        bool ok;
+        for (int p = 0; p < s->param_count; p++)
+            idx[p] = keep[p][pos[p]];
+        if (!call_check(sb, job, FN_VALID, idx, &ok, NULL, 0))
+            return false;
+        /* (most configs are invalid: only the valid ones are written out) */
+        if (!ok) {
+            job->enumeration->invalid++;
+        } else {
+            if (job->claimed && !job->claim_broken &&
+                !memo_append(job->claimed, s->param_count, idx))
+                job->claim_broken = true;
+            if (!take_config(sb, job, idx))
+                return false;
+        }
+        for (int p = s->param_count - 1; p >= 0; p--) {
+            if (++pos[p] < kept[p])
+                break;
+            pos[p] = 0;
+        }
+    }
+    return true;
+}
+
+/* The configs a memo entry holds, in the walk's order, through fits() and rank(). */
+static bool replay_configs(sandbox *sb, eval_job *job, const memo_entry *hit, size_t walk)
+{
+    int idx[W8A8_SPACE_MAX_PARAMS];
+    int count = job->s->param_count;
+    job->enumeration->invalid += walk - hit->count; /* what valid() rejected */
+    for (size_t i = 0; i < hit->count; i++) {
+        for (int p = 0; p < count; p++)
+            idx[p] = hit->tuples[i * (size_t)count + (size_t)p];
+        if (!take_config(sb, job, idx))
+            return false;
+    }
+    return true;
+}
+
+/* prune(), then the walk of what it keeps through valid(), fits() and rank() — or, for a
+ * space with fits() whose valid() answers for this class, device and prune() outcome are
+ * known, those answers through fits() and rank(). */
 static void enumerate_body(sandbox *sb, void *ud)
 {
     eval_job *job = ud;
     const space *s = job->s;
-    int pos[W8A8_SPACE_MAX_PARAMS] = {0}; /* position in keep[p] */
-    int idx[W8A8_SPACE_MAX_PARAMS];       /* value index: keep[p][pos[p]] */
     int keep[W8A8_SPACE_MAX_PARAMS][W8A8_SPACE_MAX_VALUES], kept[W8A8_SPACE_MAX_PARAMS];
     if (!open_table(sb, s))
         return;
@@ -279,25 +518,18 @@ static void enumerate_body(sandbox *sb, void *ud)
     job->enumeration->total = s->total;
     job->enumeration->pruned = s->total - walk;
     job->enumeration->invalid = s->total - walk;
-    for (size_t n = 0; n < walk; n++) {
-        char config[sizeof job->enumeration->candidates[0].config];
-        bool ok;
-        double rank;
-        for (int p = 0; p < s->param_count; p++)
-            idx[p] = keep[p][pos[p]];
-        if (!call_valid(sb, job, idx, &ok, NULL, 0))
+    if (s->memo) {
+        memo_entry key;
+        memo_key(&key, job, keep, kept);
+        const memo_entry *hit = memo_claim(s->memo, &key, &job->claimed);
+        if (hit) {
+            replay_configs(sb, job, hit, walk);
             return;
-        /* (most configs are invalid: only the valid ones are written out) */
-        if (!ok)
-            job->enumeration->invalid++;
-        else if (!format_config(sb, s, idx, config, sizeof config) ||
-                 !call_rank(sb, job, idx, &rank) || !append_candidate(sb, job, config, rank))
-            return;
-        for (int p = s->param_count - 1; p >= 0; p--) {
-            if (++pos[p] < kept[p])
-                break;
-            pos[p] = 0;
         }
+    }
+    if (walk_configs(sb, job, keep, kept) && job->claimed) {
+        memo_settle(s->memo, job->claimed, !job->claim_broken);
+        job->claimed = NULL;
     }
 }
 
@@ -364,6 +596,8 @@ w8a8_status space_enumerate(w8a8_context *ctx, const space *s, const w8a8_proble
     memset(out, 0, sizeof *out);
     eval_job job = {.s = s, .problem = problem, .dev = dev, .enumeration = out};
     st = evaluate(ctx, s, enumerate_body, &job);
+    if (job.claimed) /* the walk failed part-way: not an answer to keep */
+        memo_settle(s->memo, job.claimed, false);
     if (st == W8A8_OK)
         st = sort_candidates(ctx, out);
     if (st != W8A8_OK)
@@ -454,10 +688,15 @@ static bool read_default(sandbox *sb, eval_job *job)
     bool ok;
     char reason[256];
     if (!format_config(sb, s, idx, job->config, job->config_size) ||
-        !call_valid(sb, job, idx, &ok, reason, sizeof reason))
+        !call_check(sb, job, FN_VALID, idx, &ok, reason, sizeof reason))
         return false;
     if (!ok)
         return sandbox_fail(sb, line, "default() returned %s, which valid() rejects%s%s",
+                            job->config, reason[0] ? ": " : "", reason);
+    if (!call_check(sb, job, FN_FITS, idx, &ok, reason, sizeof reason))
+        return false;
+    if (!ok)
+        return sandbox_fail(sb, line, "default() returned %s, which fits() rejects%s%s",
                             job->config, reason[0] ? ": " : "", reason);
     return true;
 }

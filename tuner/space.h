@@ -15,6 +15,11 @@
  *              drops that value of that parameter before the cross product is walked, one
  *              call instead of a valid() call for every config holding it (valid() must
  *              reject those configs too: default() and hand-written configs meet only it)
+ *   fits     = function(config, problem, device) return ok [, reason] end,  -- optional:
+ *              the checks that read M, N or K. A space with fits() promises that valid() reads
+ *              them only through prune(): an enumeration then asks valid() once per problem
+ *              class, device and prune() outcome (its answers are kept with the loaded space)
+ *              and fits() per key on what valid() accepted; default() meets both
  *   rank     = function(config, problem, device) return number end,  -- lower = try first
  *   default  = function(problem, device) return config end,  -- the dispatcher's cache-miss pick
  *              (nil: no default for this problem; the next family's default is tried)
@@ -27,9 +32,10 @@
  *            block), l2_bytes, regs_per_sm = 65536, named (bool: the caller named this space,
  *            as `w8a8 tune --space` does) }
  * config  = { param = integer, ... } with every name of params.
- * One enumeration hands every prune(), valid() and rank() call the same problem and device
- * tables (built once: the calls run hundreds of thousands of times per key): read them, do
- * not change them. Each call gets a fresh config table.
+ * One enumeration hands every prune(), valid(), fits() and rank() call the same problem and
+ * device tables (built once: the calls run hundreds of thousands of times per key), and its
+ * valid(), fits() and rank() calls one config table whose fields are rewritten for each
+ * config: read them, copy what you keep.
  */
 #ifndef W8A8_SPACE_H
 #define W8A8_SPACE_H
@@ -116,6 +122,9 @@ const char *const *space_builtin_names(void);
 #define W8A8_SPACE_DEFAULT_N 4096
 #define W8A8_SPACE_DEFAULT_K 4096
 
+/* How many (class, device, prune() outcome) answers of valid() a space with fits() keeps
+ * (0 without fits()); for tests. */
+size_t space_memo_entries(const space *s);
 /* Size of the cross product of the space's params (1 for a space without params). */
 size_t space_config_total(const space *s);
 /* Whether kernels of the space can be built for NVRTC target `target`: a space whose arch

@@ -12,7 +12,7 @@
 #include "space_lua.h"
 
 const char *const space_function_names[FN_COUNT] = {"applies", "valid", "rank", "default",
-                                                    "compile_problems", "prune"};
+                                                    "compile_problems", "prune", "fits"};
 
 const char *space_name(const space *s) { return s->name; }
 const char *space_template(const space *s) { return s->template_name; }
@@ -29,6 +29,7 @@ const space_param *space_param_at(const space *s, int i)
 void space_free(space *s)
 {
     if (s) {
+        space_memo_free(s->memo);
         free(s->source);
         free(s);
     }
@@ -287,6 +288,8 @@ w8a8_status space_load(w8a8_context *ctx, const char *name_or_path, space **out)
             st = sandbox_protect(ctx, &sb, load_body, s);
         sandbox_close(&sb);
     }
+    if (st == W8A8_OK && s->function_line[FN_FITS] && !(s->memo = space_memo_create()))
+        st = errorf(ctx, W8A8_NO_MEMORY, "no memory for a tuning space");
     if (st != W8A8_OK) {
         space_free(s);
         return st;

@@ -10,7 +10,7 @@
 /* Largest cross product a space may describe. */
 #define W8A8_SPACE_MAX_CONFIGS ((size_t)1 << 22)
 
-enum { FN_APPLIES, FN_VALID, FN_RANK, FN_DEFAULT, FN_COMPILE_PROBLEMS, FN_PRUNE, FN_COUNT };
+enum { FN_APPLIES, FN_VALID, FN_RANK, FN_DEFAULT, FN_COMPILE_PROBLEMS, FN_PRUNE, FN_FITS, FN_COUNT };
 /* "applies", "valid", … by FN_ index. */
 extern const char *const space_function_names[FN_COUNT];
 
@@ -26,7 +26,12 @@ struct space {
     int param_count;
     space_param params[W8A8_SPACE_MAX_PARAMS]; /* in enumeration order */
     size_t total;                   /* size of the cross product */
+    struct space_memo *memo;        /* spaces with fits(): valid()'s answers (space.c) */
 };
+
+/* The memo of a space with fits() (space.c): made at load, freed with the space. */
+struct space_memo *space_memo_create(void);
+void space_memo_free(struct space_memo *memo);
 
 /* Parses an NVRTC target "sm_80" / "sm_90a": cc = 10·major + minor, specific = the
  * trailing 'a' (space_load.c). */
