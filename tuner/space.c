@@ -335,14 +335,24 @@ size_t space_memo_entries(const space *s)
     return count;
 }
 
-/* The key of an enumeration (bytes compared: padding that differs only misses). */
+/* The key of an enumeration, compared as bytes: the problem's class field by field (no
+ * shape, no strides: scripts see neither; padding zeroed), the device as the caller's bytes
+ * (one struct for a whole tuning run; bytes that differ elsewhere only miss). */
 static void memo_key(memo_entry *key, const eval_job *job, int keep[][W8A8_SPACE_MAX_VALUES],
                      const int *kept)
 {
+    const w8a8_problem *problem = job->problem;
+    w8a8_problem *c = &key->problem_class;
     memset(key, 0, sizeof *key);
-    memcpy(&key->problem_class, job->problem, sizeof key->problem_class);
-    key->problem_class.m = key->problem_class.n = key->problem_class.k = 0;
-    key->problem_class.lda = key->problem_class.ldb = key->problem_class.ldc = 0; /* unseen */
+    c->a_type = problem->a_type;
+    c->b_type = problem->b_type;
+    c->out_type = problem->out_type;
+    c->bias_type = problem->bias_type;
+    c->a_scale = problem->a_scale;
+    c->b_scale = problem->b_scale;
+    c->a_scale.ld = c->b_scale.ld = 0;
+    c->azp = problem->azp;
+    c->accum = problem->accum;
     memcpy(&key->dev, job->dev, sizeof key->dev);
     for (int p = 0; p < job->s->param_count; p++) {
         key->kept[p] = kept[p];
