@@ -143,6 +143,10 @@ int util_read_file(const char *path, char **data, size_t *size);
 int util_write_file_atomic(const char *path, const void *data, size_t size);
 /* Monotonic clock in seconds. */
 double util_now(void);
+/* A growable array with room for one more item of `size` bytes past `count`: items itself, or
+ * moved and twice as large when full (64 items at first; *cap updated), or NULL when out of
+ * memory (items left as they were). */
+void *util_reserve(void *items, size_t *cap, size_t count, size_t size);
 /* snprintf that reports truncation: returns false when out was too small. */
 bool util_format(char *out, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Lowercase hex SHA-256 of the concatenation of n buffers. out has 65 bytes. */

@@ -126,6 +126,17 @@ double util_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+void *util_reserve(void *items, size_t *cap, size_t count, size_t size)
+{
+    if (count < *cap)
+        return items;
+    size_t next = *cap ? 2 * *cap : 64;
+    void *grown = realloc(items, next * size);
+    if (grown)
+        *cap = next;
+    return grown;
+}
+
 bool util_format(char *out, size_t size, const char *fmt, ...)
 {
     va_list ap;

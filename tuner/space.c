@@ -418,14 +418,10 @@ static void memo_settle(struct space_memo *memo, memo_entry *e, bool ok)
 /* Appends the config of idx to e; false (e left as it was) when out of memory. */
 static bool memo_append(memo_entry *e, int param_count, const int *idx)
 {
-    if (e->count == e->cap) {
-        size_t cap = e->cap ? 2 * e->cap : 1024;
-        unsigned char *grown = realloc(e->tuples, cap * (size_t)param_count);
-        if (!grown)
-            return false;
-        e->tuples = grown;
-        e->cap = cap;
-    }
+    unsigned char *tuples = util_reserve(e->tuples, &e->cap, e->count, (size_t)param_count);
+    if (!tuples)
+        return false;
+    e->tuples = tuples;
     for (int p = 0; p < param_count; p++)
         e->tuples[e->count * (size_t)param_count + (size_t)p] = (unsigned char)idx[p];
     e->count++;
@@ -450,17 +446,15 @@ static bool take_config(sandbox *sb, eval_job *job, const int *idx)
            call_rank(sb, job, idx, &rank) && append_candidate(sb, job, config, rank);
 }
 
-/* Walks the cross product of the kept values, first param slowest, asking valid() of each;
- * what it accepts also goes to job->claimed (when not NULL; out of memory: claim_broken). */
+/* Walks the cross product of the kept values (`walk` configs), first param slowest, asking
+ * valid() of each; what it accepts also goes to job->claimed (when not NULL; out of memory:
+ * claim_broken). */
 static bool walk_configs(sandbox *sb, eval_job *job, int keep[][W8A8_SPACE_MAX_VALUES],
-                         const int *kept)
+                         const int *kept, size_t walk)
 {
     const space *s = job->s;
     int pos[W8A8_SPACE_MAX_PARAMS] = {0}; /* position in keep[p] */
     int idx[W8A8_SPACE_MAX_PARAMS];       /* value index: keep[p][pos[p]] */
-    size_t walk = 1;
-    for (int p = 0; p < s->param_count; p++)
-        walk *= (size_t)kept[p];
     for (size_t n = 0; n < walk; n++) {
         bool ok;
         for (int p = 0; p < s->param_count; p++)
@@ -537,7 +531,7 @@ static void enumerate_body(sandbox *sb, void *ud)
             return;
         }
     }
-    if (walk_configs(sb, job, keep, kept) && job->claimed) {
+    if (walk_configs(sb, job, keep, kept, walk) && job->claimed) {
         memo_settle(s->memo, job->claimed, !job->claim_broken);
         job->claimed = NULL;
     }

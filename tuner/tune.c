@@ -132,16 +132,23 @@ typedef struct record_batch {
     double since; /* when the oldest waiting row was added */
 } record_batch;
 
+/* count rows of the key in one transaction, timed as database time. */
+static w8a8_status record_write(tune_run *run, const cache_measurement *rows, size_t count)
+{
+    double t0 = util_now();
+    w8a8_status st = cache_put_measurements(run->ctx, &run->key, rows, count);
+    run->profile.record_seconds += util_now() - t0;
+    return st;
+}
+
 /* Writes the key's waiting rows (none: W8A8_OK). */
 static w8a8_status record_flush(tune_run *run)
 {
     record_batch *batch = run->pending;
     if (!batch || batch->count == 0)
         return W8A8_OK;
-    double t0 = util_now();
-    w8a8_status st = cache_put_measurements(run->ctx, &run->key, batch->rows, batch->count);
+    w8a8_status st = record_write(run, batch->rows, batch->count);
     batch->count = 0;
-    run->profile.record_seconds += util_now() - t0;
     return st;
 }
 
@@ -149,12 +156,8 @@ static w8a8_status record_flush(tune_run *run)
 static w8a8_status record_row(tune_run *run, const cache_measurement *row, bool now)
 {
     record_batch *batch = run->pending;
-    if (!batch) {
-        double t0 = util_now();
-        w8a8_status st = cache_put_measurement(run->ctx, &run->key, row);
-        run->profile.record_seconds += util_now() - t0;
-        return st;
-    }
+    if (!batch)
+        return record_write(run, row, 1);
     if (batch->count == 0)
         batch->since = util_now();
     batch->rows[batch->count++] = *row;

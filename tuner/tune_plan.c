@@ -76,19 +76,6 @@ static uint64_t measured_hash(const char *family, const char *config)
     return util_hash_text(util_hash_text(util_hash_text(UTIL_HASH_SEED, family), "\xff"), config);
 }
 
-/* items with room for one more of `size` bytes past `count` (doubled when full): the array,
- * moved or not, or NULL when out of memory (items left as they were). */
-static void *reserve(void *items, size_t *cap, size_t count, size_t size)
-{
-    if (count < *cap)
-        return items;
-    size_t next = *cap ? 2 * *cap : 64;
-    void *grown = realloc(items, next * size);
-    if (grown)
-        *cap = next;
-    return grown;
-}
-
 /* Keeps a "hung" row of the key's product whose template is the one this run compiles (a row
  * of an older template does not count: the change may have fixed the hang), and the "ok" rows
  * of the user database on this very device: configs measured before. */
@@ -99,7 +86,7 @@ static int history_row(void *user, const cache_history_row *row)
     if (strcmp(row->status, "ok") == 0) {
         if (!row->user_layer || !row->exact_device)
             return 0;
-        uint64_t *measured = reserve(p->measured, &v->measured_cap, p->measured_count,
+        uint64_t *measured = util_reserve(p->measured, &v->measured_cap, p->measured_count,
                                      sizeof *measured);
         if (!measured) {
             v->out_of_memory = true;
@@ -112,7 +99,7 @@ static int history_row(void *user, const cache_history_row *row)
     const char *hash = tune_template_hash(v->run, row->family);
     if (row->template_hash[0] && hash[0] && strcmp(row->template_hash, hash) != 0)
         return 0;
-    hung_config *hung = reserve(p->hung, &v->hung_cap, p->hung_count, sizeof *hung);
+    hung_config *hung = util_reserve(p->hung, &v->hung_cap, p->hung_count, sizeof *hung);
     if (!hung) {
         v->out_of_memory = true;
         return 1;
