@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -470,6 +471,39 @@ START_TEST(library_plan_stops_at_the_budget)
 }
 END_TEST
 
+/* The verification bound (timing_tolerance): the fast FP8 accumulator's error grows about like K
+ * (an H100 measured 1.9e-2 of max |ref| at K = 28672 for every config of a 70B key, which the
+ * earlier sqrt(K) bound of 1.3e-2 refused); promoted sums keep the sqrt bound; INT8 is exact. */
+START_TEST(verification_bound_by_accumulation)
+{
+    w8a8_problem p;
+    double ulp, acc;
+    w8a8_problem_init(&p, 16384, 8192, 4096, W8A8_E4M3, W8A8_BF16);
+    timing_tolerance(&p, &ulp, &acc);
+    ck_assert_double_eq_tol(ulp, 0x1.0p-7, 1e-12);
+    ck_assert_double_eq_tol(acc, 5e-3, 1e-12);
+    p.k = 28672;
+    timing_tolerance(&p, &ulp, &acc);
+    ck_assert_double_eq_tol(acc, 3.5e-2, 1e-12);
+    ck_assert(acc > 1.9e-2 * 1.5); /* room over what the H100 measured */
+    p.k = 1 << 20;
+    timing_tolerance(&p, &ulp, &acc);
+    ck_assert_double_eq_tol(acc, 5e-2, 1e-12);
+    p.k = 28672;
+    p.accum = W8A8_ACCUM_PROMOTED;
+    timing_tolerance(&p, &ulp, &acc);
+    ck_assert_double_eq_tol(acc, 5e-3 * sqrt(7.0), 1e-12);
+    p.accum = W8A8_ACCUM_FAST;
+    p.a_scale.kind = p.b_scale.kind = W8A8_SCALE_BLOCK;
+    timing_tolerance(&p, &ulp, &acc);
+    ck_assert_double_eq_tol(acc, 5e-3 * sqrt(7.0), 1e-12);
+    w8a8_problem_init(&p, 64, 8192, 28672, W8A8_INT8, W8A8_FP16);
+    timing_tolerance(&p, &ulp, &acc);
+    ck_assert_double_eq_tol(ulp, 0x1.0p-10, 1e-12);
+    ck_assert_double_eq_tol(acc, 1e-5, 1e-12);
+}
+END_TEST
+
 static Suite *watchdog_suite(void)
 {
     Suite *s = suite_create("watchdog");
@@ -490,6 +524,9 @@ static Suite *watchdog_suite(void)
     tcase_add_checked_fixture(cache, setup, teardown);
     tcase_add_test(cache, cache_never_elects_a_hung_config);
     suite_add_tcase(s, cache);
+    TCase *bound = tcase_create("bound");
+    tcase_add_test(bound, verification_bound_by_accumulation);
+    suite_add_tcase(s, bound);
     return s;
 }
 
