@@ -18,6 +18,13 @@
 --   slice_k            in-CTA split-K: that many warp slices share each K tile's k32 steps
 --                      and add their sums in shared memory in a fixed order (small M)
 --   group              tile-rows per raster group (consecutive CTAs share B through L2)
+--   prefetch           the main loop: 0 waits for each K tile's stage before its first
+--                      fragments; 1 loads them ahead, under the previous tile's last mmas,
+--                      with the barrier after the second-to-last step (more registers live).
+--                      Offered for 8-warp CTAs of 64×64 warp tiles (one CTA per SM either
+--                      way), where it measured 10–20 % faster on an H100 (INT8, 4096 ×
+--                      4096/28672 × 4096, bench/results-2026-11-25-s14/); elsewhere it costs
+--                      the second CTA per SM (a 64×32 tile: 126 → 196 registers) and lost
 
 local WARP = 32
 local MAX_ACC_REGS = 128        -- accumulators per thread the host allows (block: both sets)
@@ -25,7 +32,11 @@ local MAX_ACC_REGS = 128        -- accumulators per thread the host allows (bloc
 -- sm_89 (ptxas -v, CUDA 13: a 64×64 warp tile uses 238 registers for INT8 on both, 255 and
 -- 76–148 bytes of spills for FP8 on sm_90); there, warp tiles keep 64 accumulators
 local MAX_ACC_REGS_FP8_SM90 = 64
-local REG_OVERHEAD = 48         -- addresses, indices, loop state
+-- addresses, indices, loop state: ptxas (CUDA 13, sm_90, INT8, prefetch 0) used 126 registers
+-- for a 64×32 warp tile (64 accumulators + 48 fragment registers), 220–232 for 64×64, 64–96 for
+-- 32×32; prefetch 1 keeps about 32 more live (234–254 for 64×64)
+local REG_OVERHEAD = 14
+local REG_PREFETCH = 32
 local ACC_BYTES = 4
 local SCALE_GROUP = 128
 local REGS_PER_THREAD_MAX = 255
@@ -65,6 +76,7 @@ local function registers(c, problem)
     local frags = 2 * (wm // 16 * 4 + wn // 16 * 4)
     local scales = is_block(problem) and (wm // 16 * 2 + 1) or 0
     return acc_regs(c, problem) + frags + scales + REG_OVERHEAD
+        + (c.prefetch == 1 and REG_PREFETCH or 0)
 end
 
 local function smem_bytes(c)
@@ -107,6 +119,9 @@ local function valid(c, problem, device)
     end
     if c.slice_k > 1 and problem.m > 256 then
         return false, "slice_k is for small M"
+    end
+    if c.prefetch == 1 and (warps(c) ~= 8 or c.slice_k ~= 1 or wm ~= 64 or wn ~= 64) then
+        return false, "prefetch 1: 8 warps of 64×64 warp tiles"
     end
     return true
 end
@@ -173,6 +188,7 @@ local function cost_model(c, problem, device)
     -- first candidates differ in tile shape first
     -- (and square warp tiles first: fewer ldmatrix bytes per mma)
     local steps = (c.group == 8 and 0 or 1) + (c.block_k == 128 and 0 or 1)
+        + ((c.prefetch == 1) == (wm == 64 and wn == 64 and warps(c) == 8) and 0 or 1)
         + math.abs(math.log(wm / wn, 2)) * 0.5
         + math.abs(c.stages - math.min(4, math.max(2, k_tiles))) * 0.5
     return cost * (1 + 0.02 * steps)
@@ -195,7 +211,7 @@ local function default(problem, device)
     local best, best_cost
     for _, s in ipairs(DEFAULT_SHAPES) do
         local c = { block_m = s[1], block_n = s[2], block_k = 128, stages = 4, warps_m = s[3],
-                    warps_n = s[4], slice_k = s[5], group = 8 }
+                    warps_n = s[4], slice_k = s[5], group = 8, prefetch = 0 }
         while c.stages > 2 and smem_bytes(c) > device.max_smem do
             c.stages = c.stages - 1
         end
@@ -284,9 +300,10 @@ return {
         warps_n = { 1, 2, 4, 8 },
         slice_k = { 1, 2, 4 },
         group = { 1, 8 },
+        prefetch = { 0, 1 },
     },
     order = { "block_m", "block_n", "block_k", "stages", "warps_m", "warps_n", "slice_k",
-        "group" },
+        "group", "prefetch" },
 
     valid = valid,
     rank = rank,

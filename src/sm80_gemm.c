@@ -1,7 +1,8 @@
 /* The portable tensor-core GEMM family: host side of templates/sm80_gemm.cuh (tuning space
  * scripts/sm80_gemm.lua), a cp.async + ldmatrix + mma.sync.m16n8k32 kernel for Ampere and
  * Ada (and Hopper compiled as plain sm_90). Parses a config ("block_m=128,block_n=128,
- * block_k=128,stages=4,warps_m=2,warps_n=2,slice_k=1,group=8"), compiles the kernel for the
+ * block_k=128,stages=4,warps_m=2,warps_n=2,slice_k=1,group=8,prefetch=0"; prefetch may
+ * be left out: 0), compiles the kernel for the
  * device's own arch (INT8 from compute capability 8.0, FP8 from 8.9), and per call launches
  * one CTA per output tile. No workspace: split-K runs inside a CTA (K slices of warps, summed
  * in a fixed order in shared memory), so a launch is deterministic and safe under graph
@@ -38,7 +39,7 @@
 enum { G80_I_BLOCK_M, G80_I_BLOCK_N };
 
 typedef struct g80_config {
-    int block_m, block_n, block_k, stages, warps_m, warps_n, slice_k, group;
+    int block_m, block_n, block_k, stages, warps_m, warps_n, slice_k, group, prefetch;
 } g80_config;
 
 /* In the space's parameter order; the canonical config string follows it. */
@@ -51,6 +52,7 @@ static const gemm_param g80_params[] = {
     {"warps_n", offsetof(g80_config, warps_n), 2, false},
     {"slice_k", offsetof(g80_config, slice_k), 1, false},
     {"group", offsetof(g80_config, group), 8, false},
+    {"prefetch", offsetof(g80_config, prefetch), 0, false},
 };
 #define G80_PARAM_COUNT (sizeof g80_params / sizeof g80_params[0])
 
@@ -111,6 +113,8 @@ static w8a8_status g80_config_check(w8a8_context *ctx, const w8a8_problem *probl
                       "sm80_gemm config: slice_k %d (1, 2 or 4, dividing block_k / 32)", c->slice_k);
     if (c->group < 1 || c->group > G80_MAX_GROUP)
         return errorf(ctx, W8A8_INVALID, "sm80_gemm config: group %d (1..64)", c->group);
+    if (c->prefetch != 0 && c->prefetch != 1)
+        return errorf(ctx, W8A8_INVALID, "sm80_gemm config: prefetch %d (0 or 1)", c->prefetch);
     int warps = c->warps_m * c->warps_n * c->slice_k;
     if (c->warps_m < 1 || c->warps_n < 1 || (warps != 4 && warps != 8))
         return errorf(ctx, W8A8_INVALID,

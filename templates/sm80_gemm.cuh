@@ -19,7 +19,18 @@
  * capture). Each k32 step a warp loads its A fragments (one ldmatrix.x4 per 16 rows) and B
  * fragments (one ldmatrix.x4 per 16 columns; B is N×K, K-major, which is mma.sync's "col"
  * operand as stored) and issues (WM / 16) · (WN / 8) mma.sync.m16n8k32; the next step's
- * fragments load while this step's mmas run.
+ * fragments load while this step's mmas run. Two main loops (PREFETCH):
+ *   0  per K tile: wait for its stage, barrier, issue the copies of tile kt + STAGES − 1,
+ *      then the tile's steps (its first fragments load after the barrier);
+ *   1  the fragments run ahead across tiles too: the barrier for tile kt + 1 follows the mmas
+ *      of tile kt's second-to-last step (the last step's fragments are in registers, so the
+ *      tensor pipe has work while the warps wait), and the last step's mmas cover the
+ *      ldmatrix of tile kt + 1's first fragments; a tile's copies are issued in two parts (A
+ *      before its first step, B before its second when it has more than two), so ldmatrix
+ *      does not queue behind a whole tile of copies. It keeps more registers live (ptxas,
+ *      CUDA 13, sm_90, INT8: 126 → 196 for a 64×32 warp tile, which then loses its second
+ *      CTA per SM; 220 → 234 for 64×64, which has one CTA of 8 warps per SM either way and
+ *      where it measured 10–20 % faster on an H100: scripts/sm80_gemm.lua offers it there).
  *
  * Block scales (A 1×128, B 128×128): BLOCK_K = 128 makes a K tile one scale block, so the
  * tile's mmas go into a zeroed temporary and are promoted, acc += tmp · sa[m, kb] · sb[n/128,
@@ -47,13 +58,18 @@
  *   SLICE_K   1, 2, 4                K slices (dividing BLOCK_K / 32); all warps:
  *                                    WARPS_M · WARPS_N · SLICE_K is 4 or 8
  *   GROUP     1 … 64                 tile-rows per raster group
+ *   PREFETCH  0, 1                   the main loop (above)
  * Problem traits: A_TYPE, B_TYPE (E4M3/E5M2 mixes from sm_89 on, or INT8 with INT8 from
  * sm_80 on), OUT_TYPE (BF16, FP16, FP32), BIAS_TYPE (NONE, OUT_TYPE or FP32), A_SCALE and
  * B_SCALE (TENSOR or ROW each, or BLOCK on both), AZP (INT8 only: NONE, TENSOR, TOKEN). */
 #include "common/gemm_args.h"
 #include "common/types.cuh"
 
-/* The host (src/sm80_gemm.c) always defines every trait and every config value. */
+/* The host (src/sm80_gemm.c) always defines every trait and every config value; PREFETCH,
+ * added later, is 0 when a hand-written set of defines leaves it out. */
+#ifndef W8A8_PREFETCH
+#define W8A8_PREFETCH 0
+#endif
 #if !defined(W8A8_A_TYPE) || !defined(W8A8_B_TYPE) || !defined(W8A8_OUT_TYPE) ||            \
     !defined(W8A8_BIAS_TYPE) || !defined(W8A8_A_SCALE) || !defined(W8A8_B_SCALE) ||         \
     !defined(W8A8_AZP)
@@ -83,6 +99,9 @@
 #define G80_NT (G80_WN / 8)                              /* n8 tiles of a warp */
 #define G80_CHUNKS (G80_BK / 16)                         /* 16-byte chunks of a smem row */
 #define G80_STEPS (G80_BK / 32 / W8A8_SLICE_K)           /* k32 steps of a slice per K tile */
+/* PREFETCH 1: the step before which B's copies are issued and the tile's group is closed
+ * (before the barrier, which follows step STEPS − 2) */
+#define G80_B_STEP (G80_STEPS > 2 ? 1 : 0)
 #define G80_A_STAGE_BYTES (G80_BM * G80_BK)
 #define G80_STAGE_BYTES ((G80_BM + G80_BN) * G80_BK)
 #define G80_ROWS_PER_PASS (G80_THREADS / G80_CHUNKS)     /* rows one pass of cp.async covers */
@@ -98,6 +117,8 @@ static_assert(G80_WARPS == 4 || G80_WARPS == 8, "WARPS_M * WARPS_N * SLICE_K is 
 static_assert(G80_BM % W8A8_WARPS_M == 0 && G80_WM % 16 == 0, "BLOCK_M / WARPS_M: multiple of 16");
 static_assert(G80_BN % W8A8_WARPS_N == 0 && G80_WN % 16 == 0, "BLOCK_N / WARPS_N: multiple of 16");
 static_assert(W8A8_GROUP >= 1 && W8A8_GROUP <= 64, "GROUP is 1..64");
+static_assert(W8A8_PREFETCH == 0 || W8A8_PREFETCH == 1, "PREFETCH is 0 or 1");
+static_assert(G80_STEPS == 1 || G80_STEPS == 2 || G80_STEPS == 4, "k32 steps a tile: 1, 2 or 4");
 static_assert(G80_INT8 == (W8A8_B_TYPE == W8A8_T_INT8), "INT8 pairs only with INT8");
 static_assert(W8A8_A_TYPE == W8A8_T_E4M3 || W8A8_A_TYPE == W8A8_T_E5M2 || G80_INT8, "A_TYPE");
 static_assert(W8A8_B_TYPE == W8A8_T_E4M3 || W8A8_B_TYPE == W8A8_T_E5M2 || G80_INT8, "B_TYPE");
@@ -209,6 +230,46 @@ W8A8_DEVICE void g80_zero(g80_acc_t (&acc)[G80_MT][G80_NT][4])
             for (int i = 0; i < 4; ++i)
                 acc[mi][ni][i] = 0;
 }
+
+#if G80_BLOCK
+/* K block kt's scales: this lane's A rows (row0 + 16·mi + 8·h) and the warp's B block (128 %
+ * WN == 0: one per warp). Loaded before the tile's mmas, which hide their latency. */
+struct g80_scales {
+    float a[G80_MT][2];
+    float b;
+};
+
+W8A8_DEVICE void g80_scales_load(g80_scales &s, const w8a8_gemm_args &args, long long row0,
+                                 long long b_block, long long blocks_n, long long kt)
+{
+#pragma unroll
+    for (int mi = 0; mi < G80_MT; ++mi)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const long long row = row0 + 16 * mi + 8 * h;
+            s.a[mi][h] = row < args.m ? w8a8_block_scale(args.a_scale, args.a_scale_k_major,
+                                                         args.a_scale_ld, row, kt)
+                                      : 0.0f;
+        }
+    s.b = b_block < blocks_n
+              ? w8a8_block_scale(args.b_scale, args.b_scale_k_major, args.b_scale_ld, b_block, kt)
+              : 0.0f;
+}
+
+/* acc += tmp · sa · sb in fp32: the K block's sums promoted out of the tensor core's FP8
+ * accumulator */
+W8A8_DEVICE void g80_promote(g80_acc_t (&acc)[G80_MT][G80_NT][4],
+                             const g80_acc_t (&tmp)[G80_MT][G80_NT][4], const g80_scales &s)
+{
+#pragma unroll
+    for (int mi = 0; mi < G80_MT; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < G80_NT; ++ni)
+#pragma unroll
+            for (int i = 0; i < 4; ++i)
+                acc[mi][ni][i] = __fmaf_rn(tmp[mi][ni][i], s.a[mi][i >> 1] * s.b, acc[mi][ni][i]);
+}
+#endif
 
 /* ---- epilogue ---------------------------------------------------------------------------- */
 
@@ -347,6 +408,80 @@ extern "C" __global__ void __launch_bounds__(G80_THREADS)
     const long long a_row0 = m0 + warp_m * G80_WM + (lane >> 2);
 #endif
 
+#if G80_BLOCK
+#define G80_TARGET tmp
+#else
+#define G80_TARGET acc
+#endif
+#if W8A8_PREFETCH
+    /* The stage of tile 0 is in; its first fragments load before the loop. Stages of tile
+     * kt (read) and of tile kt + STAGES − 1 (written, where tile kt − 1 was: every warp
+     * loaded that tile's last fragments before the previous iteration's barrier), counted
+     * without a 64-bit modulo. */
+    w8a8_cp_async_wait<W8A8_STAGES - 2>();
+    __syncthreads();
+    g80_frags f[2];
+    g80_load_frags(f[0], ring, ring + G80_A_STAGE_BYTES, slice, a_row, b_row, a_hi, b_hi, a_swz,
+                   b_swz);
+    int read_stage = 0, write_stage = W8A8_STAGES - 1;
+    for (long long kt = 0; kt < k_tiles; ++kt) {
+        const w8a8_u32 a_stage = ring + (w8a8_u32)read_stage * G80_STAGE_BYTES;
+        const w8a8_u32 b_stage = a_stage + G80_A_STAGE_BYTES;
+        read_stage = read_stage + 1 == W8A8_STAGES ? 0 : read_stage + 1;
+        const w8a8_u32 next_a = ring + (w8a8_u32)read_stage * G80_STAGE_BYTES;
+        const w8a8_u32 write = ring + (w8a8_u32)write_stage * G80_STAGE_BYTES;
+        write_stage = write_stage + 1 == W8A8_STAGES ? 0 : write_stage + 1;
+        const long long next = kt + W8A8_STAGES - 1;
+        const bool more = kt + 1 < k_tiles;
+#if G80_BLOCK
+        g80_scales scales;
+        g80_scales_load(scales, args, a_row0, b_block, blocks_n, kt);
+        g80_acc_t tmp[G80_MT][G80_NT][4];
+        g80_zero(tmp);
+#endif
+        /* Per step j: the copies of tile kt + STAGES − 1 (A before step 0, B before step
+         * G80_B_STEP, which closes the group), the fragments of step j + 1 (past the last
+         * step: the next tile's first), this step's mmas, and after step STEPS − 2 the
+         * barrier for tile kt + 1. One step a tile: its mmas, the barrier, then the next
+         * tile's fragments. */
+#pragma unroll
+        for (int j = 0; j < G80_STEPS; ++j) {
+            if (j == 0 && next < k_tiles)
+                g80_load_rows<G80_BM>(write, a_base + next * G80_BK, args.lda, args.m - m0,
+                                      args.k - next * G80_BK, tid);
+            if (j == G80_B_STEP) {
+                if (next < k_tiles)
+                    g80_load_rows<G80_BN>(write + G80_A_STAGE_BYTES, b_base + next * G80_BK,
+                                          args.ldb, args.n - n0, args.k - next * G80_BK, tid);
+                w8a8_cp_async_commit(); /* empty groups keep the count uniform */
+            }
+            if (G80_STEPS == 1) {
+                g80_mma_frags(G80_TARGET, f[0]);
+                if (more) {
+                    w8a8_cp_async_wait<W8A8_STAGES - 2>();
+                    __syncthreads();
+                    g80_load_frags(f[0], next_a, next_a + G80_A_STAGE_BYTES, slice, a_row, b_row,
+                                   a_hi, b_hi, a_swz, b_swz);
+                }
+                continue;
+            }
+            if (j + 1 < G80_STEPS)
+                g80_load_frags(f[(j + 1) & 1], a_stage, b_stage, slice + (j + 1) * W8A8_SLICE_K,
+                               a_row, b_row, a_hi, b_hi, a_swz, b_swz);
+            else if (more) /* the previous step's barrier let tile kt + 1 in */
+                g80_load_frags(f[(j + 1) & 1], next_a, next_a + G80_A_STAGE_BYTES, slice, a_row,
+                               b_row, a_hi, b_hi, a_swz, b_swz);
+            g80_mma_frags(G80_TARGET, f[j & 1]);
+            if (j == G80_STEPS - 2 && more) { /* tile kt + 1 has landed for every thread */
+                w8a8_cp_async_wait<W8A8_STAGES - 2>();
+                __syncthreads();
+            }
+        }
+#if G80_BLOCK
+        g80_promote(acc, tmp, scales);
+#endif
+    }
+#else
     /* stages of tile kt (read) and of tile kt + STAGES − 1 (written), counted without a
      * 64-bit modulo */
     int read_stage = 0, write_stage = W8A8_STAGES - 1;
@@ -369,34 +504,18 @@ extern "C" __global__ void __launch_bounds__(G80_THREADS)
         write_stage = write_stage + 1 == W8A8_STAGES ? 0 : write_stage + 1;
         const w8a8_u32 b_stage = a_stage + G80_A_STAGE_BYTES;
 #if G80_BLOCK
-        /* this K block's scales, loaded before the mmas that hide their latency */
-        float sa[G80_MT][2];
-#pragma unroll
-        for (int mi = 0; mi < G80_MT; ++mi)
-#pragma unroll
-            for (int h = 0; h < 2; ++h) {
-                const long long row = a_row0 + 16 * mi + 8 * h;
-                sa[mi][h] = row < args.m ? w8a8_block_scale(args.a_scale, args.a_scale_k_major,
-                                                            args.a_scale_ld, row, kt)
-                                         : 0.0f;
-            }
-        const float sb = b_block < blocks_n ? w8a8_block_scale(args.b_scale, args.b_scale_k_major,
-                                                               args.b_scale_ld, b_block, kt)
-                                            : 0.0f;
+        g80_scales scales;
+        g80_scales_load(scales, args, a_row0, b_block, blocks_n, kt);
         g80_acc_t tmp[G80_MT][G80_NT][4];
         g80_zero(tmp);
-        g80_stage_mma(tmp, a_stage, b_stage, slice, a_row, b_row, a_hi, b_hi, a_swz, b_swz);
-#pragma unroll
-        for (int mi = 0; mi < G80_MT; ++mi)
-#pragma unroll
-            for (int ni = 0; ni < G80_NT; ++ni)
-#pragma unroll
-                for (int i = 0; i < 4; ++i)
-                    acc[mi][ni][i] = __fmaf_rn(tmp[mi][ni][i], sa[mi][i >> 1] * sb, acc[mi][ni][i]);
-#else
-        g80_stage_mma(acc, a_stage, b_stage, slice, a_row, b_row, a_hi, b_hi, a_swz, b_swz);
+#endif
+        g80_stage_mma(G80_TARGET, a_stage, b_stage, slice, a_row, b_row, a_hi, b_hi, a_swz, b_swz);
+#if G80_BLOCK
+        g80_promote(acc, tmp, scales);
 #endif
     }
+#endif
+#undef G80_TARGET
     /* every load is issued: the next kernel may launch once every CTA is here, its prologue
      * overlapping our reduction and stores (not earlier: common/pdl.cuh) */
     w8a8_pdl_launch_dependents();

@@ -4,7 +4,8 @@
  * shapes of the same kernel (independent accumulator chains per warp × resident warps per
  * SM); the best shape's rate is the peak. CUDA events around single launches of a few
  * milliseconds, warm-up first, best of the samples. JSON lines carry provider
- * ("mma.sync.peak"), dtype, tflops, us, and the shape (chains, warps_per_sm). */
+ * ("mma.sync.peak"), dtype, tflops, us, and the shape (chains, warps_per_sm); before each
+ * peak, one "mma.sync.shape" line per shape tried (chains 4, 8, 16 × 8, 16, 32 warps per SM). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,8 +98,10 @@ static w8a8_status mp_time(w8a8_context *ctx, const jit_kernel *kernel, const ji
 /* The peak of one operand type over the kernel shapes; prints one line. */
 static w8a8_status mp_measure(w8a8_context *ctx, const mp_args *a, w8a8_dtype type, CUdeviceptr sink)
 {
-    static const int chains[] = {4, 8};
-    static const int warps_per_sm[] = {16, 32};
+    /* 8 warps per SM with 16 chains is what a 1-CTA sm80_gemm tile of 8 warps has (64×64 warp
+     * tiles: 32 accumulators); whether so few warps reach the peak is what it asks */
+    static const int chains[] = {4, 8, 16};
+    static const int warps_per_sm[] = {8, 16, 32};
     double best_tflops = 0, best_us = 0;
     int best_chains = 0, best_warps = 0;
     for (size_t ci = 0; ci < sizeof chains / sizeof chains[0]; ci++) {
@@ -120,6 +123,11 @@ static w8a8_status mp_measure(w8a8_context *ctx, const mp_args *a, w8a8_dtype ty
             double mmas = (double)launch.grid[0] * (MP_THREADS / MP_WARP) * MP_ITERATIONS *
                           chains[ci];
             double tflops = us > 0 ? mmas * MP_FLOP_PER_MMA / (us * 1e6) : 0;
+            if (a->json)
+                printf("{\"provider\": \"mma.sync.shape\", \"device\": \"%s\", \"arch\": "
+                       "\"%s\", \"dtype\": \"%s\", \"tflops\": %.1f, \"us\": %.1f, "
+                       "\"chains\": %d, \"warps_per_sm\": %d}\n", ctx->device_name, ctx->arch,
+                       w8a8_dtype_name(type), tflops, us, chains[ci], warps_per_sm[wi]);
             if (tflops > best_tflops) {
                 best_tflops = tflops;
                 best_us = us;

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# sm80_gemm, two builds side by side on a lent GPU: the same INT8 configs (a narrowed copy of
+# scripts/sm80_gemm.lua: the large tiles that M >= 2048 wants) timed by `w8a8 tune --space`
+# of each build at 4096×4096×4096 and 4096×28672×4096, two rounds interleaved, then Nsight Compute on the
+# NEW build's best config at 4096×4096×4096 (when ncu reads counters there).
+#   bench/sm80_ab.sh OLD_BIN_DIR NEW_BIN_DIR     (folders holding w8a8; e.g. carry/old carry/static)
+# Logs packed into $OUT/sm80-ab.tgz: {old,new}.jsonl (every measurement), table.txt (per config
+# and shape: µs of each build, new/old speed), ncu.txt.
+set -u
+cd "$(dirname "$0")/.."
+export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
+unset W8A8_CACHE_PATH
+old=$1/w8a8 new=$2/w8a8
+state=$PWD/build/sm80-ab
+logs=$state/logs
+out=${OUT:-$state/out}
+rm -rf "$state" && mkdir -p "$logs" "$out"
+pack() { tar czf "$out/sm80-ab.tgz" -C "$logs" .; }
+python3 - scripts/sm80_gemm.lua > "$state/fixed.lua" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+narrow = """params = {
+        block_m = { 128, 256 },
+        block_n = { 128, 256 },
+        block_k = { 64, 128 },
+        stages = { 3, 4 },
+        warps_m = { 2, 4 },
+        warps_n = { 2, 4 },
+        slice_k = { 1 },
+        group = { 8 },
+    },"""
+text, n = re.subn(r"params = \{.*?\n    \},", narrow, text, count=1, flags=re.S)
+assert n == 1
+print(text.replace('name = "sm80_gemm"', 'name = "sm80_gemm"', 1))
+PY
+shapes="--shape 4096,4096,4096 --shape 4096,28672,4096"
+for round in 1 2; do
+  for b in old new; do
+    bin=$old; [ $b = new ] && bin=$new
+    W8A8_CACHE_DB=$state/$b-$round.db W8A8_KERNEL_DIR=$state/k-$b timeout 200 "$bin" tune \
+      --space "$state/fixed.lua" --dtype int8 --scale row $shapes --json \
+      > "$logs/$b-$round.jsonl" 2> "$logs/$b-$round.err"
+    echo "$b round $round exit $? at $SECONDS s" >> "$logs/summary.txt"
+    pack
+  done
+done
+python3 - "$logs" <<'PY' > "$logs/table.txt"
+import json, sys, collections
+logs = sys.argv[1]
+t = collections.defaultdict(dict)
+for b in ("old", "new"):
+    for r in (1, 2):
+        for line in open("%s/%s-%d.jsonl" % (logs, b, r)):
+            x = json.loads(line)
+            if x.get("type") == "measurement" and x.get("us", -1) > 0:
+                # builds before `prefetch` name no such field: its 0 is theirs
+                key = (x["n"], x["k"], x["config"].replace(",prefetch=0", ""))
+                t[key][b] = min(t[key].get(b, 1e30), x["us"])
+rows = sorted((k, v) for k, v in t.items() if "old" in v and "new" in v)
+# the new build's prefetch 1 against its own prefetch 0 of the same config
+for (n, k, c), v in sorted(t.items()):
+    if c.endswith(",prefetch=1") and "new" in v and "new" in t.get((n, k, c[:-11]), {}):
+        base = t[(n, k, c[:-11])]["new"]
+        print("%6d %6d  prefetch 0 %9.1f us  prefetch 1 %9.1f us  speed %.3f  %s"
+              % (n, k, base, v["new"], base / v["new"], c[:-11]))
+best = {}
+for (n, k, c), v in rows:
+    print("%6d %6d  old %9.1f us  new %9.1f us  new/old speed %.3f  %s"
+          % (n, k, v["old"], v["new"], v["old"] / v["new"], c))
+    for b in ("old", "new"):
+        if (n, k, b) not in best or v[b] < best[(n, k, b)][0]:
+            best[(n, k, b)] = (v[b], c)
+for (n, k, b), (us, c) in sorted(best.items()):
+    print("best %s %dx%dx%d: %.1f us = %.1f TOPS  %s" % (b, 4096, n, k, us, 2 * 4096 * n * k / us / 1e6, c))
+PY
+cat "$logs/table.txt" | tail -8
+if command -v ncu > /dev/null; then
+  W8A8_CACHE_DB=$state/new-1.db W8A8_KERNEL_DIR=$state/k-new timeout 240 ncu --clock-control none \
+    --kernel-name w8a8_sm80_gemm --launch-skip 3 --launch-count 1 \
+    --section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
+    --section WarpStateStats --section Occupancy --section LaunchStats \
+    "$new" bench --shape 4096,4096,4096 --dtype int8 --scale row --no-cublaslt --samples 5 \
+    > "$logs/ncu.txt" 2>&1
+  echo "ncu exit $? at $SECONDS s" >> "$logs/summary.txt"
+fi
+pack
