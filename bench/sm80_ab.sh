@@ -4,6 +4,8 @@
 # of each build at 4096×4096×4096 and 4096×28672×4096, two rounds interleaved, then Nsight Compute on the
 # NEW build's best config at 4096×4096×4096 (when ncu reads counters there).
 #   bench/sm80_ab.sh OLD_BIN_DIR NEW_BIN_DIR     (folders holding w8a8; e.g. carry/old carry/static)
+# Each build gets the space of its own time: OLD_BIN_DIR/sm80_gemm.lua when there (a build from
+# before a parameter existed rejects configs that name it), else scripts/sm80_gemm.lua.
 # Logs packed into $OUT/sm80-ab.tgz: {old,new}.jsonl (every measurement), table.txt (per config
 # and shape: µs of each build, new/old speed), ncu.txt.
 set -u
@@ -16,7 +18,11 @@ logs=$state/logs
 out=${OUT:-$state/out}
 rm -rf "$state" && mkdir -p "$logs" "$out"
 pack() { tar czf "$out/sm80-ab.tgz" -C "$logs" .; }
-python3 - scripts/sm80_gemm.lua > "$state/fixed.lua" <<'PY'
+old_lua=scripts/sm80_gemm.lua
+[ -f "$1/sm80_gemm.lua" ] && old_lua=$1/sm80_gemm.lua
+for b in old new; do
+  lua=scripts/sm80_gemm.lua; [ $b = old ] && lua=$old_lua
+  python3 - "$lua" > "$state/fixed-$b.lua" <<'PY'
 import re, sys
 text = open(sys.argv[1]).read()
 narrow = """params = {
@@ -28,17 +34,18 @@ narrow = """params = {
         warps_n = { 2, 4 },
         slice_k = { 1 },
         group = { 8 },
-    },"""
+""" + ("        prefetch = { 0, 1 },\n" if "prefetch =" in text else "") + """    },"""
 text, n = re.subn(r"params = \{.*?\n    \},", narrow, text, count=1, flags=re.S)
 assert n == 1
-print(text.replace('name = "sm80_gemm"', 'name = "sm80_gemm"', 1))
+print(text)
 PY
+done
 shapes="--shape 4096,4096,4096 --shape 4096,28672,4096"
 for round in 1 2; do
   for b in old new; do
     bin=$old; [ $b = new ] && bin=$new
     W8A8_CACHE_DB=$state/$b-$round.db W8A8_KERNEL_DIR=$state/k-$b timeout 200 "$bin" tune \
-      --space "$state/fixed.lua" --dtype int8 --scale row $shapes --json \
+      --space "$state/fixed-$b.lua" --dtype int8 --scale row $shapes --json \
       > "$logs/$b-$round.jsonl" 2> "$logs/$b-$round.err"
     echo "$b round $round exit $? at $SECONDS s" >> "$logs/summary.txt"
     pack
