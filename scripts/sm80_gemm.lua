@@ -25,6 +25,10 @@
 --                      way), where it measured 10–20 % faster on an H100 (INT8, 4096 ×
 --                      4096/28672 × 4096, bench/results-2026-11-25-s14/); elsewhere it costs
 --                      the second CTA per SM (a 64×32 tile: 126 → 196 registers) and lost
+--   epilogue           0: each lane stores its outputs from registers (4/8-byte stores, half
+--                      of each 32-byte sector); 1: the tile is staged in shared memory and
+--                      leaves in 16-byte row chunks. A 4096² tile wave pays ~50 µs whatever K
+--                      is on an H100 (bench/sm80_probe.sh): prologue, epilogue and launch
 
 local WARP = 32
 local MAX_ACC_REGS = 128        -- accumulators per thread the host allows (block: both sets)
@@ -79,10 +83,17 @@ local function registers(c, problem)
         + (c.prefetch == 1 and REG_PREFETCH or 0)
 end
 
-local function smem_bytes(c)
+local function out_bytes(problem)
+    return problem.out_type == "fp32" and 4 or 2
+end
+
+-- the ring, reused for the slices' partial sums and the staged output tile (epilogue 1: rows
+-- padded by 16 bytes)
+local function smem_bytes(c, problem)
     local ring = c.stages * (c.block_m + c.block_n) * c.block_k
     local partials = (c.slice_k - 1) * c.block_m * c.block_n * ACC_BYTES
-    return math.max(ring, partials)
+    local staged = c.epilogue == 1 and c.block_m * (c.block_n * out_bytes(problem) + 16) or 0
+    return math.max(ring, partials, staged)
 end
 
 local function valid(c, problem, device)
@@ -110,7 +121,7 @@ local function valid(c, problem, device)
         and acc_regs(c, problem) > MAX_ACC_REGS_FP8_SM90 then
         return false, "FP8 on sm_90: at most 64 accumulators per thread (more spill)"
     end
-    if smem_bytes(c) > device.max_smem then
+    if smem_bytes(c, problem) > device.max_smem then
         return false, "shared memory"
     end
     -- a tile much taller than the problem only pads (the M bucket is what gets tuned)
@@ -145,7 +156,7 @@ local function resident(c, problem, device)
     local max_threads = MAX_THREADS[cc_of(device)] or 1536
     local regs = math.min(REGS_PER_THREAD_MAX, registers(c, problem))
     local by_regs = (device.regs_per_sm or 65536) // (threads * regs)
-    local by_smem = device.max_smem // smem_bytes(c)
+    local by_smem = device.max_smem // smem_bytes(c, problem)
     return math.max(1, math.min(max_threads // threads, by_regs, by_smem, 16))
 end
 
@@ -171,8 +182,12 @@ local function cost_model(c, problem, device)
     local warps_in_flight = per_sm * warps(c)
     local hide = math.min(1.0, warps_in_flight / 8) * math.min(1.0, (c.stages - 1) / 3)
     per_k = per_k / math.max(hide, 0.25)
-    local out_bytes = problem.out_type == "fp32" and 4 or 2
-    local epilogue = c.block_m * c.block_n * out_bytes / 32
+    local out = out_bytes(problem)
+    -- lanes' 4/8-byte stores fill half of each 32-byte sector; staged: whole 16-byte chunks,
+    -- after a round trip through shared memory
+    local epilogue = c.epilogue == 1
+        and c.block_m * c.block_n * out * (1 / 64 + 2 / SMEM_BYTES_PER_CLK)
+        or c.block_m * c.block_n * out / 32
     local reduce = (c.slice_k - 1) * c.block_m * c.block_n * ACC_BYTES * 2 / SMEM_BYTES_PER_CLK
     local tile_time = k_tiles * per_k + epilogue + reduce
     local waves = ceil_div(tiles, device.sm_count * per_sm)
@@ -181,7 +196,7 @@ local function cost_model(c, problem, device)
     if tiles < device.sm_count * per_sm then
         compute = math.min(ceil_div(tiles, device.sm_count), per_sm) * tile_time + TILE_LATENCY
     end
-    local dram = (problem.m * problem.k + problem.n * problem.k + problem.m * problem.n * out_bytes)
+    local dram = (problem.m * problem.k + problem.n * problem.k + problem.m * problem.n * out)
         / DRAM_BYTES_PER_CLK
     local cost = math.max(compute, dram)
     -- variants the model cannot tell apart: 2 % per step from the usual choice, so the
@@ -211,8 +226,8 @@ local function default(problem, device)
     local best, best_cost
     for _, s in ipairs(DEFAULT_SHAPES) do
         local c = { block_m = s[1], block_n = s[2], block_k = 128, stages = 4, warps_m = s[3],
-                    warps_n = s[4], slice_k = s[5], group = 8, prefetch = 0 }
-        while c.stages > 2 and smem_bytes(c) > device.max_smem do
+                    warps_n = s[4], slice_k = s[5], group = 8, prefetch = 0, epilogue = 0 }
+        while c.stages > 2 and smem_bytes(c, problem) > device.max_smem do
             c.stages = c.stages - 1
         end
         if valid(c, problem, device) then
@@ -301,9 +316,10 @@ return {
         slice_k = { 1, 2, 4 },
         group = { 1, 8 },
         prefetch = { 0, 1 },
+        epilogue = { 0, 1 },
     },
     order = { "block_m", "block_n", "block_k", "stages", "warps_m", "warps_n", "slice_k",
-        "group", "prefetch" },
+        "group", "prefetch", "epilogue" },
 
     valid = valid,
     rank = rank,

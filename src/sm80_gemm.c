@@ -1,8 +1,8 @@
 /* The portable tensor-core GEMM family: host side of templates/sm80_gemm.cuh (tuning space
  * scripts/sm80_gemm.lua), a cp.async + ldmatrix + mma.sync.m16n8k32 kernel for Ampere and
  * Ada (and Hopper compiled as plain sm_90). Parses a config ("block_m=128,block_n=128,
- * block_k=128,stages=4,warps_m=2,warps_n=2,slice_k=1,group=8,prefetch=0"; prefetch may
- * be left out: 0), compiles the kernel for the
+ * block_k=128,stages=4,warps_m=2,warps_n=2,slice_k=1,group=8,prefetch=0,epilogue=0";
+ * prefetch and epilogue may be left out: 0), compiles the kernel for the
  * device's own arch (INT8 from compute capability 8.0, FP8 from 8.9), and per call launches
  * one CTA per output tile. No workspace: split-K runs inside a CTA (K slices of warps, summed
  * in a fixed order in shared memory), so a launch is deterministic and safe under graph
@@ -39,7 +39,7 @@
 enum { G80_I_BLOCK_M, G80_I_BLOCK_N };
 
 typedef struct g80_config {
-    int block_m, block_n, block_k, stages, warps_m, warps_n, slice_k, group, prefetch;
+    int block_m, block_n, block_k, stages, warps_m, warps_n, slice_k, group, prefetch, epilogue;
 } g80_config;
 
 /* In the space's parameter order; the canonical config string follows it. */
@@ -53,6 +53,7 @@ static const gemm_param g80_params[] = {
     {"slice_k", offsetof(g80_config, slice_k), 1, false},
     {"group", offsetof(g80_config, group), 8, false},
     {"prefetch", offsetof(g80_config, prefetch), 0, false},
+    {"epilogue", offsetof(g80_config, epilogue), 0, false},
 };
 #define G80_PARAM_COUNT (sizeof g80_params / sizeof g80_params[0])
 
@@ -78,11 +79,19 @@ static bool g80_supports(const w8a8_context *ctx, const w8a8_problem *problem)
     return g80_tiles(problem->m, G80_MMA_M) * g80_tiles(problem->n, G80_LDMATRIX_N) <= G80_GRID_X_MAX;
 }
 
-static unsigned g80_smem_bytes(const g80_config *c)
+/* The ring, reused for the slices' partial sums and (epilogue 1) the staged output tile, whose
+ * rows are padded by G80_STAGED_PAD bytes. */
+#define G80_STAGED_PAD 16
+static unsigned g80_smem_bytes(const g80_config *c, const w8a8_problem *problem)
 {
     unsigned ring = (unsigned)(c->stages * (c->block_m + c->block_n) * c->block_k);
     unsigned partials = (unsigned)((c->slice_k - 1) * c->block_m * c->block_n * G80_ACC_BYTES);
-    return ring > partials ? ring : partials;
+    unsigned staged = c->epilogue ? (unsigned)(c->block_m * (c->block_n * (int)w8a8_dtype_size(
+                                                                 problem->out_type) +
+                                                             G80_STAGED_PAD))
+                                  : 0;
+    unsigned bytes = ring > partials ? ring : partials;
+    return bytes > staged ? bytes : staged;
 }
 
 static bool g80_power_of_two_in(int value, int low, int high)
@@ -115,6 +124,8 @@ static w8a8_status g80_config_check(w8a8_context *ctx, const w8a8_problem *probl
         return errorf(ctx, W8A8_INVALID, "sm80_gemm config: group %d (1..64)", c->group);
     if (c->prefetch != 0 && c->prefetch != 1)
         return errorf(ctx, W8A8_INVALID, "sm80_gemm config: prefetch %d (0 or 1)", c->prefetch);
+    if (c->epilogue != 0 && c->epilogue != 1)
+        return errorf(ctx, W8A8_INVALID, "sm80_gemm config: epilogue %d (0 or 1)", c->epilogue);
     int warps = c->warps_m * c->warps_n * c->slice_k;
     if (c->warps_m < 1 || c->warps_n < 1 || (warps != 4 && warps != 8))
         return errorf(ctx, W8A8_INVALID,
@@ -135,7 +146,7 @@ static w8a8_status g80_config_check(w8a8_context *ctx, const w8a8_problem *probl
         return errorf(ctx, W8A8_INVALID,
                       "sm80_gemm config: the %d × %d warp tile needs %d accumulator registers "
                       "(at most %d)", warp_m, warp_n, block ? 2 * acc : acc, G80_MAX_ACC_REGS);
-    unsigned smem = g80_smem_bytes(c);
+    unsigned smem = g80_smem_bytes(c, problem);
     if (ctx->has_device && smem > (unsigned)ctx->max_smem_optin)
         return errorf(ctx, W8A8_INVALID,
                       "sm80_gemm config: %u bytes of shared memory exceed the device's %d", smem,
@@ -180,7 +191,7 @@ static w8a8_status g80_plan(w8a8_context *ctx, const w8a8_problem *problem, cons
     plan->ints[G80_I_BLOCK_N] = c.block_n;
     plan->launch.block[0] = G80_WARP * (unsigned)(c.warps_m * c.warps_n * c.slice_k);
     plan->launch.block[1] = plan->launch.block[2] = 1;
-    plan->launch.shared_bytes = g80_smem_bytes(&c);
+    plan->launch.shared_bytes = g80_smem_bytes(&c, problem);
     plan->launch.cluster[0] = plan->launch.cluster[1] = plan->launch.cluster[2] = 1;
     plan->launch.pdl = ctx->pdl; /* the kernel waits before touching memory (common/pdl.cuh) */
     g80_grid(plan, problem, &plan->launch);

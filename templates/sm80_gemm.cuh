@@ -41,13 +41,17 @@
  * Tiles are rastered in groups of GROUP tile-rows: consecutive CTAs walk down M inside a group
  * and share B columns through L2 (grid: one dimension, tiles_m · tiles_n CTAs).
  *
+ * The epilogue (EPILOGUE) stores from registers, or stages the tile in shared memory (the
+ * ring, free once the loop is done) and stores whole 16-byte row chunks.
+ *
  * Launched with programmatic dependent launch from sm_90 on (the host's ctx->pdl): it lets the
  * next kernel start at once and waits for the previous one before touching memory.
  *
  * Kernel parameters: args (w8a8_gemm_args, common/gemm_args.h). Launch: block 32 · WARPS_M ·
  * WARPS_N · SLICE_K, grid (ceil(M / BLOCK_M) · ceil(N / BLOCK_N)), dynamic shared memory
- * max(STAGES · (BLOCK_M + BLOCK_N) · BLOCK_K, (SLICE_K − 1) · BLOCK_M · BLOCK_N · 4) bytes
- * (the ring, reused for the slices' partial sums).
+ * max(STAGES · (BLOCK_M + BLOCK_N) · BLOCK_K, (SLICE_K − 1) · BLOCK_M · BLOCK_N · 4,
+ * EPILOGUE · BLOCK_M · (BLOCK_N · out bytes + 16)) bytes (the ring, reused for the slices'
+ * partial sums and the staged tile).
  *
  * Config macros (W8A8_<NAME>) and their legal values:
  *   BLOCK_M   16, 32, 64, 128, 256   rows of the tile
@@ -59,6 +63,11 @@
  *                                    WARPS_M · WARPS_N · SLICE_K is 4 or 8
  *   GROUP     1 … 64                 tile-rows per raster group
  *   PREFETCH  0, 1                   the main loop (above)
+ *   EPILOGUE  0, 1                   0: each lane stores its accumulators' pairs (4 or 8
+ *                                    bytes, 8 rows a warp store); 1: the tile is staged in
+ *                                    shared memory (rows padded by 16 bytes) and leaves in
+ *                                    16-byte row chunks (element stores where a chunk
+ *                                    crosses N or out / ldc are not 16-byte aligned)
  * Problem traits: A_TYPE, B_TYPE (E4M3/E5M2 mixes from sm_89 on, or INT8 with INT8 from
  * sm_80 on), OUT_TYPE (BF16, FP16, FP32), BIAS_TYPE (NONE, OUT_TYPE or FP32), A_SCALE and
  * B_SCALE (TENSOR or ROW each, or BLOCK on both), AZP (INT8 only: NONE, TENSOR, TOKEN). */
@@ -69,6 +78,9 @@
  * added later, is 0 when a hand-written set of defines leaves it out. */
 #ifndef W8A8_PREFETCH
 #define W8A8_PREFETCH 0
+#endif
+#ifndef W8A8_EPILOGUE
+#define W8A8_EPILOGUE 0
 #endif
 #if !defined(W8A8_A_TYPE) || !defined(W8A8_B_TYPE) || !defined(W8A8_OUT_TYPE) ||            \
     !defined(W8A8_BIAS_TYPE) || !defined(W8A8_A_SCALE) || !defined(W8A8_B_SCALE) ||         \
@@ -118,6 +130,7 @@ static_assert(G80_BM % W8A8_WARPS_M == 0 && G80_WM % 16 == 0, "BLOCK_M / WARPS_M
 static_assert(G80_BN % W8A8_WARPS_N == 0 && G80_WN % 16 == 0, "BLOCK_N / WARPS_N: multiple of 16");
 static_assert(W8A8_GROUP >= 1 && W8A8_GROUP <= 64, "GROUP is 1..64");
 static_assert(W8A8_PREFETCH == 0 || W8A8_PREFETCH == 1, "PREFETCH is 0 or 1");
+static_assert(W8A8_EPILOGUE == 0 || W8A8_EPILOGUE == 1, "EPILOGUE is 0 or 1");
 static_assert(G80_STEPS == 1 || G80_STEPS == 2 || G80_STEPS == 4, "k32 steps a tile: 1, 2 or 4");
 static_assert(G80_INT8 == (W8A8_B_TYPE == W8A8_T_INT8), "INT8 pairs only with INT8");
 static_assert(W8A8_A_TYPE == W8A8_T_E4M3 || W8A8_A_TYPE == W8A8_T_E5M2 || G80_INT8, "A_TYPE");
@@ -316,6 +329,82 @@ W8A8_DEVICE void g80_store(const w8a8_gemm_args &args, const g80_acc_t (&acc)[G8
             }
     }
 }
+
+#if W8A8_EPILOGUE
+#define G80_OUT_ROW (G80_BN * W8A8_OUT_BYTES + 16) /* staged row: 16 bytes of padding */
+#define G80_OUT_CHUNKS (G80_BN * W8A8_OUT_BYTES / 16)
+
+/* The warp tile's outputs, scaled and corrected as g80_store does, into the staged tile
+ * (local rows r0 + 16·mi + 8·h, columns c0 + 8·ni, +1); every pair is written, also past M
+ * and N (those never leave shared memory). */
+W8A8_DEVICE void g80_stage(const w8a8_gemm_args &args, const g80_acc_t (&acc)[G80_MT][G80_NT][4],
+                           unsigned char *tile, int r0, int c0, long long m0, long long n0)
+{
+    float sa[G80_MT][2];
+#pragma unroll
+    for (int mi = 0; mi < G80_MT; ++mi)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const long long row = m0 + r0 + 16 * mi + 8 * h;
+            sa[mi][h] = row < args.m ? w8a8_a_scale_at(args, row) : 0.0f;
+        }
+#pragma unroll
+    for (int ni = 0; ni < G80_NT; ++ni) {
+        const int c = c0 + 8 * ni;
+        const long long col = n0 + c;
+        const float sb0 = col < args.n ? w8a8_b_scale_at(args, col) : 0.0f;
+        const float sb1 = col + 1 < args.n ? w8a8_b_scale_at(args, col + 1) : 0.0f;
+#if W8A8_BIAS_TYPE != W8A8_T_NONE
+        const float bias0 = col < args.n ? w8a8_load_bias(args.bias, col) : 0.0f;
+        const float bias1 = col + 1 < args.n ? w8a8_load_bias(args.bias, col + 1) : 0.0f;
+#else
+        const float bias0 = 0.0f, bias1 = 0.0f;
+#endif
+#pragma unroll
+        for (int mi = 0; mi < G80_MT; ++mi)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const int r = r0 + 16 * mi + 8 * h;
+                const long long row = m0 + r;
+                const bool live = row < args.m && col < args.n;
+                const float v0 = live ? w8a8_azp_corrected(args, acc[mi][ni][2 * h], row, col) *
+                                            sa[mi][h] * sb0 + bias0
+                                      : 0.0f;
+                const float v1 = live && col + 1 < args.n
+                                     ? w8a8_azp_corrected(args, acc[mi][ni][2 * h + 1], row,
+                                                          col + 1) * sa[mi][h] * sb1 + bias1
+                                     : 0.0f;
+                w8a8_store2(tile + r * G80_OUT_ROW, c, v0, v1, true);
+            }
+    }
+}
+
+/* The staged tile to global memory by every thread of the CTA: 16-byte chunks of rows inside
+ * M, each stored whole where it lies inside N and `aligned` (out and the row pitch are 16-byte
+ * multiples), element by element otherwise. */
+W8A8_DEVICE void g80_store_staged(const w8a8_gemm_args &args, const unsigned char *tile,
+                                  long long m0, long long n0, int tid)
+{
+    const int per = 16 / W8A8_OUT_BYTES; /* elements a chunk */
+    const long long pitch = args.ldc * W8A8_OUT_BYTES;
+    const bool aligned = (((unsigned long long)args.out | (unsigned long long)pitch) & 15) == 0;
+    for (int i = tid; i < G80_BM * G80_OUT_CHUNKS; i += G80_THREADS) {
+        const int r = i / G80_OUT_CHUNKS, c = i % G80_OUT_CHUNKS;
+        const long long row = m0 + r, col = n0 + (long long)c * per;
+        if (row >= args.m || col >= args.n)
+            continue;
+        const unsigned char *src = tile + r * G80_OUT_ROW + 16 * c;
+        unsigned char *dst = (unsigned char *)args.out + row * pitch + col * W8A8_OUT_BYTES;
+        if (aligned && col + per <= args.n) {
+            *(uint4 *)dst = *(const uint4 *)src;
+        } else {
+            const long long left = args.n - col < per ? args.n - col : per;
+            for (long long e = 0; e < left * W8A8_OUT_BYTES; ++e)
+                dst[e] = src[e];
+        }
+    }
+}
+#endif
 
 /* The slices' partial sums, added into slice 0's registers in slice order. The ring is free:
  * every cp.async has landed and every warp has left the main loop. */
@@ -520,11 +609,21 @@ extern "C" __global__ void __launch_bounds__(G80_THREADS)
      * overlapping our reduction and stores (not earlier: common/pdl.cuh) */
     w8a8_pdl_launch_dependents();
 
-    if (W8A8_SLICE_K > 1) {
+    if (W8A8_SLICE_K > 1)
         g80_reduce_slices(acc, g80_smem, slice, slice_warp, lane);
-        if (slice != 0)
-            return;
-    }
+#if W8A8_EPILOGUE
+    /* the ring (or the partial sums) is free once every thread is here */
+    w8a8_cp_async_wait<0>();
+    __syncthreads();
+    if (slice == 0)
+        g80_stage(args, acc, g80_smem, warp_m * G80_WM + (lane >> 2),
+                  warp_n * G80_WN + 2 * (lane & 3), m0, n0);
+    __syncthreads();
+    g80_store_staged(args, g80_smem, m0, n0, tid);
+#else
+    if (slice != 0)
+        return;
     g80_store(args, acc, m0 + warp_m * G80_WM + (lane >> 2),
               n0 + warp_n * G80_WN + 2 * (lane & 3));
+#endif
 }
