@@ -30,7 +30,8 @@
 #                                           int8) over Llama-3.1-8B's (N, K) × M 1 8 16 2048 4096
 #                                           8192 into $logs/sm80.db, then w8a8 bench of those
 #                                           winners (compiled for the device's own arch: plain
-#                                           sm_90 on Hopper); scripts/sm80_summary.py $logs sums up
+#                                           sm_90 on Hopper; $W8A8_SM80_CANDIDATES per key, default
+#                                           24); scripts/sm80_summary.py $logs sums up
 # Several modes may be given, separated by '+': "tests+tune+llama3". Every step appends
 # "<step> exit <code> <seconds> s" to summary.txt.
 # A tune step's log ends with the run's time profile (plan, compile waits, reference, verify,
