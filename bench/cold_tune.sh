@@ -29,11 +29,7 @@ timeout $((budget + 60)) "$bin" tune --model llama3-8b --budget "$budget" --json
 note "tune (budget $budget s) wall $((SECONDS - t0)) s" $?
 grep -h '"profile"' "$logs/tune.jsonl" >> "$logs/summary.txt"
 gzip -f "$logs/tune.jsonl"
-ms=1,16,64,128,256,512,1024,2048,4096,8192,16384
-shapes=()
-for m in ${ms//,/ }; do
-  for nk in 6144,4096 4096,4096 28672,4096 4096,14336; do shapes+=(--shape "$m,$nk"); done
-done
+. bench/grid_8b.sh # ms, shapes
 for round in 1 2; do
   timeout 120 "$bin" bench --json --model llama3-8b --m $ms --scale tensor --no-cublaslt \
     > "$logs/ours-$round.jsonl" 2> "$logs/ours-$round.err"

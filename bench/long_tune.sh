@@ -59,11 +59,7 @@ fi
 tune B.db long "$seconds" --max-candidates 4096
 [ "$step" = finish ] || exit 0
 
-ms=1,16,64,128,256,512,1024,2048,4096,8192,16384
-shapes=()
-for m in ${ms//,/ }; do
-  for nk in 6144,4096 4096,4096 28672,4096 4096,14336; do shapes+=(--shape "$m,$nk"); done
-done
+. bench/grid_8b.sh # ms, shapes
 for round in 1 2; do
   for db in A B; do
     W8A8_CACHE_DB=$state/$db.db timeout 120 "$bin" bench --json --model llama3-8b --m $ms \
