@@ -86,10 +86,9 @@ static unsigned g80_smem_bytes(const g80_config *c, const w8a8_problem *problem)
 {
     unsigned ring = (unsigned)(c->stages * (c->block_m + c->block_n) * c->block_k);
     unsigned partials = (unsigned)((c->slice_k - 1) * c->block_m * c->block_n * G80_ACC_BYTES);
-    unsigned staged = c->epilogue ? (unsigned)(c->block_m * (c->block_n * (int)w8a8_dtype_size(
-                                                                 problem->out_type) +
-                                                             G80_STAGED_PAD))
-                                  : 0;
+    int out_bytes = (int)w8a8_dtype_size(problem->out_type);
+    unsigned staged =
+        c->epilogue ? (unsigned)(c->block_m * (c->block_n * out_bytes + G80_STAGED_PAD)) : 0;
     unsigned bytes = ring > partials ? ring : partials;
     return bytes > staged ? bytes : staged;
 }

@@ -532,9 +532,9 @@ w8a8_status timing_measure(w8a8_context *ctx, timing_buffers *b, timing_launch_f
  *    FP8 result passes at ≈ 1.3e-2 of max |ref| at K ≤ 4096; a wrong tile, scale index or a
  *    dropped K block errs by O(10 %) of an element and fails (at K = 28672 one dropped 128-wide
  *    block is about 7 % of an element's RMS: such a kernel fails at the smaller K of other keys,
- *    which the same cubin serves unless it is shape-specialized). INT8: the accumulation is exact (int32); only the fp32
- *    epilogue differs (scale products, the zero-point correction, int32 → fp32 of sums past
- *    2^24), so 1e-5 of max |ref|.
+ *    which the same cubin serves unless it is shape-specialized). INT8: the accumulation is
+ *    exact (int32); only the fp32 epilogue differs (scale products, the zero-point
+ *    correction, int32 → fp32 of sums past 2^24), so 1e-5 of max |ref|.
  */
 void timing_tolerance(const w8a8_problem *problem, double *ulp_rel, double *accumulation_rel)
 {
@@ -548,7 +548,8 @@ void timing_tolerance(const w8a8_problem *problem, double *ulp_rel, double *accu
     } else {
         double k = fmax(1.0, (double)problem->k / 4096.0);
         bool promoted = problem->accum == W8A8_ACCUM_PROMOTED ||
-                        problem->a_scale.kind == W8A8_SCALE_BLOCK || problem->b_scale.kind == W8A8_SCALE_BLOCK;
+                        problem->a_scale.kind == W8A8_SCALE_BLOCK ||
+                        problem->b_scale.kind == W8A8_SCALE_BLOCK;
         *accumulation_rel = promoted ? fmin(2e-2, 5e-3 * sqrt(k)) : fmin(5e-2, 5e-3 * k);
     }
 }
