@@ -30,11 +30,6 @@
 --                      leaves in 16-byte row chunks. On an H100 a 4096 × 4096 output costs
 --                      48 µs whatever K is with 0, 26 µs with 1 (bench/sm80_probe.sh: prologue,
 --                      epilogue, launch), and the tuner chose 1 for every INT8 key at M ≥ 2048
---   persist            0: a CTA per tile; n: n CTAs per SM loop over the tiles, their loads one
---                      stream, so a tile's first K tiles load under the previous tile's last
---                      ones and its epilogue (the staged tile then has shared memory of its
---                      own). Offered with slice_k 1 and prefetch 0, where the tiles fill more
---                      than one wave of n per SM and the model fits n CTAs on an SM
 
 local WARP = 32
 local MAX_ACC_REGS = 128        -- accumulators per thread the host allows (block: both sets)
@@ -99,22 +94,7 @@ local function smem_bytes(c, problem)
     local ring = c.stages * (c.block_m + c.block_n) * c.block_k
     local partials = (c.slice_k - 1) * c.block_m * c.block_n * ACC_BYTES
     local staged = c.epilogue == 1 and c.block_m * (c.block_n * out_bytes(problem) + 16) or 0
-    if c.persist > 0 then
-        return ring + staged -- the staged tile apart: the ring loads the next tile
-    end
     return math.max(ring, partials, staged)
-end
-
-local MAX_THREADS = { [80] = 2048, [90] = 2048 }
-
--- CTAs of c that fit one SM, by the register estimate above and shared memory
-local function resident(c, problem, device)
-    local threads = WARP * warps(c)
-    local max_threads = MAX_THREADS[cc_of(device)] or 1536
-    local regs = math.min(REGS_PER_THREAD_MAX, registers(c, problem))
-    local by_regs = (device.regs_per_sm or 65536) // (threads * regs)
-    local by_smem = device.max_smem // smem_bytes(c, problem)
-    return math.max(1, math.min(max_threads // threads, by_regs, by_smem, 16))
 end
 
 local function valid(c, problem, device)
@@ -155,18 +135,6 @@ local function valid(c, problem, device)
     if c.prefetch == 1 and (warps(c) ~= 8 or c.slice_k ~= 1 or wm ~= 64 or wn ~= 64) then
         return false, "prefetch 1: 8 warps of 64×64 warp tiles"
     end
-    if c.persist > 0 then
-        if c.slice_k ~= 1 or c.prefetch ~= 0 then
-            return false, "persist: slice_k 1 and prefetch 0"
-        end
-        local tiles = ceil_div(problem.m, c.block_m) * ceil_div(problem.n, c.block_n)
-        if tiles <= c.persist * device.sm_count then
-            return false, "persist: the tiles fit one wave"
-        end
-        if resident(c, problem, device) < c.persist then
-            return false, "persist: fewer CTAs fit an SM"
-        end
-    end
     return true
 end
 
@@ -182,6 +150,17 @@ local SMEM_BYTES_PER_CLK = 128
 local L2_BYTES_PER_CLK = 32     -- per SM with every SM loading: ~5 TB/s of L2 over 108–132 SMs
 local DRAM_BYTES_PER_CLK = 1500 -- whole GPU: ~2–3 TB/s at ~1.5–1.8 GHz
 local TILE_LATENCY = 1200       -- first load to first mma, and the epilogue's round trips
+local MAX_THREADS = { [80] = 2048, [90] = 2048 }
+
+local function resident(c, problem, device)
+    local threads = WARP * warps(c)
+    local max_threads = MAX_THREADS[cc_of(device)] or 1536
+    local regs = math.min(REGS_PER_THREAD_MAX, registers(c, problem))
+    local by_regs = (device.regs_per_sm or 65536) // (threads * regs)
+    local by_smem = device.max_smem // smem_bytes(c, problem)
+    return math.max(1, math.min(max_threads // threads, by_regs, by_smem, 16))
+end
+
 local function cost_model(c, problem, device)
     local tiles = ceil_div(problem.m, c.block_m) * ceil_div(problem.n, c.block_n)
     local k_tiles = ceil_div(problem.k, c.block_k)
@@ -200,9 +179,6 @@ local function cost_model(c, problem, device)
         per_k = per_k + wm * wn // WARP * 2 -- the promotion's FMAs, per warp in parallel
     end
     local per_sm = resident(c, problem, device)
-    if c.persist > 0 then -- the grid holds persist CTAs per SM
-        per_sm = math.min(per_sm, c.persist)
-    end
     -- latency hiding: warps in flight per SM and K tiles in flight per CTA
     local warps_in_flight = per_sm * warps(c)
     local hide = math.min(1.0, warps_in_flight / 8) * math.min(1.0, (c.stages - 1) / 3)
@@ -214,10 +190,6 @@ local function cost_model(c, problem, device)
         and c.block_m * c.block_n * out * (1 / 64 + 2 / SMEM_BYTES_PER_CLK)
         or c.block_m * c.block_n * out / 32
     local reduce = (c.slice_k - 1) * c.block_m * c.block_n * ACC_BYTES * 2 / SMEM_BYTES_PER_CLK
-    -- persistent CTAs load the next tile during the epilogue: half of it is hidden
-    if c.persist > 0 then
-        epilogue = epilogue / 2
-    end
     local tile_time = k_tiles * per_k + epilogue + reduce
     local waves = ceil_div(tiles, device.sm_count * per_sm)
     local compute = waves * (per_sm * tile_time) + TILE_LATENCY
@@ -255,8 +227,7 @@ local function default(problem, device)
     local best, best_cost
     for _, s in ipairs(DEFAULT_SHAPES) do
         local c = { block_m = s[1], block_n = s[2], block_k = 128, stages = 4, warps_m = s[3],
-                    warps_n = s[4], slice_k = s[5], group = 8, prefetch = 0, epilogue = 0,
-                    persist = 0 }
+                    warps_n = s[4], slice_k = s[5], group = 8, prefetch = 0, epilogue = 0 }
         while c.stages > 2 and smem_bytes(c, problem) > device.max_smem do
             c.stages = c.stages - 1
         end
@@ -347,10 +318,9 @@ return {
         group = { 1, 8 },
         prefetch = { 0, 1 },
         epilogue = { 0, 1 },
-        persist = { 0, 1, 2 },
     },
     order = { "block_m", "block_n", "block_k", "stages", "warps_m", "warps_n", "slice_k",
-        "group", "prefetch", "epilogue", "persist" },
+        "group", "prefetch", "epilogue" },
 
     valid = valid,
     rank = rank,

@@ -48,11 +48,10 @@
  * next kernel start at once and waits for the previous one before touching memory.
  *
  * Kernel parameters: args (w8a8_gemm_args, common/gemm_args.h). Launch: block 32 · WARPS_M ·
- * WARPS_N · SLICE_K, grid (ceil(M / BLOCK_M) · ceil(N / BLOCK_N)) (PERSIST: at most PERSIST · SM
- * count), dynamic shared memory max(STAGES · (BLOCK_M + BLOCK_N) · BLOCK_K, (SLICE_K − 1) ·
- * BLOCK_M · BLOCK_N · 4, EPILOGUE · BLOCK_M · (BLOCK_N · out bytes + 16)) bytes (the ring,
- * reused for the slices' partial sums and the staged tile); PERSIST: the ring plus EPILOGUE ·
- * BLOCK_M · (BLOCK_N · out bytes + 16).
+ * WARPS_N · SLICE_K, grid (ceil(M / BLOCK_M) · ceil(N / BLOCK_N)), dynamic shared memory
+ * max(STAGES · (BLOCK_M + BLOCK_N) · BLOCK_K, (SLICE_K − 1) · BLOCK_M · BLOCK_N · 4,
+ * EPILOGUE · BLOCK_M · (BLOCK_N · out bytes + 16)) bytes (the ring, reused for the slices'
+ * partial sums and the staged tile).
  *
  * Config macros (W8A8_<NAME>) and their legal values:
  *   BLOCK_M   16, 32, 64, 128, 256   rows of the tile
@@ -69,12 +68,6 @@
  *                                    shared memory (rows padded by 16 bytes) and leaves in
  *                                    16-byte row chunks (element stores where a chunk
  *                                    crosses N or out / ldc are not 16-byte aligned)
- *   PERSIST   0, 1, 2                0: a CTA per tile; n: PERSIST · (SM count) CTAs (the
- *                                    host's grid) take tiles blockIdx.x, + gridDim.x, …, their
- *                                    loads one stream across tiles, so the next tile's first
- *                                    K tiles load under this tile's last ones and its
- *                                    epilogue (the staged tile gets its own shared memory,
- *                                    after the ring); SLICE_K 1 and PREFETCH 0 only
  * Problem traits: A_TYPE, B_TYPE (E4M3/E5M2 mixes from sm_89 on, or INT8 with INT8 from
  * sm_80 on), OUT_TYPE (BF16, FP16, FP32), BIAS_TYPE (NONE, OUT_TYPE or FP32), A_SCALE and
  * B_SCALE (TENSOR or ROW each, or BLOCK on both), AZP (INT8 only: NONE, TENSOR, TOKEN). */
@@ -88,9 +81,6 @@
 #endif
 #ifndef W8A8_EPILOGUE
 #define W8A8_EPILOGUE 0
-#endif
-#ifndef W8A8_PERSIST
-#define W8A8_PERSIST 0
 #endif
 #if !defined(W8A8_A_TYPE) || !defined(W8A8_B_TYPE) || !defined(W8A8_OUT_TYPE) ||            \
     !defined(W8A8_BIAS_TYPE) || !defined(W8A8_A_SCALE) || !defined(W8A8_B_SCALE) ||         \
@@ -141,9 +131,6 @@ static_assert(G80_BN % W8A8_WARPS_N == 0 && G80_WN % 16 == 0, "BLOCK_N / WARPS_N
 static_assert(W8A8_GROUP >= 1 && W8A8_GROUP <= 64, "GROUP is 1..64");
 static_assert(W8A8_PREFETCH == 0 || W8A8_PREFETCH == 1, "PREFETCH is 0 or 1");
 static_assert(W8A8_EPILOGUE == 0 || W8A8_EPILOGUE == 1, "EPILOGUE is 0 or 1");
-static_assert(W8A8_PERSIST >= 0 && W8A8_PERSIST <= 2, "PERSIST is 0, 1 or 2");
-static_assert(W8A8_PERSIST == 0 || (W8A8_SLICE_K == 1 && W8A8_PREFETCH == 0),
-              "PERSIST needs SLICE_K 1 and PREFETCH 0");
 static_assert(G80_STEPS == 1 || G80_STEPS == 2 || G80_STEPS == 4, "k32 steps a tile: 1, 2 or 4");
 static_assert(G80_INT8 == (W8A8_B_TYPE == W8A8_T_INT8), "INT8 pairs only with INT8");
 static_assert(W8A8_A_TYPE == W8A8_T_E4M3 || W8A8_A_TYPE == W8A8_T_E5M2 || G80_INT8, "A_TYPE");
@@ -422,104 +409,6 @@ W8A8_DEVICE void g80_store_staged(const w8a8_gemm_args &args, const unsigned cha
 }
 #endif
 
-#if W8A8_PERSIST
-/* The origin of tile `id` in the raster: groups of GROUP tile-rows, M fastest inside a group. */
-W8A8_DEVICE void g80_origin(long long id, long long tiles_m, long long tiles_n, long long &m0,
-                            long long &n0)
-{
-    const long long per_group = (long long)W8A8_GROUP * tiles_n;
-    const long long first_m = id / per_group * W8A8_GROUP;
-    const long long group_rows = tiles_m - first_m < W8A8_GROUP ? tiles_m - first_m : W8A8_GROUP;
-    m0 = (first_m + id % per_group % group_rows) * G80_BM;
-    n0 = (id % per_group / group_rows) * G80_BN;
-}
-
-/* The CTA's tiles blockIdx.x, + gridDim.x, … with one load stream: position p of the stream
- * is K tile p % k_tiles of the CTA's tile p / k_tiles, issued STAGES − 1 positions ahead of
- * the mmas whatever tile it belongs to, so a tile's first stages load under the previous
- * tile's last K tiles and its epilogue. One cp.async group per position (empty past the
- * end), which keeps the wait counts of the per-tile loop. */
-W8A8_DEVICE void g80_persistent(const w8a8_gemm_args &args, unsigned char *smem, int tid,
-                                int lane, int warp_m, int warp_n, w8a8_u32 a_row,
-                                w8a8_u32 b_row, int a_hi, int b_hi, int a_swz, int b_swz)
-{
-    const w8a8_u32 ring = w8a8_smem_u32(smem);
-    const long long tiles_m = (args.m + G80_BM - 1) / G80_BM;
-    const long long tiles_n = (args.n + G80_BN - 1) / G80_BN;
-    const long long tiles = tiles_m * tiles_n;
-    const long long k_tiles = (args.k + G80_BK - 1) / G80_BK;
-    /* the stream's next position: K tile ld_kt of tile ld_id, whose origin is ld_m0, ld_n0 */
-    long long ld_id = blockIdx.x, ld_kt = 0, ld_m0 = 0, ld_n0 = 0;
-    if (ld_id < tiles)
-        g80_origin(ld_id, tiles_m, tiles_n, ld_m0, ld_n0);
-    auto load_next = [&](w8a8_u32 stage) {
-        if (ld_id < tiles) {
-            const long long k0 = ld_kt * G80_BK;
-            g80_load_rows<G80_BM>(stage, (const w8a8_u8 *)args.a + ld_m0 * args.lda + k0,
-                                  args.lda, args.m - ld_m0, args.k - k0, tid);
-            g80_load_rows<G80_BN>(stage + G80_A_STAGE_BYTES,
-                                  (const w8a8_u8 *)args.b + ld_n0 * args.ldb + k0, args.ldb,
-                                  args.n - ld_n0, args.k - k0, tid);
-            if (++ld_kt == k_tiles) {
-                ld_kt = 0;
-                ld_id += gridDim.x;
-                if (ld_id < tiles)
-                    g80_origin(ld_id, tiles_m, tiles_n, ld_m0, ld_n0);
-            }
-        }
-        w8a8_cp_async_commit();
-    };
-#pragma unroll
-    for (int s = 0; s < W8A8_STAGES - 1; ++s)
-        load_next(ring + s * G80_STAGE_BYTES);
-    int read_stage = 0, write_stage = W8A8_STAGES - 1;
-    for (long long id = blockIdx.x; id < tiles; id += gridDim.x) {
-        long long m0, n0;
-        g80_origin(id, tiles_m, tiles_n, m0, n0);
-#if G80_BLOCK
-        const long long blocks_n = (args.n + 127) >> 7;
-        const long long b_block = (n0 + warp_n * G80_WN) >> 7;
-        const long long a_row0 = m0 + warp_m * G80_WM + (lane >> 2);
-#endif
-        g80_acc_t acc[G80_MT][G80_NT][4];
-        g80_zero(acc);
-        for (long long kt = 0; kt < k_tiles; ++kt) {
-            w8a8_cp_async_wait<W8A8_STAGES - 2>();
-            __syncthreads();
-            /* every warp is past the previous position: its stage takes the stream's next */
-            load_next(ring + (w8a8_u32)write_stage * G80_STAGE_BYTES);
-            const w8a8_u32 a_stage = ring + (w8a8_u32)read_stage * G80_STAGE_BYTES;
-            read_stage = read_stage + 1 == W8A8_STAGES ? 0 : read_stage + 1;
-            write_stage = write_stage + 1 == W8A8_STAGES ? 0 : write_stage + 1;
-            const w8a8_u32 b_stage = a_stage + G80_A_STAGE_BYTES;
-#if G80_BLOCK
-            g80_scales scales;
-            g80_scales_load(scales, args, a_row0, b_block, blocks_n, kt);
-            g80_acc_t tmp[G80_MT][G80_NT][4];
-            g80_zero(tmp);
-            g80_stage_mma(tmp, a_stage, b_stage, 0, a_row, b_row, a_hi, b_hi, a_swz, b_swz);
-            g80_promote(acc, tmp, scales);
-#else
-            g80_stage_mma(acc, a_stage, b_stage, 0, a_row, b_row, a_hi, b_hi, a_swz, b_swz);
-#endif
-        }
-#if W8A8_EPILOGUE
-        /* the staged tile has its own memory after the ring, whose stages are loading; the
-         * previous tile's stores finished before this tile's barriers */
-        unsigned char *tile = smem + W8A8_STAGES * G80_STAGE_BYTES;
-        g80_stage(args, acc, tile, warp_m * G80_WM + (lane >> 2),
-                  warp_n * G80_WN + 2 * (lane & 3), m0, n0);
-        __syncthreads();
-        g80_store_staged(args, tile, m0, n0, tid);
-#else
-        g80_store(args, acc, m0 + warp_m * G80_WM + (lane >> 2),
-                  n0 + warp_n * G80_WN + 2 * (lane & 3));
-#endif
-    }
-    w8a8_cp_async_wait<0>(); /* only empty groups are left */
-}
-#endif
-
 /* The slices' partial sums, added into slice 0's registers in slice order. The ring is free:
  * every cp.async has landed and every warp has left the main loop. */
 W8A8_DEVICE void g80_reduce_slices(g80_acc_t (&acc)[G80_MT][G80_NT][4], unsigned char *smem,
@@ -590,18 +479,6 @@ extern "C" __global__ void __launch_bounds__(G80_THREADS)
     const int a_hi = lane >> 4, b_hi = (lane >> 3) & 1;
     const int a_swz = g80_swizzle(a_lane_row), b_swz = g80_swizzle(b_lane_row);
 
-#if W8A8_PERSIST
-    (void)m0;
-    (void)n0;
-    (void)a_base;
-    (void)b_base;
-    (void)k_tiles;
-    (void)slice;
-    g80_persistent(args, g80_smem, tid, lane, warp_m, warp_n, a_row, b_row, a_hi, b_hi, a_swz,
-                   b_swz);
-    /* every load is issued (common/pdl.cuh) */
-    w8a8_pdl_launch_dependents();
-#else
     g80_acc_t acc[G80_MT][G80_NT][4];
     g80_zero(acc);
 
@@ -752,5 +629,4 @@ extern "C" __global__ void __launch_bounds__(G80_THREADS)
     g80_store(args, acc, m0 + warp_m * G80_WM + (lane >> 2),
               n0 + warp_n * G80_WN + 2 * (lane & 3));
 #endif
-#endif /* W8A8_PERSIST */
 }

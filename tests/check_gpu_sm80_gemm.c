@@ -283,74 +283,6 @@ START_TEST(block_scales_on_odd_shapes)
 }
 END_TEST
 
-/* Persistent CTAs (persist 1 and 2): grids of 1 or 2 CTAs per SM over 289–1089 tiles, so a CTA
- * takes 2–5 tiles and its load stream crosses tiles (K of one K tile with 6 stages: the prologue
- * alone spans five tiles); register and staged epilogues, INT8 with zero points, FP8 row and
- * block scales. Each config fits 99 KB of shared memory. */
-static const char *const persist_configs[] = {
-    "block_m=64,block_n=128,block_k=64,stages=4,warps_m=2,warps_n=2,slice_k=1,group=8,epilogue=1,"
-    "persist=2",
-    "block_m=128,block_n=64,block_k=128,stages=3,warps_m=2,warps_n=2,slice_k=1,group=3,persist=1",
-    "block_m=64,block_n=64,block_k=64,stages=6,warps_m=2,warps_n=2,slice_k=1,group=1,epilogue=1,"
-    "persist=2",
-    "block_m=64,block_n=128,block_k=128,stages=2,warps_m=2,warps_n=4,slice_k=1,group=8,epilogue=1,"
-    "persist=2",
-};
-#define PERSIST_CONFIG_COUNT ((int)(sizeof persist_configs / sizeof persist_configs[0]))
-#define PERSIST_BLOCK_CONFIG 3 /* the one run with block scales */
-#define PERSIST_SHAPES 3
-
-START_TEST(persistent_ctas_over_many_tiles)
-{
-    static const int64_t shapes[PERSIST_SHAPES][3] = {
-        {2063, 2056, 64}, {2063, 2056, 200}, {1031, 2072, 1040}};
-    static const w8a8_dtype outs[] = {W8A8_BF16, W8A8_FP16, W8A8_FP32};
-    w8a8_problem problems[PERSIST_SHAPES * PERSIST_CONFIG_COUNT];
-    const char *chosen[PERSIST_SHAPES * PERSIST_CONFIG_COUNT];
-    int count = 0;
-    prewarm_list *l = prewarm_list_new();
-    for (int ci = 0; ci < PERSIST_CONFIG_COUNT; ci++)
-        for (int s = 0; s < PERSIST_SHAPES; s++) {
-            int v = ci + s;
-            bool block = ci == PERSIST_BLOCK_CONFIG;
-            bool int8 = !block && (v % 2 == 0 || !fp8_capable());
-            if (block && !fp8_capable())
-                continue;
-            w8a8_problem *p = &problems[count];
-            w8a8_problem_init(p, shapes[s][0], shapes[s][1], shapes[s][2],
-                              int8 ? W8A8_INT8 : W8A8_E4M3, outs[v % 3]);
-            if (block) {
-                pgen_block_scales(p, v % 2, 0, 0);
-            } else {
-                p->a_scale.kind = v % 3 ? W8A8_SCALE_ROW : W8A8_SCALE_TENSOR;
-                p->b_scale.kind = W8A8_SCALE_ROW;
-                p->azp = int8 ? (v % 2 ? W8A8_AZP_TENSOR : W8A8_AZP_TOKEN) : W8A8_AZP_NONE;
-            }
-            p->bias_type = v % 2 ? W8A8_FP32 : W8A8_DTYPE_NONE;
-            p->ldc = shapes[s][1] + 8 * (v % 2); /* padding the check watches */
-            ck_assert(gemm_family_sm80_gemm.supports(ctx, p));
-            chosen[count] = persist_configs[ci];
-            prewarm_add(l, p, chosen[count]);
-            count++;
-        }
-    prewarm(l, problems, count);
-    free(l);
-    pgen_rng rng;
-    pgen_rng_seed(&rng, SEED + 4);
-    int failures = 0;
-    for (int i = 0; i < count; i++) {
-        pgen_case c;
-        ck_assert_int_eq(pgen_case_create(ctx, &rng, &problems[i], &c), W8A8_OK);
-        failures += !check_case(&c, chosen[i]);
-        pgen_case_destroy(&c);
-    }
-    printf("sm80_gemm: %d persistent config × shape runs, %d failed\n", count, failures);
-    ck_assert_int_ge(count, 9);
-    ck_assert_msg(failures == 0, "%d of %d persistent runs differ from the reference", failures,
-                  count);
-}
-END_TEST
-
 /* The K slices add in slice order: the same inputs give the same bits, on every config. */
 START_TEST(two_runs_are_bitwise_equal)
 {
@@ -529,7 +461,6 @@ int main(void)
     tcase_add_test(tc, every_supported_trait_combination);
     tcase_add_test(tc, every_config_on_odd_shapes);
     tcase_add_test(tc, block_scales_on_odd_shapes);
-    tcase_add_test(tc, persistent_ctas_over_many_tiles);
     tcase_add_test(tc, two_runs_are_bitwise_equal);
     tcase_add_test(tc, tuned_and_dispatched_in_a_cuda_graph);
     suite_add_tcase(s, tc);

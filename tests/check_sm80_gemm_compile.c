@@ -47,14 +47,9 @@ static const char *const heavy_configs[] = {
     "block_m=256,block_n=128,block_k=64,stages=2,warps_m=4,warps_n=2,slice_k=1,group=8,prefetch=1",
     "block_m=128,block_n=128,block_k=128,stages=2,warps_m=2,warps_n=2,slice_k=1,group=8,epilogue=1",
     "block_m=32,block_n=256,block_k=128,stages=2,warps_m=1,warps_n=2,slice_k=4,group=8,epilogue=1",
-    "block_m=128,block_n=128,block_k=64,stages=2,warps_m=2,warps_n=2,slice_k=1,group=8,epilogue=1,"
-    "persist=2",
-    "block_m=256,block_n=128,block_k=64,stages=2,warps_m=4,warps_n=2,slice_k=1,group=8,persist=1",
 };
 /* Block scales: 64 accumulators twice (64×32, 32×64, 128×16, 16×128 warp tiles). */
 static const char *const heavy_block_configs[] = {
-    "block_m=128,block_n=64,block_k=128,stages=2,warps_m=2,warps_n=2,slice_k=1,group=8,epilogue=1,"
-    "persist=2",
     "block_m=128,block_n=64,block_k=128,stages=2,warps_m=2,warps_n=2,slice_k=1,group=8",
     "block_m=64,block_n=128,block_k=128,stages=2,warps_m=2,warps_n=2,slice_k=1,group=8",
     "block_m=256,block_n=32,block_k=128,stages=2,warps_m=2,warps_n=2,slice_k=1,group=8",
