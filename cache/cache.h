@@ -64,6 +64,9 @@ typedef struct cache_winner {
      * CACHE_ARCH), also for CACHE_NEAR_BUCKET rows; CACHE_MISS on a miss. */
     cache_match device_match;
     int sm_count;
+    /* Added by cache/: 0 for the row's winner; n for its n-th runner-up (cache_lookup_ranked):
+     * the next-fastest verified config measured in the same row, same device and bucket. */
+    int rank;
 } cache_winner;
 
 /* The M bucket of DESIGN.md for m ≥ 1. */
@@ -104,6 +107,14 @@ w8a8_status cache_key_history(w8a8_context *ctx, const cache_key *key,
 /* The best verified measurement for key, walking the fallback chain exact → same product →
  * same arch → nearest bucket; *winner->match says which. CACHE_MISS is not an error. */
 w8a8_status cache_lookup(w8a8_context *ctx, const cache_key *key, cache_winner *winner);
+/* Added by cache/: cache_lookup's winner in winners[0], then up to max − 1 runner-ups of its
+ * row (the same layer, device and bucket): the next-fastest distinct (family, config) pairs
+ * with verified "ok" measurements that never hung there, each with its best median, faster
+ * first (rank 1, 2, …; match and source as the winner's). A fallback for a winner this build
+ * cannot plan. *count is 0 on a miss (not an error). max ≥ 1. */
+#define CACHE_RANKED_MAX 4
+w8a8_status cache_lookup_ranked(w8a8_context *ctx, const cache_key *key, cache_winner *winners,
+                                size_t max, size_t *count);
 /* Record mode: remembers a key that missed. */
 w8a8_status cache_put_untuned(w8a8_context *ctx, const cache_key *key, int64_t m);
 

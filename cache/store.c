@@ -568,6 +568,7 @@ typedef struct candidate {
     double distance;  /* |ln(bucket / wanted)|, 0 at the key's bucket */
     int device_rank;  /* 0 exact, 1 product, 2 arch */
     size_t layer;
+    int64_t problem_id; /* the row, in its layer */
     cache_winner winner;
 } candidate;
 
@@ -594,7 +595,8 @@ static bool better(const candidate *a, const candidate *b)
 /* The winner of every key of this problem class on devices of the key's arch, any bucket. */
 static const char lookup_sql[] =
     "SELECT d.name, d.sm_count, p.m_bucket, m.family, m.config, m.median_us,"
-    " d.name = ?2 AND d.sm_count = ?3 AND d.memory_bytes = ?4, d.name = ?2, p.m_bucket = ?19"
+    " d.name = ?2 AND d.sm_count = ?3 AND d.memory_bytes = ?4, d.name = ?2, p.m_bucket = ?19,"
+    " p.id"
     " FROM problems p JOIN devices d ON d.id = p.device_id"
     " JOIN measurements m ON m.id = (SELECT id FROM measurements w WHERE w.problem_id = p.id"
     " AND " CACHE_WINNER_FILTER " AND " CACHE_NEVER_HUNG("w") " ORDER BY " CACHE_WINNER_ORDER
@@ -630,6 +632,7 @@ static int lookup_layer(const cache_layer *layer, size_t index, const cache_key 
         c.winner.device_match = by_rank[c.device_rank];
         c.winner.match = same_bucket ? by_rank[c.device_rank] : CACHE_NEAR_BUCKET;
         cache_copy(c.winner.source, sizeof c.winner.source, layer->path);
+        c.problem_id = sqlite3_column_int64(stmt, 9);
         if (better(&c, best))
             *best = c;
     }
@@ -637,11 +640,50 @@ static int lookup_layer(const cache_layer *layer, size_t index, const cache_key 
     return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-w8a8_status cache_lookup(w8a8_context *ctx, const cache_key *key, cache_winner *winner)
+/* The distinct verified configs of one row that never hung there, each at its best median,
+ * fastest first (ties as the winner's order): the winner, then its runner-ups. */
+static const char runners_sql[] =
+    "SELECT family, config, MIN(median_us) AS best FROM measurements w"
+    " WHERE w.problem_id = ?1 AND " CACHE_WINNER_FILTER " AND " CACHE_NEVER_HUNG("w")
+    " GROUP BY family, config ORDER BY best, family, config LIMIT ?2";
+
+/* Appends best's runner-ups (rank 1, 2, …) to winners[1 …] until max. */
+static int runners_up(const cache_layer *layer, const candidate *best, cache_winner *winners,
+                      size_t max, size_t *count)
 {
+    sqlite3_stmt *stmt = NULL;
+    int rc = sqlite3_prepare_v2(layer->db, runners_sql, -1, &stmt, NULL);
+    if (rc != SQLITE_OK)
+        return rc;
+    sqlite3_bind_int64(stmt, 1, best->problem_id);
+    sqlite3_bind_int64(stmt, 2, (sqlite3_int64)max + 1); /* the winner is among them */
+    while (*count < max && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        const char *family = (const char *)sqlite3_column_text(stmt, 0);
+        const char *config = (const char *)sqlite3_column_text(stmt, 1);
+        if (family && config && strcmp(family, best->winner.family) == 0 &&
+            strcmp(config, best->winner.config) == 0)
+            continue;
+        cache_winner *w = &winners[*count];
+        *w = best->winner;
+        cache_copy(w->family, sizeof w->family, family);
+        cache_copy(w->config, sizeof w->config, config);
+        w->median_us = sqlite3_column_double(stmt, 2);
+        w->rank = (int)*count;
+        ++*count;
+    }
+    sqlite3_finalize(stmt);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+w8a8_status cache_lookup_ranked(w8a8_context *ctx, const cache_key *key, cache_winner *winners,
+                                size_t max, size_t *count)
+{
+    if (!winners || !count || max < 1)
+        return errorf(ctx, W8A8_INVALID, "cache_lookup_ranked: no room for a winner");
+    *count = 0;
+    memset(&winners[0], 0, sizeof winners[0]);
+    winners[0].match = CACHE_MISS;
     w8a8_status st;
-    memset(winner, 0, sizeof *winner);
-    winner->match = CACHE_MISS;
     cache_store *store = cache_store_lock(ctx, &st);
     if (!store)
         return st;
@@ -655,8 +697,21 @@ w8a8_status cache_lookup(w8a8_context *ctx, const cache_key *key, cache_winner *
             st = errorf(ctx, W8A8_CACHE_ERROR, "cannot read the tuning database %s: %s",
                         layer->path, sqlite3_errmsg(layer->db));
     }
-    if (st == W8A8_OK && best.valid)
-        *winner = best.winner;
+    if (st == W8A8_OK && best.valid) {
+        winners[0] = best.winner;
+        *count = 1;
+        const cache_layer *layer = best.layer == 0 ? &store->user
+                                                   : &store->readonly[best.layer - 1];
+        if (max > 1 && runners_up(layer, &best, winners, max, count) != SQLITE_OK)
+            st = errorf(ctx, W8A8_CACHE_ERROR, "cannot read the tuning database %s: %s",
+                        layer->path, sqlite3_errmsg(layer->db));
+    }
     pthread_mutex_unlock(&store->mutex);
     return st;
+}
+
+w8a8_status cache_lookup(w8a8_context *ctx, const cache_key *key, cache_winner *winner)
+{
+    size_t count = 0;
+    return cache_lookup_ranked(ctx, key, winner, 1, &count);
 }

@@ -289,32 +289,37 @@ static dispatch_choice *chain_push(dispatch_chain *chain, const gemm_family *fam
     return c;
 }
 
+/* The cache's pick for the key, then the runner-ups of its row (DISPATCH_CACHED_MAX in all):
+ * when this build cannot plan the winner (a family it lacks, a config it refuses), the next
+ * measured config comes before any space default. */
 static void chain_add_cached(w8a8_context *ctx, const gemm_family *const *families,
                              const w8a8_problem *problem, const cache_device *dev,
                              dispatch_chain *chain)
 {
     cache_key key;
-    cache_winner winner;
+    cache_winner ranked[DISPATCH_CACHED_MAX];
+    size_t count = 0;
     cache_key_make(&key, problem, dev);
-    memset(&winner, 0, sizeof winner);
-    if (cache_lookup(ctx, &key, &winner) != W8A8_OK) {
+    if (cache_lookup_ranked(ctx, &key, ranked, DISPATCH_CACHED_MAX, &count) != W8A8_OK) {
         notef(chain, "cache lookup failed: %s", w8a8_errmsg(ctx));
         return;
     }
-    if (winner.match == CACHE_MISS)
-        return;
-    const gemm_family *f = family_in(families, winner.family);
-    if (!f) {
-        notef(chain, "cache winner names unknown family '%s'", winner.family);
-        return;
+    for (size_t i = 0; i < count; i++) {
+        const cache_winner *w = &ranked[i];
+        const char *which = w->rank ? "cache runner-up" : "cache winner";
+        const gemm_family *f = family_in(families, w->family);
+        if (!f) {
+            notef(chain, "%s names unknown family '%s'", which, w->family);
+            continue;
+        }
+        if (!f->supports(ctx, problem)) {
+            notef(chain, "%s %s does not support this problem on this device", which, f->name);
+            continue;
+        }
+        dispatch_choice *c = chain_push(chain, f, DISPATCH_TUNED, w->config);
+        if (c)
+            c->winner = *w;
     }
-    if (!f->supports(ctx, problem)) {
-        notef(chain, "cache winner %s does not support this problem on this device", f->name);
-        return;
-    }
-    dispatch_choice *c = chain_push(chain, f, DISPATCH_TUNED, winner.config);
-    if (c)
-        c->winner = winner;
 }
 
 static void chain_add_default(w8a8_context *ctx, const gemm_family *f, const w8a8_problem *problem,
@@ -667,9 +672,13 @@ static void explain_fill(const dispatch_choice *c, const char *notes, int64_t m_
         snprintf(out->device_name, sizeof out->device_name, "%s", w->device_name);
         out->measured_bucket = w->m_bucket;
         out->median_us = w->median_us;
-        snprintf(out->reason, sizeof out->reason, "tuned: %s row at M bucket %lld measured on %s%s (%.2f us)",
+        char runner[48] = "";
+        if (w->rank)
+            snprintf(runner, sizeof runner, ", runner-up %d of that row", w->rank);
+        snprintf(out->reason, sizeof out->reason,
+                 "tuned: %s row at M bucket %lld measured on %s%s (%.2f us%s)",
                  dispatch_reason_text(c), (long long)w->m_bucket, w->device_name,
-                 out->foreign ? " (foreign)" : "", w->median_us);
+                 out->foreign ? " (foreign)" : "", w->median_us, runner);
     } else if (c->reason == DISPATCH_SPACE_DEFAULT) {
         snprintf(out->match, sizeof out->match, "space default");
         snprintf(out->reason, sizeof out->reason,

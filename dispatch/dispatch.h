@@ -24,6 +24,8 @@ typedef struct dispatch_choice {
 } dispatch_choice;
 
 #define DISPATCH_MAX_CHOICES 8
+/* cached choices of a chain: the winner and up to two runner-ups of its row */
+#define DISPATCH_CACHED_MAX 3
 #define DISPATCH_NOTES_BYTES 768
 
 /* The picks for one problem, best first. The reference is always last. */
@@ -35,7 +37,8 @@ typedef struct dispatch_chain {
 
 /* Builds the chain of `problem` (validated) over `families` (NULL-terminated; gemm_families in
  * the library, fakes in tests): the cache winner for the key on `cache_dev` when it names a
- * family of the list that supports the problem; each family's space default (space_load by
+ * family of the list that supports the problem, then up to DISPATCH_CACHED_MAX − 1 runner-ups
+ * of its row that do (cache_lookup_ranked); each family's space default (space_load by
  * family->space, applies, default, on `space_dev`); the reference family (the one named
  * "reference_gemm" in the list, else gemm_family_reference). cache_dev / space_dev NULL skip
  * those links. Cache and script errors are not fatal: they become notes. Never fails except

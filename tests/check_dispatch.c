@@ -1,6 +1,7 @@
 /* The dispatcher without a GPU: the fallback chain on synthetic tuning databases (exact hit,
- * nearest bucket, foreign device, space default, reference, broken links) and what explain
- * says about it; the M buckets; W8A8_TUNE parsing; the public calls on a CPU-only context. */
+ * nearest bucket, foreign device, space default, reference, broken links, runner-ups) and
+ * what explain says about it; the M buckets; W8A8_TUNE parsing; the public calls on a
+ * CPU-only context. */
 #include <stdio.h>
 #include <string.h>
 
@@ -238,6 +239,74 @@ START_TEST(test_broken_links)
 }
 END_TEST
 
+/* The winner names a family this build lacks: the next-fastest configs of the same row come
+ * before the space default (each at its best median, a config that hung there never), and
+ * explain says it is a runner-up. */
+START_TEST(test_runner_ups)
+{
+    w8a8_problem p = problem_of(256, 6912, 1792);
+    put_row(&h100, &p, "gone_gemm", "x=1", 1.0);
+    put_row(&h100, &p, "fake_gemm", "stages=2,tile=128", 1.5); /* hung below: never picked */
+    put_row(&h100, &p, "fake_gemm", "stages=4,tile=128", 5.0);
+    put_row(&h100, &p, "fake_gemm", "stages=2,tile=64", 2.0);
+    put_row(&h100, &p, "fake_gemm", "stages=4,tile=128", 3.0); /* its best run */
+    put_row(&h100, &p, "fake_gemm", "stages=4,tile=64", 4.0);  /* the last that fits */
+    cache_key key;
+    cache_measurement hung;
+    memset(&hung, 0, sizeof hung);
+    cache_key_make(&key, &p, &h100);
+    snprintf(hung.family, sizeof hung.family, "fake_gemm");
+    snprintf(hung.config, sizeof hung.config, "stages=2,tile=128");
+    snprintf(hung.status, sizeof hung.status, "hung");
+    snprintf(hung.lib_version, sizeof hung.lib_version, "0.1.0");
+    hung.median_us = hung.spread_us = -1.0;
+    hung.timestamp = 1700000001;
+    ck_assert_int_eq(cache_put_measurement(ctx, &key, &hung), W8A8_OK);
+
+    cache_winner ranked[CACHE_RANKED_MAX];
+    size_t count = 0;
+    ck_assert_int_eq(cache_lookup_ranked(ctx, &key, ranked, CACHE_RANKED_MAX, &count), W8A8_OK);
+    ck_assert_uint_eq(count, 4);
+    ck_assert_str_eq(ranked[0].family, "gone_gemm");
+    ck_assert_int_eq(ranked[0].rank, 0);
+    ck_assert_str_eq(ranked[1].config, "stages=2,tile=64");
+    ck_assert_str_eq(ranked[2].config, "stages=4,tile=128");
+    ck_assert(ranked[2].median_us > 2.9 && ranked[2].median_us < 3.1);
+    ck_assert_str_eq(ranked[3].config, "stages=4,tile=64");
+    for (size_t i = 1; i < count; i++) {
+        ck_assert_int_eq(ranked[i].rank, (int)i);
+        ck_assert_int_eq(ranked[i].match, CACHE_EXACT);
+        ck_assert_int_eq(ranked[i].m_bucket, 256);
+    }
+    ck_assert_int_eq(cache_lookup_ranked(ctx, &key, ranked, 0, &count), W8A8_INVALID);
+
+    dispatch_chain chain;
+    w8a8_explain e;
+    explain_on(with_fake, &h100, &p, &chain, &e);
+    ck_assert_int_eq(chain.count, 4); /* two runner-ups, the space default, the reference */
+    ck_assert_str_eq(chain.choices[0].config, "stages=2,tile=64");
+    ck_assert_str_eq(chain.choices[1].config, "stages=4,tile=128");
+    ck_assert_int_eq(chain.choices[2].reason, DISPATCH_SPACE_DEFAULT);
+    ck_assert_str_eq(e.match, "exact");
+    ck_assert_str_eq(e.config, "stages=2,tile=64");
+    ck_assert(e.median_us > 1.9 && e.median_us < 2.1);
+    ck_assert_ptr_nonnull(strstr(e.reason, "runner-up 1"));
+    ck_assert_ptr_nonnull(strstr(e.reason, "gone_gemm"));
+
+    /* a key with one config measured has no runner-ups; a miss has nothing */
+    w8a8_problem q = problem_of(256, 9216, 1792);
+    put_row(&h100, &q, "fake_gemm", "stages=2,tile=64", 2.0);
+    cache_key_make(&key, &q, &h100);
+    ck_assert_int_eq(cache_lookup_ranked(ctx, &key, ranked, CACHE_RANKED_MAX, &count), W8A8_OK);
+    ck_assert_uint_eq(count, 1);
+    w8a8_problem miss = problem_of(256, 11264, 1792);
+    cache_key_make(&key, &miss, &h100);
+    ck_assert_int_eq(cache_lookup_ranked(ctx, &key, ranked, CACHE_RANKED_MAX, &count), W8A8_OK);
+    ck_assert_uint_eq(count, 0);
+    ck_assert_int_eq(ranked[0].match, CACHE_MISS);
+}
+END_TEST
+
 START_TEST(test_winner_same_key_other_m)
 {
     /* every M of a bucket gets the same pick */
@@ -346,6 +415,7 @@ static Suite *dispatch_suite(void)
     tcase_add_test(chain, test_space_default);
     tcase_add_test(chain, test_reference);
     tcase_add_test(chain, test_broken_links);
+    tcase_add_test(chain, test_runner_ups);
     tcase_add_test(chain, test_winner_same_key_other_m);
     suite_add_tcase(s, chain);
     TCase *api = tcase_create("api");
