@@ -150,6 +150,7 @@ local SMEM_BYTES_PER_CLK = 128
 local L2_BYTES_PER_CLK = 32     -- per SM with every SM loading: ~5 TB/s of L2 over 108–132 SMs
 local DRAM_BYTES_PER_CLK = 1500 -- whole GPU: ~2–3 TB/s at ~1.5–1.8 GHz
 local TILE_LATENCY = 1200       -- first load to first mma, and the epilogue's round trips
+local ONE_CTA_PENALTY = 1.10    -- per K tile, when a single CTA holds an SM
 local MAX_THREADS = { [80] = 2048, [90] = 2048 }
 
 local function resident(c, problem, device)
@@ -183,6 +184,12 @@ local function cost_model(c, problem, device)
     local warps_in_flight = per_sm * warps(c)
     local hide = math.min(1.0, warps_in_flight / 8) * math.min(1.0, (c.stages - 1) / 3)
     per_k = per_k / math.max(hide, 0.25)
+    -- one CTA per SM: its barriers and its epilogue leave the SM without other work (an H100,
+    -- INT8 at M >= 2048: 8-warp 128×256 tiles 5–12 % behind two 4-warp 128×128 CTAs an SM,
+    -- bench/results-2026-11-25-s14/)
+    if per_sm == 1 then
+        per_k = per_k * ONE_CTA_PENALTY
+    end
     local out = out_bytes(problem)
     -- lanes' 4/8-byte stores fill half of each 32-byte sector; staged: whole 16-byte chunks,
     -- after a round trip through shared memory

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# CPU checks of the Python tools: scripts/ratios.py, bench/compare.py, bench/peers.py and
-# bench/plot.py, on the results committed under bench/results-2026-11-23 (their geometric
-# means are the README's), with tests/bench_fakes standing in for torch and for `w8a8 bench`
+# CPU checks of the Python tools: scripts/ratios.py, bench/compare.py, bench/peers.py,
+# bench/plot.py, bench/rank_offline.py and bench/sm80_rank_check.py, on results committed
+# under bench/ (bench/results-2026-11-23's geometric means are the README's), with tests/bench_fakes standing in for torch and for `w8a8 bench`
 # where a run is needed. No GPU, no torch. plot.py is checked only where matplotlib imports
 # (said so when not); with a w8a8 binary as $1, its heat map also reads a real tuning
 # database made by `w8a8 cache import cache/h200-decode.sql`.
@@ -208,6 +208,18 @@ if [ -n "$w8a8" ]; then
   check "w8a8 compile --rank: the first 2 configs" 0 '"position": 1, "rank": [0-9.e+]+, "config": "block_m=' \
     "$w8a8" compile --arch sm_90a --space sm90_gemm --rank 512,4096,4096 --max-configs 2 --json
   expect "w8a8 compile --rank: 2 lines" [ "$(grep -c '^{' "$tmp/out")" -eq 2 ]
+  # bench/sm80_rank_check.py: sm80_gemm's rank() against session 14's INT8 tune on an H100
+  # (64 timed configs a key, 12 keys at M >= 2048): the model's first 8 must hold each winner
+  s14=$root/bench/results-2026-11-25-s14/sm80
+  gzip -dc "$s14/d6-sm80.db.gz" > "$tmp/d6-sm80.db"
+  check "sm80_rank_check: the shipped sm80_gemm space" 0 \
+    "first 8 at 1\.000 of the winner's speed, of 32 at 1\.000; mean spearman 0\.[5-9][0-9] \(12 keys\)" \
+    "$python" "$root/bench/sm80_rank_check.py" "$w8a8" "$tmp/d6-sm80.db"
+  check "sm80_rank_check: no rows past M" 0 '^no INT8 per-row sm80_gemm rows at M >= 100000' \
+    "$python" "$root/bench/sm80_rank_check.py" "$w8a8" "$tmp/d6-sm80.db" --min-m 100000
+  check "w8a8 compile --rank names the space: sm80_gemm on Hopper" 0 '"position": 0' \
+    "$w8a8" compile --arch sm_90 --space sm80_gemm --rank 4096,4096,4096 --dtype int8 \
+    --max-configs 1 --json
   check "w8a8 compile --rank without --space" 2 '\-\-rank goes with \-\-space alone' \
     "$w8a8" compile --arch sm_90a --rank 512,4096,4096 reference_gemm
   check "w8a8 compile --rank with a bad shape" 2 'wants M,N,K' \

@@ -310,6 +310,7 @@ static int print_ranks(w8a8_context *ctx, const compile_args *a)
     w8a8_status st = space_load(ctx, a->space, &s);
     if (st == W8A8_OK)
         st = space_device_nominal(ctx, a->arch, &dev);
+    dev.named = true; /* named on the command line, as `w8a8 tune --space` names it */
     for (size_t i = 0; i < a->rank_count && st == W8A8_OK; i++) {
         const long long *shape = a->rank_shapes[i];
         w8a8_problem p;
