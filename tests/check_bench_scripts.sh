@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # CPU checks of the Python tools: scripts/ratios.py, bench/compare.py, bench/peers.py,
 # bench/plot.py, bench/rank_offline.py and bench/sm80_rank_check.py, on results committed
-# under bench/ (bench/results-2026-11-23's geometric means are the README's), with tests/bench_fakes standing in for torch and for `w8a8 bench`
-# where a run is needed. No GPU, no torch. plot.py is checked only where matplotlib imports
-# (said so when not); with a w8a8 binary as $1, its heat map also reads a real tuning
-# database made by `w8a8 cache import cache/h200-decode.sql`.
+# under bench/ (bench/results-2026-11-23's geometric means are the README's), with
+# tests/bench_fakes standing in for torch and for `w8a8 bench` where a run is needed. No GPU,
+# no torch. plot.py is checked only where matplotlib imports (said so when not); with a w8a8
+# binary as $1, its heat map also reads a real tuning database made by `w8a8 cache import
+# cache/h200-decode.sql`, and the rank tools run `w8a8 compile --rank`.
 #
 # usage: tests/check_bench_scripts.sh [W8A8_BIN]
 # exit 0 when every check passes, 1 when one fails, 77 (skipped) without python3.
