@@ -183,8 +183,9 @@ static void usage(FILE *f)
             "  --rank M,N,K       with --space: compile nothing; print the space's valid\n"
             "                     configs for that shape in the tuner's order (position,\n"
             "                     rank(), config; --max-configs N: the first N) on the\n"
-            "                     nominal device of --arch; repeatable; --dtype, --scale,\n"
-            "                     --out, --accum as for tune\n");
+            "                     nominal device of --arch, the space named as tune --space\n"
+            "                     names it; repeatable; --dtype, --scale, --out, --accum as\n"
+            "                     for tune\n");
 }
 
 #define COMPILE_MAX_RANK_SHAPES 256
