@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# sm80_gemm, two builds side by side on a lent GPU: the same INT8 configs (a narrowed copy of
-# scripts/sm80_gemm.lua: the large tiles that M >= 2048 wants) timed by `w8a8 tune --space`
-# of each build at 4096×4096×4096 and 4096×28672×4096, two rounds interleaved, then Nsight Compute on the
-# NEW build's best config at 4096×4096×4096 (when ncu reads counters there).
+# sm80_gemm, two builds side by side on a lent GPU: the same INT8 configs (scripts/sm80_gemm.lua
+# narrowed by bench/narrow_space.py to the large tiles that M >= 2048 wants) timed by `w8a8
+# tune --space` of each build at 4096×4096×4096 and 4096×28672×4096, two rounds interleaved,
+# then Nsight Compute on the NEW build's best config at 4096³ (when ncu reads counters there).
 #   bench/sm80_ab.sh OLD_BIN_DIR NEW_BIN_DIR     (folders holding w8a8; e.g. carry/old carry/static)
 # Each build gets the space of its own time: OLD_BIN_DIR/sm80_gemm.lua when there (a build from
 # before a parameter existed rejects configs that name it), else scripts/sm80_gemm.lua.
@@ -20,26 +20,12 @@ rm -rf "$state" && mkdir -p "$logs" "$out"
 pack() { tar czf "$out/sm80-ab.tgz" -C "$logs" .; }
 old_lua=scripts/sm80_gemm.lua
 [ -f "$1/sm80_gemm.lua" ] && old_lua=$1/sm80_gemm.lua
-for b in old new; do
-  lua=scripts/sm80_gemm.lua; [ $b = old ] && lua=$old_lua
-  python3 - "$lua" > "$state/fixed-$b.lua" <<'PY'
-import re, sys
-text = open(sys.argv[1]).read()
-narrow = """params = {
-        block_m = { 128, 256 },
-        block_n = { 128, 256 },
-        block_k = { 64, 128 },
-        stages = { 3, 4 },
-        warps_m = { 2, 4 },
-        warps_n = { 2, 4 },
-        slice_k = { 1 },
-        group = { 8 },
-""" + ("        prefetch = { 0, 1 },\n" if "prefetch =" in text else "") + """    },"""
-text, n = re.subn(r"params = \{.*?\n    \},", narrow, text, count=1, flags=re.S)
-assert n == 1
-print(text)
-PY
-done
+# the large tiles that M >= 2048 wants (a name an older space lacks is dropped)
+narrowed="block_m=128/256,block_n=128/256,block_k=64/128,stages=3/4,warps_m=2/4,warps_n=2/4"
+narrowed="$narrowed,slice_k=1,group=8,prefetch=0/1,epilogue=0/1"
+python3 bench/narrow_space.py "$old_lua" "$narrowed" > "$state/fixed-old.lua" &&
+  python3 bench/narrow_space.py scripts/sm80_gemm.lua "$narrowed" > "$state/fixed-new.lua" ||
+  exit 2
 shapes="--shape 4096,4096,4096 --shape 4096,28672,4096"
 for round in 1 2; do
   for b in old new; do
@@ -60,16 +46,19 @@ for b in ("old", "new"):
         for line in open("%s/%s-%d.jsonl" % (logs, b, r)):
             x = json.loads(line)
             if x.get("type") == "measurement" and x.get("us", -1) > 0:
-                # builds before `prefetch` name no such field: its 0 is theirs
-                key = (x["n"], x["k"], x["config"].replace(",prefetch=0", ""))
+                # builds before `prefetch` / `epilogue` name no such field: its 0 is theirs
+                config = ",".join(i for i in x["config"].split(",")
+                                  if i not in ("prefetch=0", "epilogue=0"))
+                key = (x["n"], x["k"], config)
                 t[key][b] = min(t[key].get(b, 1e30), x["us"])
 rows = sorted((k, v) for k, v in t.items() if "old" in v and "new" in v)
 # the new build's prefetch 1 against its own prefetch 0 of the same config
 for (n, k, c), v in sorted(t.items()):
-    if c.endswith(",prefetch=1") and "new" in v and "new" in t.get((n, k, c[:-11]), {}):
-        base = t[(n, k, c[:-11])]["new"]
+    twin = c.replace(",prefetch=1", "")
+    if twin != c and "new" in v and "new" in t.get((n, k, twin), {}):
+        base = t[(n, k, twin)]["new"]
         print("%6d %6d  prefetch 0 %9.1f us  prefetch 1 %9.1f us  speed %.3f  %s"
-              % (n, k, base, v["new"], base / v["new"], c[:-11]))
+              % (n, k, base, v["new"], base / v["new"], twin))
 best = {}
 for (n, k, c), v in rows:
     print("%6d %6d  old %9.1f us  new %9.1f us  new/old speed %.3f  %s"
@@ -78,7 +67,8 @@ for (n, k, c), v in rows:
         if (n, k, b) not in best or v[b] < best[(n, k, b)][0]:
             best[(n, k, b)] = (v[b], c)
 for (n, k, b), (us, c) in sorted(best.items()):
-    print("best %s %dx%dx%d: %.1f us = %.1f TOPS  %s" % (b, 4096, n, k, us, 2 * 4096 * n * k / us / 1e6, c))
+    print("best %s %dx%dx%d: %.1f us = %.1f TOPS  %s"
+          % (b, 4096, n, k, us, 2 * 4096 * n * k / us / 1e6, c))
 PY
 cat "$logs/table.txt" | tail -8
 if command -v ncu > /dev/null; then

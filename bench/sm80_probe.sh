@@ -5,7 +5,9 @@
 # to the times (a: what a tile costs whatever its K — prologue, epilogue, launch), then Nsight
 # Compute on 4096×4096×4096 with the stall reasons (when ncu reads counters there).
 #   bench/sm80_probe.sh BIN_DIR CONFIG [NAME]
-#   e.g. bench/sm80_probe.sh carry/static block_m=128,block_n=128,block_k=64,stages=4,warps_m=2,warps_n=2,slice_k=1,group=8,prefetch=0
+#   e.g. bench/sm80_probe.sh carry/static \
+#          block_m=128,block_n=128,block_k=64,stages=4,warps_m=2,warps_n=2,slice_k=1,group=8,prefetch=0,epilogue=1
+# CONFIG names every parameter of the space (bench/narrow_space.py).
 # Logs packed into $OUT/sm80-probe[-NAME].tgz.
 set -u
 cd "$(dirname "$0")/.."
@@ -17,16 +19,7 @@ logs=$state/logs
 out=${OUT:-$state/out}
 rm -rf "$state" && mkdir -p "$logs" "$out"
 pack() { tar czf "$out/sm80-probe$name.tgz" -C "$logs" .; }
-python3 - scripts/sm80_gemm.lua "$config" > "$state/one.lua" <<'PY'
-import re, sys
-text, config = open(sys.argv[1]).read(), sys.argv[2]
-values = dict(item.split("=") for item in config.split(","))
-body = "".join("        %s = { %s },\n" % (k, v) for k, v in values.items())
-text, n = re.subn(r"params = \{.*?\n    \},", "params = {\n" + body + "    },", text, count=1,
-                  flags=re.S)
-assert n == 1
-print(text)
-PY
+python3 bench/narrow_space.py scripts/sm80_gemm.lua "$config" > "$state/one.lua" || exit 2
 shapes=""
 for k in 512 1024 2048 4096 8192 16384; do shapes="$shapes --shape 4096,4096,$k"; done
 export W8A8_CACHE_DB=$state/one.db W8A8_KERNEL_DIR=$state/k
@@ -64,8 +57,11 @@ if command -v ncu > /dev/null; then
     not_selected selected dispatch_stall lg_throttle no_instruction drain branch_resolving; do
     stalls="$stalls,smsp__average_warps_issue_stalled_${r}_per_issue_active.ratio"
   done
+  more=l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum
+  more=$more,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum
+  more=$more,sm__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_bytes.sum.per_second
   timeout 200 ncu --clock-control none --kernel-name w8a8_sm80_gemm --launch-skip 3 \
-    --launch-count 1 --metrics "${stalls#,},l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_bytes.sum.per_second" \
+    --launch-count 1 --metrics "${stalls#,},$more" \
     "$bin" bench --shape 4096,4096,4096 --dtype int8 --scale row --no-cublaslt --samples 5 \
     > "$logs/ncu-stalls.txt" 2>&1
   echo "ncu stalls exit $? at $SECONDS s" >> "$logs/summary.txt"

@@ -112,7 +112,6 @@ w8a8_status cache_lookup(w8a8_context *ctx, const cache_key *key, cache_winner *
  * with verified "ok" measurements that never hung there, each with its best median, faster
  * first (rank 1, 2, …; match and source as the winner's). A fallback for a winner this build
  * cannot plan. *count is 0 on a miss (not an error). max ≥ 1. */
-#define CACHE_RANKED_MAX 4
 w8a8_status cache_lookup_ranked(w8a8_context *ctx, const cache_key *key, cache_winner *winners,
                                 size_t max, size_t *count);
 /* Record mode: remembers a key that missed. */

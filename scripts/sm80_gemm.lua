@@ -211,7 +211,8 @@ local function cost_model(c, problem, device)
     -- first candidates differ in tile shape first
     -- (and square warp tiles first: fewer ldmatrix bytes per mma)
     local steps = (c.group == 8 and 0 or 1) + (c.block_k == 128 and 0 or 1)
-        + ((c.prefetch == 1) == (wm == 64 and wn == 64 and warps(c) == 8) and 0 or 1)
+        -- (valid() offers prefetch 1 only on 8-warp 64×64 tiles, where it is the usual choice)
+        + ((c.prefetch == 0 and wm == 64 and wn == 64 and warps(c) == 8) and 1 or 0)
         + math.abs(math.log(wm / wn, 2)) * 0.5
         + math.abs(c.stages - math.min(4, math.max(2, k_tiles))) * 0.5
     return cost * (1 + 0.02 * steps)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CPU checks of the Python tools: scripts/ratios.py, bench/compare.py, bench/peers.py,
-# bench/plot.py, bench/rank_offline.py and bench/sm80_rank_check.py, on results committed
+# bench/plot.py, bench/rank_offline.py and bench/narrow_space.py, on results committed
 # under bench/ (bench/results-2026-11-23's geometric means are the README's), with
 # tests/bench_fakes standing in for torch and for `w8a8 bench` where a run is needed. No GPU,
 # no torch. plot.py is checked only where matplotlib imports (said so when not); with a w8a8
@@ -209,15 +209,32 @@ if [ -n "$w8a8" ]; then
   check "w8a8 compile --rank: the first 2 configs" 0 '"position": 1, "rank": [0-9.e+]+, "config": "block_m=' \
     "$w8a8" compile --arch sm_90a --space sm90_gemm --rank 512,4096,4096 --max-configs 2 --json
   expect "w8a8 compile --rank: 2 lines" [ "$(grep -c '^{' "$tmp/out")" -eq 2 ]
-  # bench/sm80_rank_check.py: sm80_gemm's rank() against session 14's INT8 tune on an H100
-  # (64 timed configs a key, 12 keys at M >= 2048): the model's first 8 must hold each winner
+  # bench/rank_offline.py on a tuning database: sm80_gemm's rank() against session 14's INT8
+  # tune on an H100 (64 timed configs a key, 12 keys at M >= 2048): the space's first 8 must
+  # hold each key's fastest config
   s14=$root/bench/results-2026-11-25-s14/sm80
   gzip -dc "$s14/d6-sm80.db.gz" > "$tmp/d6-sm80.db"
-  check "sm80_rank_check: the shipped sm80_gemm space" 0 \
-    "first 8 at 1\.000 of the winner's speed, of 32 at 1\.000; mean spearman 0\.[5-9][0-9] \(12 keys\)" \
-    "$python" "$root/bench/sm80_rank_check.py" "$w8a8" "$tmp/d6-sm80.db"
-  check "sm80_rank_check: no rows past M" 0 '^no INT8 per-row sm80_gemm rows at M >= 100000' \
-    "$python" "$root/bench/sm80_rank_check.py" "$w8a8" "$tmp/d6-sm80.db" --min-m 100000
+  check "rank_offline: the shipped sm80_gemm space on a database" 0 \
+    "mean spearman 0\.[5-9][0-9] \(order against measured time, 12 keys\)" \
+    "$python" "$root/bench/rank_offline.py" --w8a8 "$w8a8" --space sm80_gemm --arch sm_90 \
+    --dtype int8 --scale row --min-m 2048 "$tmp/d6-sm80.db"
+  expect "rank_offline: the first 8 hold every winner" \
+    grep -q '^| 8 | 12 of 12 | 1\.000 | 0 |$' "$tmp/out"
+  check "rank_offline: no database rows past M" 1 \
+    'no ok quick-pass measurement of sm80_gemm at M >= 100000' \
+    "$python" "$root/bench/rank_offline.py" --w8a8 "$w8a8" --space sm80_gemm --arch sm_90 \
+    --dtype int8 --scale row --min-m 100000 "$tmp/d6-sm80.db"
+  # bench/narrow_space.py: a space narrowed to one config lists that config alone
+  one=block_m=128,block_n=128,block_k=64,stages=4,warps_m=2,warps_n=2,slice_k=1,group=8
+  one=$one,prefetch=0,epilogue=1
+  check "narrow_space: one config" 0 '' "$python" "$root/bench/narrow_space.py" \
+    "$root/scripts/sm80_gemm.lua" "$one"
+  cp "$tmp/out" "$tmp/one.lua"
+  check "narrow_space: the narrowed space ranks it alone" 0 "\"config\": \"$one\"" \
+    "$w8a8" compile --arch sm_90 --space "$tmp/one.lua" --rank 4096,4096,4096 --dtype int8 --json
+  expect "narrow_space: one line" [ "$(grep -c '^{' "$tmp/out")" -eq 1 ]
+  check "narrow_space: a parameter left out" 2 'no values for block_n' \
+    "$python" "$root/bench/narrow_space.py" "$root/scripts/sm80_gemm.lua" block_m=128
   check "w8a8 compile --rank names the space: sm80_gemm on Hopper" 0 '"position": 0' \
     "$w8a8" compile --arch sm_90 --space sm80_gemm --rank 4096,4096,4096 --dtype int8 \
     --max-configs 1 --json

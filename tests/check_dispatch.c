@@ -263,9 +263,10 @@ START_TEST(test_runner_ups)
     hung.timestamp = 1700000001;
     ck_assert_int_eq(cache_put_measurement(ctx, &key, &hung), W8A8_OK);
 
-    cache_winner ranked[CACHE_RANKED_MAX];
+    enum { RANKED = 4 };
+    cache_winner ranked[RANKED];
     size_t count = 0;
-    ck_assert_int_eq(cache_lookup_ranked(ctx, &key, ranked, CACHE_RANKED_MAX, &count), W8A8_OK);
+    ck_assert_int_eq(cache_lookup_ranked(ctx, &key, ranked, RANKED, &count), W8A8_OK);
     ck_assert_uint_eq(count, 4);
     ck_assert_str_eq(ranked[0].family, "gone_gemm");
     ck_assert_int_eq(ranked[0].rank, 0);
@@ -297,11 +298,11 @@ START_TEST(test_runner_ups)
     w8a8_problem q = problem_of(256, 9216, 1792);
     put_row(&h100, &q, "fake_gemm", "stages=2,tile=64", 2.0);
     cache_key_make(&key, &q, &h100);
-    ck_assert_int_eq(cache_lookup_ranked(ctx, &key, ranked, CACHE_RANKED_MAX, &count), W8A8_OK);
+    ck_assert_int_eq(cache_lookup_ranked(ctx, &key, ranked, RANKED, &count), W8A8_OK);
     ck_assert_uint_eq(count, 1);
     w8a8_problem miss = problem_of(256, 11264, 1792);
     cache_key_make(&key, &miss, &h100);
-    ck_assert_int_eq(cache_lookup_ranked(ctx, &key, ranked, CACHE_RANKED_MAX, &count), W8A8_OK);
+    ck_assert_int_eq(cache_lookup_ranked(ctx, &key, ranked, RANKED, &count), W8A8_OK);
     ck_assert_uint_eq(count, 0);
     ck_assert_int_eq(ranked[0].match, CACHE_MISS);
 }
