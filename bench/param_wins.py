@@ -3,15 +3,21 @@
 fastest verified config with PARAM=VALUE against the fastest without it (same family), and the
 geometric mean of the ratios over the keys where both were timed.
 
-usage: param_wins.py DB PARAM VALUE [--family sm90_gemm] [--scale block]
+usage: param_wins.py SOURCE PARAM VALUE [--family sm90_gemm] [--scale block]
+
+SOURCE: a tuning database, read read-only (python's sqlite3; no sqlite3 command needed), or
+the output of `w8a8 tune --json` (.jsonl, or .jsonl.gz), whose keys are the problems' M.
 
 Output: one line per key (M bucket, N, K, scales), time without / time with (> 1: the value
-wins), then a summary. Reads the database read-only (python's sqlite3; no sqlite3 command
-needed)."""
+wins), then a summary over all keys and one per M range (M <= 64, 64 < M <= 512, M > 512)."""
 import argparse
+import gzip
+import json
 import math
 import sqlite3
 import sys
+
+M_RANGES = ((0, 64), (64, 512), (512, None))  # (lo, hi]: lo < M <= hi
 
 
 def has(config, item):
@@ -28,13 +34,8 @@ def main():
     args = ap.parse_args()
     item = f"{args.param}={args.value}"
     try:
-        db = sqlite3.connect(f"file:{args.db}?mode=ro", uri=True)
-        rows = db.execute(
-            "select p.m_bucket, p.n, p.k, p.a_scale, p.b_scale, m.config, min(m.median_us) "
-            "from measurements m join problems p on p.id = m.problem_id "
-            "where m.status = 'ok' and m.verified = 1 and m.family = ? "
-            "group by p.id, m.config", (args.family,)).fetchall()
-    except sqlite3.Error as e:
+        rows = load(args.db, args.family)
+    except (OSError, sqlite3.Error, ValueError) as e:
         print(f"param_wins: {args.db}: {e}", file=sys.stderr)
         return 2
     best = {}  # key -> [best with, best without]
@@ -45,7 +46,7 @@ def main():
         i = 0 if has(config, item) else 1
         if slot[i] is None or us < slot[i][0]:
             slot[i] = (us, config)
-    ratios = []
+    ratios, ratios_by_key = [], []
     print(f"{'M':>6} {'N':>6} {'K':>6} scales        without/with  best with {item}")
     for key in sorted(best):
         with_, without = best[key]
@@ -53,16 +54,55 @@ def main():
             continue
         r = without[0] / with_[0]
         ratios.append(r)
+        ratios_by_key.append((key, r))
         print(f"{key[0]:6d} {key[1]:6d} {key[2]:6d} {key[3]}/{key[4]:<12} {r:8.3f}      "
               f"{with_[0]:.2f} us  {with_[1]}")
     if not ratios:
         print(f"no key has configs timed both with and without {item}")
         return 1
+    summarize(item, "", ratios)
+    for lo, hi in M_RANGES:
+        part = [r for key, r in ratios_by_key if lo < key[0] and (hi is None or key[0] <= hi)]
+        if part:
+            where = f" at M > {lo}" if hi is None else f" at {lo} < M <= {hi}" if lo else f" at M <= {hi}"
+            summarize(item, where, part)
+    return 0
+
+
+def summarize(item, where, ratios):
     geo = math.exp(sum(map(math.log, ratios)) / len(ratios))
     wins = sum(r > 1 for r in ratios)
-    print(f"{item}: {len(ratios)} keys, geomean without/with {geo:.3f}, wins on {wins}, "
+    print(f"{item}{where}: {len(ratios)} keys, geomean without/with {geo:.3f}, wins on {wins}, "
           f"range {min(ratios):.3f}..{max(ratios):.3f}")
-    return 0
+
+
+def load(path, family):
+    """(m, n, k, a_scale, b_scale, config, best us) of every verified ok measurement of the
+    family, from a tuning database or `w8a8 tune --json` lines."""
+    with open(path, "rb") as f:
+        head = f.read(2)
+    if head == b"\x1f\x8b" or head[:1] == b"{":
+        best = {}
+        with (gzip.open if head == b"\x1f\x8b" else open)(path, "rt") as f:
+            for line in f:
+                if not line.startswith("{"):
+                    continue
+                x = json.loads(line)
+                if (x.get("type") != "measurement" or x.get("status") != "ok"
+                        or x.get("family") != family or not x.get("us", 0) > 0):
+                    continue
+                sa, _, sb = x["scale"].partition(",")
+                key = (x["m"], x["n"], x["k"], sa, sb or sa, x["config"])
+                best[key] = min(best.get(key, x["us"]), x["us"])
+        if not best:
+            raise ValueError(f"no ok {family} measurement in these JSON lines")
+        return [key + (us,) for key, us in best.items()]
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    return db.execute(
+        "select p.m_bucket, p.n, p.k, p.a_scale, p.b_scale, m.config, min(m.median_us) "
+        "from measurements m join problems p on p.id = m.problem_id "
+        "where m.status = 'ok' and m.verified = 1 and m.family = ? "
+        "group by p.id, m.config", (family,)).fetchall()
 
 
 if __name__ == "__main__":

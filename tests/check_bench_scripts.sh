@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CPU checks of the Python tools: scripts/ratios.py, bench/compare.py, bench/peers.py,
-# bench/plot.py, bench/rank_offline.py and bench/narrow_space.py, on results committed
+# bench/plot.py, bench/rank_offline.py, bench/narrow_space.py and bench/param_wins.py, on results committed
 # under bench/ (bench/results-2026-11-23's geometric means are the README's), with
 # tests/bench_fakes standing in for torch and for `w8a8 bench` where a run is needed. No GPU,
 # no torch. plot.py is checked only where matplotlib imports (said so when not); with a w8a8
@@ -194,6 +194,19 @@ else
     "(pip install matplotlib)"
 fi
 
+# bench/param_wins.py on session 13's cold tune (`w8a8 tune --json`, gzipped): shape
+# specialization per key and per M range
+s13=$root/bench/results-2026-11-25-s13
+check "param_wins: tune --json lines" 0 '^specialize=1: 100 keys, geomean without/with 1\.010' \
+  "$python" "$root/bench/param_wins.py" "$s13/tune-120s.jsonl.gz" specialize 1
+expect "param_wins: three M ranges that add up to the keys" \
+  [ "$(grep -Eo '^specialize=1 at .*: [0-9]+ keys' "$tmp/out" | grep -Eo '[0-9]+ keys$' |
+      awk '{s += $1} END {print s}')" = 100 ]
+check "param_wins: JSON lines without the family" 2 'no ok sm80_gemm measurement' \
+  "$python" "$root/bench/param_wins.py" "$s13/tune-120s.jsonl.gz" specialize 1 --family sm80_gemm
+check "param_wins: not a database" 2 'param_wins: .*peers-decode.jsonl' \
+  "$python" "$root/bench/param_wins.py" "$results/peers-decode.jsonl" specialize 1
+
 # bench/rank_offline.py over `w8a8 compile --rank`, on one of session 12's resumed runs at its
 # largest keys (M >= 8192: 12 keys, a few seconds of enumeration). A check of the tool, not of
 # the space: that run skipped what the run before it measured, so its top configs count as
@@ -220,6 +233,8 @@ if [ -n "$w8a8" ]; then
     --dtype int8 --scale row --min-m 2048 "$tmp/d6-sm80.db"
   expect "rank_offline: the first 8 hold every winner" \
     grep -q '^| 8 | 12 of 12 | 1\.000 | 0 |$' "$tmp/out"
+  check "param_wins: a tuning database" 0 '^epilogue=1 at M > 512: 12 keys, geomean without/with 1\.081' \
+    "$python" "$root/bench/param_wins.py" "$tmp/d6-sm80.db" epilogue 1 --family sm80_gemm
   check "rank_offline: no database rows past M" 1 \
     'no ok quick-pass measurement of sm80_gemm at M >= 100000' \
     "$python" "$root/bench/rank_offline.py" --w8a8 "$w8a8" --space sm80_gemm --arch sm_90 \
