@@ -15,12 +15,10 @@
 --   row_tiles    16-row weight tiles per CTA
 --   token_tiles  8-token tiles per CTA (tokens past M are zeros, never stored)
 --   unroll       K chunks whose loads a warp issues before its mmas (bytes in flight)
---   pipeline     1: two batches of registers, the next batch loading under this batch's
---                mmas (a warp's loads never stop); 0: a warp loads, waits, multiplies
 
 local CHUNK = 128               -- K bytes per warp step
 local PARTIAL_BYTES = 512       -- 4 accumulators × 32 lanes × 4 bytes per tile pair
-local MAX_LOAD_WORDS = 128      -- load registers per thread, both batches (the host's limit)
+local MAX_LOAD_WORDS = 128      -- load registers per thread of one batch (the host's limit)
 local REG_OVERHEAD = 40         -- addresses, indices, the L2 policy
 local MAX_THREADS_PER_SM = 2048
 local MAX_CTAS_PER_SM = 32
@@ -38,7 +36,7 @@ local function is_block(problem)
 end
 
 local function load_words(c)
-    return (1 + c.pipeline) * c.unroll * (16 * c.row_tiles + 8 * c.token_tiles)
+    return c.unroll * (16 * c.row_tiles + 8 * c.token_tiles)
 end
 
 local function registers(c, problem)
@@ -55,7 +53,7 @@ end
 
 local function valid(c, problem, device)
     if load_words(c) > MAX_LOAD_WORDS then
-        return false, "(1 + pipeline) × unroll × (16·row_tiles + 8·token_tiles) load registers exceed 128"
+        return false, "unroll × (16·row_tiles + 8·token_tiles) load registers exceed 128"
     end
     if smem_bytes(c) > device.max_smem then
         return false, "the warps' partial sums exceed shared memory"
@@ -99,8 +97,7 @@ local function rank(c, problem, device)
     local chunks = ceil_div(problem.k, CHUNK)
     -- warps that have chunks: the rest only wait at the reduction
     local k_use = chunks / (c.warps * ceil_div(chunks, c.warps))
-    -- a pipelined warp keeps loading while it multiplies: counted as twice the bytes
-    local inflight = active * c.warps * k_use * rows * CHUNK * c.unroll * (1 + c.pipeline)
+    local inflight = active * c.warps * k_use * rows * CHUNK * c.unroll
     local efficiency = math.min(1.0, inflight / (device.sm_count * INFLIGHT_PER_SM))
     local bandwidth = math.min(HBM_BYTES_PER_NS * efficiency, busy_sms * SM_BYTES_PER_NS)
     local weight_bytes = problem.n * problem.k
@@ -125,7 +122,7 @@ local function default(problem, device)
         for _, row_tiles in ipairs({ 1, 2 }) do
             for _, token_tiles in ipairs({ 1, 2, 4 }) do
                 local c = { warps = warps, row_tiles = row_tiles, token_tiles = token_tiles,
-                            unroll = 2, pipeline = 0 }
+                            unroll = 2 }
                 if valid(c, problem, device) then
                     local cost = rank(c, problem, device)
                     if not best_cost or cost < best_cost then
@@ -204,9 +201,8 @@ return {
         row_tiles = { 1, 2, 4 },
         token_tiles = { 1, 2, 4 },
         unroll = { 1, 2, 4 },
-        pipeline = { 0, 1 },
     },
-    order = { "warps", "row_tiles", "token_tiles", "unroll", "pipeline" },
+    order = { "warps", "row_tiles", "token_tiles", "unroll" },
 
     valid = valid,
     rank = rank,

@@ -1,9 +1,9 @@
 /* The decode family: host side of templates/sm80_decode.cuh (tuning space
  * scripts/sm80_decode.lua), the memory-bound small-M GEMM on mma.sync with the weights on the
  * instruction's M side (swap-AB) and K split across the warps of a CTA. Parses a config
- * ("warps=8,row_tiles=1,token_tiles=1,unroll=2,pipeline=0"; pipeline may be left out: 0),
- * compiles the kernel for the device's own arch (INT8 from sm_80, FP8 from sm_89), and per
- * call launches one CTA per (token tile, weight-row tile). No workspace: the split-K sum stays inside a CTA, in a fixed order. */
+ * ("warps=8,row_tiles=1,token_tiles=1,unroll=2"), compiles the kernel for the device's own
+ * arch (INT8 from sm_80, FP8 from sm_89), and per call launches one CTA per (token tile,
+ * weight-row tile). No workspace: the split-K sum stays inside a CTA, in a fixed order. */
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,14 +23,14 @@
 #define DECODE_MAX_WARPS 16
 #define DECODE_MAX_TILES 4
 #define DECODE_MAX_UNROLL 4
-/* Registers the loads may take per thread (words): ROW_TILES·16 + TOKEN_TILES·8 per chunk,
- * UNROLL chunks a batch, two batches with PIPELINE; more spills or starves occupancy. */
+/* Registers the loads of one batch may take per thread (words): ROW_TILES·16 + TOKEN_TILES·8
+ * per chunk, UNROLL chunks; more spills or starves occupancy. */
 #define DECODE_MAX_LOAD_WORDS 128
 /* gridDim.y of every CUDA device */
 #define DECODE_GRID_Y_MAX 65535
 
 typedef struct decode_config {
-    int warps, row_tiles, token_tiles, unroll, pipeline;
+    int warps, row_tiles, token_tiles, unroll;
 } decode_config;
 
 /* In the space's parameter order; the canonical config string follows it. */
@@ -39,7 +39,6 @@ static const gemm_param decode_params[] = {
     {"row_tiles", offsetof(decode_config, row_tiles), 1, false},
     {"token_tiles", offsetof(decode_config, token_tiles), 1, false},
     {"unroll", offsetof(decode_config, unroll), 2, false},
-    {"pipeline", offsetof(decode_config, pipeline), 0, false},
 };
 #define DECODE_PARAM_COUNT (sizeof decode_params / sizeof decode_params[0])
 
@@ -86,14 +85,11 @@ static w8a8_status decode_config_check(w8a8_context *ctx, const w8a8_problem *pr
                       c->token_tiles);
     if (!decode_one_of(c->unroll, DECODE_MAX_UNROLL))
         return errorf(ctx, W8A8_INVALID, "sm80_decode config: unroll %d (1, 2 or 4)", c->unroll);
-    if (c->pipeline != 0 && c->pipeline != 1)
-        return errorf(ctx, W8A8_INVALID, "sm80_decode config: pipeline %d (0 or 1)", c->pipeline);
-    int words = (1 + c->pipeline) * c->unroll * (c->row_tiles * 16 + c->token_tiles * 8);
+    int words = c->unroll * (c->row_tiles * 16 + c->token_tiles * 8);
     if (words > DECODE_MAX_LOAD_WORDS)
         return errorf(ctx, W8A8_INVALID,
-                      "sm80_decode config: %s%d × (16·row_tiles + 8·token_tiles) = %d load "
-                      "registers exceed %d", c->pipeline ? "2 batches × unroll " : "unroll ",
-                      c->unroll, words, DECODE_MAX_LOAD_WORDS);
+                      "sm80_decode config: unroll %d × (16·row_tiles + 8·token_tiles) = %d load "
+                      "registers exceed %d", c->unroll, words, DECODE_MAX_LOAD_WORDS);
     unsigned smem = decode_smem_bytes(c);
     if (ctx->has_device && smem > (unsigned)ctx->max_smem_optin)
         return errorf(ctx, W8A8_INVALID,

@@ -8,10 +8,7 @@
  * the CTAs that share weight rows run together and the weights are read from HBM once;
  * grid y: weight-row tiles). Its WARPS warps split K: warp w takes the 128-byte K chunks w,
  * w + WARPS, …, UNROLL chunks in flight per batch, every thread loading 32 contiguous bytes of
- * each of its rows straight into registers (no shared memory in the main loop). With PIPELINE
- * a warp has two batches of registers and issues the next batch's loads before the mmas of
- * the one at hand, so its loads stay in flight while it multiplies (without, a warp's loads
- * stop while it waits for a batch and multiplies it, and only other warps keep HBM busy). The partial
+ * each of its rows straight into registers (no shared memory in the main loop). The partial
  * sums of the warps are added in shared memory in a fixed order (warp 0, 1, …): the split is
  * deterministic, bitwise identical run to run, and needs no global workspace, so a launch is
  * safe under CUDA graph capture.
@@ -39,7 +36,6 @@
  *   ROW_TILES    1, 2, 4        (16-row weight tiles per CTA)
  *   TOKEN_TILES  1, 2, 4        (8-token tiles per CTA)
  *   UNROLL       1, 2, 4        (K chunks whose loads a warp issues before its mmas)
- *   PIPELINE     0, 1           (1: the next batch loads under this batch's mmas)
  * Problem traits: A_TYPE, B_TYPE (E4M3/E5M2 mixes from sm_89 on, or INT8 with INT8 from
  * sm_80 on), OUT_TYPE (BF16, FP16, FP32), BIAS_TYPE (NONE, OUT_TYPE or FP32), A_SCALE and
  * B_SCALE (TENSOR or ROW each, or BLOCK on both), AZP (INT8 only: NONE, TENSOR, TOKEN). */
@@ -53,8 +49,8 @@
 #error "sm80_decode needs W8A8_A_TYPE, B_TYPE, OUT_TYPE, BIAS_TYPE, A_SCALE, B_SCALE, AZP"
 #endif
 #if !defined(W8A8_WARPS) || !defined(W8A8_ROW_TILES) || !defined(W8A8_TOKEN_TILES) ||        \
-    !defined(W8A8_UNROLL) || !defined(W8A8_PIPELINE)
-#error "sm80_decode needs W8A8_WARPS, ROW_TILES, TOKEN_TILES, UNROLL, PIPELINE"
+    !defined(W8A8_UNROLL)
+#error "sm80_decode needs W8A8_WARPS, ROW_TILES, TOKEN_TILES, UNROLL"
 #endif
 
 #include "common/epilogue.cuh"
@@ -75,7 +71,6 @@ static_assert(W8A8_ROW_TILES == 1 || W8A8_ROW_TILES == 2 || W8A8_ROW_TILES == 4,
 static_assert(W8A8_TOKEN_TILES == 1 || W8A8_TOKEN_TILES == 2 || W8A8_TOKEN_TILES == 4,
               "TOKEN_TILES");
 static_assert(W8A8_UNROLL == 1 || W8A8_UNROLL == 2 || W8A8_UNROLL == 4, "UNROLL");
-static_assert(W8A8_PIPELINE == 0 || W8A8_PIPELINE == 1, "PIPELINE is 0 or 1");
 static_assert(DEC_INT8 == (W8A8_B_TYPE == W8A8_T_INT8), "INT8 pairs only with INT8");
 static_assert(W8A8_A_TYPE == W8A8_T_E4M3 || W8A8_A_TYPE == W8A8_T_E5M2 || DEC_INT8, "A_TYPE");
 static_assert(W8A8_B_TYPE == W8A8_T_E4M3 || W8A8_B_TYPE == W8A8_T_E5M2 || DEC_INT8, "B_TYPE");
@@ -228,28 +223,6 @@ W8A8_DEVICE void dec_chunk_mma(dec_acc_t (&acc)[W8A8_ROW_TILES][W8A8_TOKEN_TILES
         }
 }
 
-/* One batch: the loads of the UNROLL chunks c0, c0 + WARPS, … that exist, and their mmas. */
-W8A8_DEVICE void dec_batch_load(dec_chunk (&d)[W8A8_UNROLL], const w8a8_gemm_args &args,
-                                long long c0, long long chunks, long long m0, long long n0, int g,
-                                int t, w8a8_u64 policy)
-{
-#pragma unroll
-    for (int u = 0; u < W8A8_UNROLL; ++u) {
-        const long long c = c0 + (long long)u * W8A8_WARPS;
-        if (c < chunks)
-            dec_chunk_load(d[u], args, c, m0, n0, g, t, policy);
-    }
-}
-
-W8A8_DEVICE void dec_batch_mma(dec_acc_t (&acc)[W8A8_ROW_TILES][W8A8_TOKEN_TILES][4],
-                               const dec_chunk (&d)[W8A8_UNROLL], long long c0, long long chunks)
-{
-#pragma unroll
-    for (int u = 0; u < W8A8_UNROLL; ++u)
-        if (c0 + (long long)u * W8A8_WARPS < chunks)
-            dec_chunk_mma(acc, d[u]);
-}
-
 /* Scales, corrects and stores one output: accumulator register i of lane (g, t) in row tile r
  * and token tile q is token m0 + 8q + 2t + (i & 1), weight row n0 + 16r + g + 8(i >> 1). */
 W8A8_DEVICE void dec_store(const w8a8_gemm_args &args, dec_acc_t sum, long long m0, long long n0,
@@ -289,26 +262,19 @@ extern "C" __global__ void __launch_bounds__(DEC_THREADS)
             for (int i = 0; i < 4; ++i)
                 acc[r][q][i] = 0;
 
-    const long long stride = (long long)W8A8_WARPS * W8A8_UNROLL; /* chunks of one batch */
-#if W8A8_PIPELINE
-    /* Two batches of registers, in turn: batch b + 1 is loading while batch b multiplies. */
-    dec_chunk d0[W8A8_UNROLL], d1[W8A8_UNROLL];
-    dec_batch_load(d0, args, warp, chunks, m0, n0, g, t, policy);
-    for (long long c0 = warp; c0 < chunks; c0 += 2 * stride) {
-        dec_batch_load(d1, args, c0 + stride, chunks, m0, n0, g, t, policy);
-        dec_batch_mma(acc, d0, c0, chunks);
-        if (c0 + stride >= chunks)
-            break;
-        dec_batch_load(d0, args, c0 + 2 * stride, chunks, m0, n0, g, t, policy);
-        dec_batch_mma(acc, d1, c0 + stride, chunks);
-    }
-#else
-    for (long long c0 = warp; c0 < chunks; c0 += stride) {
+    for (long long c0 = warp; c0 < chunks; c0 += (long long)W8A8_WARPS * W8A8_UNROLL) {
         dec_chunk d[W8A8_UNROLL];
-        dec_batch_load(d, args, c0, chunks, m0, n0, g, t, policy);
-        dec_batch_mma(acc, d, c0, chunks);
+#pragma unroll
+        for (int u = 0; u < W8A8_UNROLL; ++u) {
+            const long long c = c0 + (long long)u * W8A8_WARPS;
+            if (c < chunks)
+                dec_chunk_load(d[u], args, c, m0, n0, g, t, policy);
+        }
+#pragma unroll
+        for (int u = 0; u < W8A8_UNROLL; ++u)
+            if (c0 + (long long)u * W8A8_WARPS < chunks)
+                dec_chunk_mma(acc, d[u]);
     }
-#endif
 
     /* This warp's loads are done: the next kernel may launch once every CTA has a warp here
      * (the first call of a CTA counts), its prologue overlapping our sums and stores. */

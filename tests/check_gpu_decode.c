@@ -36,11 +36,6 @@ static const char *const configs[] = {
     "warps=2,row_tiles=1,token_tiles=1,unroll=4",
     "warps=16,row_tiles=2,token_tiles=1,unroll=2",
     "warps=8,row_tiles=2,token_tiles=4,unroll=1",
-    /* two batches of registers: odd and even batch counts per warp, one warp and sixteen */
-    "warps=2,row_tiles=1,token_tiles=2,unroll=1,pipeline=1",
-    "warps=4,row_tiles=2,token_tiles=1,unroll=1,pipeline=1",
-    "warps=1,row_tiles=1,token_tiles=1,unroll=2,pipeline=1",
-    "warps=16,row_tiles=1,token_tiles=4,unroll=1,pipeline=1",
 };
 #define CONFIG_COUNT ((int)(sizeof configs / sizeof configs[0]))
 
@@ -247,8 +242,6 @@ START_TEST(invalid_configs_are_refused)
         "warps=3",          "row_tiles=3",          "token_tiles=8",
         "unroll=8",         "warps=8,bogus=1",      "warps=x",
         "warps=16,row_tiles=4,token_tiles=4,unroll=4", /* load registers past the cap */
-        "pipeline=2",
-        "warps=8,row_tiles=2,token_tiles=2,unroll=2,pipeline=1", /* two batches past the cap */
     };
     w8a8_problem p;
     w8a8_problem_init(&p, 4, 256, 512, W8A8_INT8, W8A8_BF16);
