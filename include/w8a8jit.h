@@ -1223,7 +1223,10 @@ W8A8_API void w8a8_tune_report_free(w8a8_tune_report *report);
  * The timing harness of the tuner, for any launcher: buffers for `problem` rotated so that
  * they total at least rotate_l2_factor × L2, filled with random data (never zeros), a warm-up,
  * then `samples` CUDA-event samples of a batch of launches each (batch sized to last about
- * min_batch_us), median and spread.
+ * min_batch_us), median and spread. With `graph`, the batch is captured once into a CUDA graph
+ * and each sample replays it (what an engine that captures graphs sees, and how
+ * shared/bench/peers.py times torch); the launcher must then be capturable (no synchronizing,
+ * no allocation): the dispatched kernel is, once its key is planned (done first).
  */
 typedef struct w8a8_bench_options {
     int samples;             /* default 20 */
@@ -1231,12 +1234,14 @@ typedef struct w8a8_bench_options {
     double rotate_l2_factor; /* default 4 */
     size_t workspace_bytes;  /* device scratch handed to the launcher (default 0) */
     int verify;              /* first compare the launcher's output with the reference */
+    int graph;               /* 1: time replays of a CUDA graph of the batch (default 0) */
 } w8a8_bench_options;
 
 typedef struct w8a8_bench_result {
     double median_us, spread_us, min_us; /* per launch */
     int samples, batch, buffer_sets;
-    double host_us;          /* host time per launch call inside the timed batches */
+    double host_us;          /* host time per launch call inside the timed batches (graph:
+                                the replay call's, per launch) */
     double tflops;           /* 2·M·N·K / median */
     double gbps;             /* (A + B read once, out written once) / median */
     double verify_error;     /* max |out − ref| / max |ref|; < 0 when not verified */

@@ -89,7 +89,8 @@ w8a8_status w8a8_bench_time(w8a8_context *ctx, const w8a8_problem *problem,
     timing_result r;
     if (st == W8A8_OK)
         st = timing_measure(ctx, &b, fn, &launcher, o->samples > 0 ? o->samples : BENCH_DEFAULT_SAMPLES,
-                            o->min_batch_us > 0 ? o->min_batch_us : BENCH_DEFAULT_BATCH_US, &r);
+                            o->min_batch_us > 0 ? o->min_batch_us : BENCH_DEFAULT_BATCH_US,
+                            o->graph != 0, &r);
     if (st == W8A8_OK) {
         result->median_us = r.median_us;
         result->spread_us = r.spread_us;

@@ -479,28 +479,108 @@ static w8a8_status timed_batch(w8a8_context *ctx, timing_buffers *b, timing_laun
     return W8A8_OK;
 }
 
+/* A warm-up (first-launch costs), then a probe whose time sizes the batch: about
+ * min_batch_us of GPU time, 1…TIMING_MAX_BATCH launches. */
+static w8a8_status size_batch(w8a8_context *ctx, timing_buffers *b, timing_launch_fn launch,
+                              void *user, double min_batch_us, int *batch)
+{
+    double gpu = 0, host = 0;
+    w8a8_status st = timed_batch(ctx, b, launch, user, TIMING_WARMUP_LAUNCHES, &gpu, &host);
+    if (st == W8A8_OK)
+        st = timed_batch(ctx, b, launch, user, TIMING_PROBE_LAUNCHES, &gpu, &host);
+    if (st != W8A8_OK)
+        return st;
+    double want = min_batch_us > 0 ? min_batch_us : 1000.0;
+    int n = gpu > 0 ? (int)ceil(want / gpu) : TIMING_MAX_BATCH;
+    *batch = n < 1 ? 1 : n > TIMING_MAX_BATCH ? TIMING_MAX_BATCH : n;
+    return W8A8_OK;
+}
+
+/* A batch of launches captured once into a CUDA graph (rotating through the sets), *exec its
+ * instance. Capture is thread-local: other threads' CUDA calls are not part of it. On an error
+ * the capture is ended and everything made is freed. */
+static w8a8_status capture_batch(w8a8_context *ctx, timing_buffers *b, timing_launch_fn launch,
+                                 void *user, int batch, CUgraphExec *exec)
+{
+    const cu_api *cu = ctx->cu;
+    CU_TRY(ctx, cu->cuStreamBeginCapture(b->stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
+           "cuStreamBeginCapture");
+    w8a8_status st = W8A8_OK;
+    for (int i = 0; i < batch && st == W8A8_OK; i++) {
+        const w8a8_tensors *t = &b->sets[b->next_set];
+        b->next_set = (b->next_set + 1) % b->count;
+        st = launch(ctx, user, &b->problem, t, b->workspace, b->stream);
+    }
+    CUgraph graph = NULL;
+    CUresult end = cu->cuStreamEndCapture(b->stream, &graph);
+    if (st != W8A8_OK) {
+        if (graph)
+            cu->cuGraphDestroy(graph);
+        return st;
+    }
+    if (end != CUDA_SUCCESS)
+        return errorf(ctx, W8A8_CUDA_ERROR,
+                      "cuStreamEndCapture failed (%d): a launch cannot be captured in a graph",
+                      (int)end);
+    CUresult inst = cu->cuGraphInstantiateWithFlags(exec, graph, 0);
+    cu->cuGraphDestroy(graph);
+    if (inst != CUDA_SUCCESS)
+        return errorf(ctx, W8A8_CUDA_ERROR, "cuGraphInstantiateWithFlags failed (%d)", (int)inst);
+    return W8A8_OK;
+}
+
+/* One event-timed replay of the captured batch. */
+static w8a8_status timed_replay(w8a8_context *ctx, timing_buffers *b, CUgraphExec exec, int batch,
+                                double *gpu_us, double *host_us)
+{
+    const cu_api *cu = ctx->cu;
+    CU_TRY(ctx, cu->cuEventRecord(b->start, b->stream), "cuEventRecord");
+    double t0 = util_now();
+    CU_TRY(ctx, cu->cuGraphLaunch(exec, b->stream), "cuGraphLaunch");
+    double t1 = util_now();
+    CU_TRY(ctx, cu->cuEventRecord(b->stop, b->stream), "cuEventRecord");
+    w8a8_status st = timing_buffers_wait(ctx, b, b->stop, batch, "a replayed graph of launches");
+    if (st != W8A8_OK)
+        return st;
+    float ms = 0;
+    CU_TRY(ctx, cu->cuEventElapsedTime(&ms, b->start, b->stop), "cuEventElapsedTime");
+    *gpu_us = 1e3 * (double)ms / batch;
+    if (1e-6 * *gpu_us > b->launch_seconds)
+        b->launch_seconds = 1e-6 * *gpu_us;
+    *host_us = 1e6 * (t1 - t0) / batch;
+    return W8A8_OK;
+}
+
 w8a8_status timing_measure(w8a8_context *ctx, timing_buffers *b, timing_launch_fn launch,
-                           void *user, int samples, double min_batch_us, timing_result *r)
+                           void *user, int samples, double min_batch_us, bool graph,
+                           timing_result *r)
 {
     memset(r, 0, sizeof *r);
     r->median_us = r->spread_us = r->min_us = -1.0;
     if (samples < 1)
         samples = 1;
-    double gpu = 0, host = 0;
-    w8a8_status st = timed_batch(ctx, b, launch, user, TIMING_WARMUP_LAUNCHES, &gpu, &host);
-    if (st == W8A8_OK) /* the probe sizes the batch; the warm-up paid for first-launch costs */
-        st = timed_batch(ctx, b, launch, user, TIMING_PROBE_LAUNCHES, &gpu, &host);
+    int batch = 1;
+    w8a8_status st = size_batch(ctx, b, launch, user, min_batch_us, &batch);
     if (st != W8A8_OK)
         return st;
-    double want = min_batch_us > 0 ? min_batch_us : 1000.0;
-    int batch = gpu > 0 ? (int)ceil(want / gpu) : TIMING_MAX_BATCH;
-    batch = batch < 1 ? 1 : batch > TIMING_MAX_BATCH ? TIMING_MAX_BATCH : batch;
+    CUgraphExec exec = NULL;
+    if (graph && (st = capture_batch(ctx, b, launch, user, batch, &exec)) != W8A8_OK)
+        return st;
     double *gpu_us = malloc(2 * (size_t)samples * sizeof *gpu_us);
-    if (!gpu_us)
+    if (!gpu_us) {
+        if (exec)
+            ctx->cu->cuGraphExecDestroy(exec);
         return errorf(ctx, W8A8_NO_MEMORY, "out of host memory");
+    }
     double *host_us = gpu_us + samples;
+    double unused_gpu, unused_host;
+    if (graph) /* the first replay uploads the graph */
+        st = timed_replay(ctx, b, exec, batch, &unused_gpu, &unused_host);
     for (int s = 0; st == W8A8_OK && s < samples; s++)
-        st = timed_batch(ctx, b, launch, user, batch, &gpu_us[s], &host_us[s]);
+        st = graph ? timed_replay(ctx, b, exec, batch, &gpu_us[s], &host_us[s])
+                   : timed_batch(ctx, b, launch, user, batch, &gpu_us[s], &host_us[s]);
+    if (exec)
+        ctx->cu->cuGraphExecDestroy(exec);
     if (st == W8A8_OK) {
         double unused;
         timing_stats(gpu_us, samples, &r->median_us, &r->spread_us);

@@ -212,7 +212,7 @@ typedef struct bench_cli {
     const char *model, *grid;
     long long ms[BENCH_MAX_MS];
     size_t m_count;
-    bool json, verify, host_overhead, no_cublaslt;
+    bool json, verify, host_overhead, no_cublaslt, graph;
     int samples, calls;
     lt_api lt;
     bool have_lt;
@@ -225,7 +225,7 @@ static void bench_usage(FILE *f)
             "                  [--grid " BENCH_GRID_NAMES "]\n"
             "                  [--dtype e4m3|e5m2|int8] [--scale A,B] [--out bf16|fp16|fp32]\n"
             "                  [--accum fast|promoted] [--samples N] [--verify] [--no-cublaslt]\n"
-            "                  [--json] [--host-overhead [--calls N]]\n"
+            "                  [--graph] [--json] [--host-overhead [--calls N]]\n"
             "       w8a8 bench --op quant|linear ...   (quantization / fused linear benchmarks)\n"
             "       w8a8 bench --op mma-peak [--json]  (mma.sync.m16n8k32 peak throughput)\n"
             "  --grid llama3  the 8 (N,K) of Llama-3.1 8B/70B × M in 1 16 64 … 8192 (peers.py)\n"
@@ -234,6 +234,9 @@ static void bench_usage(FILE *f)
             "  --accum promoted  FP8 partial sums promoted into fp32 every 128 K (default\n"
             "                 fast); cuBLASLt is then timed without fast accumulation\n"
             "  --grid decode  5 (N,K) with weights far larger than L2 × M in 1 2 4 8 16 32\n"
+            "  --graph        time replays of a CUDA graph of each batch of calls (as peers.py\n"
+            "                 times torch, and as an engine that captures graphs runs them);\n"
+            "                 default: the calls launched from the host, batch after batch\n"
             "  --json         one object per provider and shape: provider, dtype, scale, m, n, k,\n"
             "                 us, tflops, gbps (peers.py's fields)\n"
             "  --host-overhead  host time per w8a8_scaled_mm call on a cached key, beside the\n"
@@ -307,9 +310,10 @@ static bool add_grid(bench_cli *b, const char *name)
 static int bench_option(bench_cli *b, int argc, char **argv, int *i)
 {
     const char *opt = argv[*i];
-    static const char *const flags[] = {"--json", "--verify", "--host-overhead", "--no-cublaslt"};
-    bool *fields[] = {&b->json, &b->verify, &b->host_overhead, &b->no_cublaslt};
-    for (size_t f = 0; f < 4; f++)
+    static const char *const flags[] = {"--json", "--verify", "--host-overhead", "--no-cublaslt",
+                                        "--graph"};
+    bool *fields[] = {&b->json, &b->verify, &b->host_overhead, &b->no_cublaslt, &b->graph};
+    for (size_t f = 0; f < sizeof flags / sizeof flags[0]; f++)
         if (strcmp(opt, flags[f]) == 0) {
             *fields[f] = true;
             return 1;
@@ -516,7 +520,7 @@ static bool bench_shape(bench_cli *b, w8a8_context *ctx, const long long shape[3
 {
     w8a8_problem p;
     cli_problem_make(&p, shape[0], shape[1], shape[2], &b->spec);
-    w8a8_bench_options o = {.samples = b->samples, .verify = b->verify};
+    w8a8_bench_options o = {.samples = b->samples, .verify = b->verify, .graph = b->graph};
     w8a8_bench_result ours;
     w8a8_status st = w8a8_bench_time(ctx, &p, NULL, NULL, &o, &ours);
     double theirs = st == W8A8_NO_DEVICE ? -1.0 : bench_cublaslt(b, ctx, &p, &o);
