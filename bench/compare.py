@@ -91,8 +91,9 @@ def parse_args(argv):
     ap.add_argument("--also", default="torch.bf16", metavar="LIST",
                     help="more peer columns, comma-separated ('' for none; default torch.bf16)")
     ap.add_argument("--samples", type=int, default=None, metavar="N", help="passed to w8a8 bench")
-    ap.add_argument("--graph", action="store_true",
-                    help="w8a8 bench --graph: ours timed as replayed CUDA graphs, as the peers are")
+    ap.add_argument("--launches", action="store_true",
+                    help="time ours as calls launched from the host, batch after batch (default: "
+                    "w8a8 bench --graph, replayed CUDA graphs, as the peers are timed)")
     ap.add_argument("--no-cublaslt", action="store_true",
                     help="passed to w8a8 bench (no 'cublaslt' rows, a faster run)")
     ap.add_argument("--calls", type=int, default=20, metavar="N",
@@ -142,7 +143,7 @@ def run_ours(args, granularity, shapes):
         command += ["--grid", args.grid]
     if args.samples:
         command += ["--samples", str(args.samples)]
-    if args.graph:
+    if not args.launches:
         command.append("--graph")
     if args.no_cublaslt:
         command.append("--no-cublaslt")

@@ -22,7 +22,9 @@
 #   scripts/gpu-session.sh bench-grid:G     w8a8 bench --json for each granularity of grid G
 #                                           (block,block for dsv3; $W8A8_SCALES to choose) beside
 #                                           peers.py ($W8A8_PROVIDERS to choose), same shapes
-#                                           ($W8A8_BENCH_ARGS: more w8a8 bench options, e.g. --graph);
+#                                           (ours as graph replays, as the peers: w8a8 bench
+#                                           options $W8A8_BENCH_ARGS, default --graph; set it
+#                                           empty to time host launches);
 #                                           G also llama3-8b (its 4 layers × M 1…16384)
 #   scripts/gpu-session.sh sm80-peak        mma.sync.m16n8k32 peak (w8a8 bench --op mma-peak) and
 #                                           the device-to-device copy bandwidth: the limits the
@@ -165,7 +167,7 @@ run_bench_grid() {
   [ "$1" = dsv3 ] && scales="block,block"
   for s in $scales; do
     # shellcheck disable=SC2046,SC2086
-    step "bench $1 $s" sh -c "'$bin/w8a8' bench --json --no-cublaslt ${W8A8_BENCH_ARGS:-} $(granularity_args "$s") \
+    step "bench $1 $s" sh -c "'$bin/w8a8' bench --json --no-cublaslt ${W8A8_BENCH_ARGS---graph} $(granularity_args "$s") \
       $shapes > '$logs/ours-$1-${s//,/-}.jsonl'"
   done
   # shellcheck disable=SC2086

@@ -112,9 +112,16 @@ check "compare --exact-accum" 0 '^tensor vs torch.tensor: 30 shapes' \
 
 # a whole run on the stand-ins: ours through the fake w8a8, the peers through the fake torch
 check "compare run on the stand-ins" 0 '^tensor vs torch.tensor.fast: 6 shapes' \
-  env PYTHONPATH="$fakes" "$python" "$compare" --grid small --bin "$fakes/w8a8" \
-  --also torch.bf16,cublaslt --save "$tmp/run"
+  env PYTHONPATH="$fakes" W8A8_FAKE_ARGS_LOG="$tmp/args-graph" "$python" "$compare" --grid small \
+  --bin "$fakes/w8a8" --also torch.bf16,cublaslt --save "$tmp/run"
 cp "$tmp/out" "$tmp/run.out"
+expect "compare times ours as graph replays, as the peers" \
+  test "$(grep -c -- '--graph' "$tmp/args-graph")" -eq 3
+check "compare --launches" 0 '^int8 vs torch.int8: 4 shapes' \
+  env PYTHONPATH="$fakes" W8A8_FAKE_ARGS_LOG="$tmp/args-launches" "$python" "$compare" \
+  --grid small --bin "$fakes/w8a8" --launches
+expect "compare --launches: no --graph" \
+  test "$(wc -l < "$tmp/args-launches")" -eq 3 -a "$(grep -c -- '--graph' "$tmp/args-launches")" -eq 0
 expect "compare run: the files of --save" test -s "$tmp/run/ours-small-tensor-tensor.jsonl" \
   -a -s "$tmp/run/ours-small-row-row.jsonl" -a -s "$tmp/run/ours-small-int8.jsonl" \
   -a -s "$tmp/run/peers-small.jsonl"
