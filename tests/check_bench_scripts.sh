@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # CPU checks of the Python tools: scripts/ratios.py, bench/compare.py, bench/peers.py,
-# bench/plot.py, bench/rank_offline.py, bench/narrow_space.py and bench/param_wins.py, on results committed
-# under bench/ (bench/results-2026-11-23's geometric means are the README's), with
-# tests/bench_fakes standing in for torch and for `w8a8 bench` where a run is needed. No GPU,
-# no torch. plot.py is checked only where matplotlib imports (said so when not); with a w8a8
-# binary as $1, its heat map also reads a real tuning database made by `w8a8 cache import
-# cache/h200-decode.sql`, and the rank tools run `w8a8 compile --rank`.
+# bench/plot.py, bench/rank_offline.py, bench/narrow_space.py, bench/param_wins.py and
+# bench/rounds.py, on results committed under bench/ (bench/results-2026-11-23's geometric
+# means are the README's), with tests/bench_fakes standing in for torch and for `w8a8 bench`
+# where a run is needed. No GPU, no torch. plot.py is checked only where matplotlib imports
+# (said so when not); with a w8a8 binary as $1, its heat map also reads a real tuning database
+# made by `w8a8 cache import cache/h200-decode.sql`, and the rank tools run `w8a8 compile --rank`.
 #
 # usage: tests/check_bench_scripts.sh [W8A8_BIN]
 # exit 0 when every check passes, 1 when one fails, 77 (skipped) without python3.
@@ -213,6 +213,21 @@ check "param_wins: JSON lines without the family" 2 'no ok sm80_gemm measurement
   "$python" "$root/bench/param_wins.py" "$s13/tune-120s.jsonl.gz" specialize 1 --family sm80_gemm
 check "param_wins: not a database" 2 'param_wins: .*peers-decode.jsonl' \
   "$python" "$root/bench/param_wins.py" "$results/peers-decode.jsonl" specialize 1
+
+# bench/rounds.py on session 15's repeated decode runs (host launches L, graph replays G)
+s15=$root/bench/results-2026-11-25-s15/d4
+check "rounds: four runs against two peer runs" 0 \
+  '^L1 against L2: geomean spread 1\.002, largest 1\.006 at 8x4096x14336' \
+  "$python" "$root/bench/rounds.py" --peers "$s15/peers-decode-1.jsonl,$s15/peers-decode-2.jsonl" \
+  --peer torch.tensor.fast L1="$s15/L1-decode-tensor.jsonl" G1="$s15/G1-decode-tensor.jsonl" \
+  L2="$s15/L2-decode-tensor.jsonl" G2="$s15/G2-decode-tensor.jsonl"
+expect "rounds: graph replays against the peer" grep -q \
+  '^G1  *vs torch.tensor.fast: 1\.024 (worst 0\.880 at 32x4096x14336); 1\.025' "$tmp/out"
+check "rounds: a peer without rows" 2 'no torch.nope rows' \
+  "$python" "$root/bench/rounds.py" --peers "$s15/peers-decode-1.jsonl" --peer torch.nope \
+  L1="$s15/L1-decode-tensor.jsonl"
+check "rounds: not LABEL=FILE" 2 'is not LABEL=FILE' \
+  "$python" "$root/bench/rounds.py" --peers "$s15/peers-decode-1.jsonl" --peer torch.bf16 oops
 
 # bench/rank_offline.py over `w8a8 compile --rank`, on one of session 12's resumed runs at its
 # largest keys (M >= 8192: 12 keys, a few seconds of enumeration). A check of the tool, not of
