@@ -222,7 +222,7 @@ static void tune_usage(FILE *f)
             "  --explore N    also time ~N configs per space sampled from its whole space (the\n"
             "                 same for every key): data to validate the space's rank()\n"
             "  --scale A,B    tensor|row|block for A and B (one name: both); default tensor,\n"
-            "                 block for deepseek-v3\n"
+            "                 block for deepseek-v3's layers (--shape keys beside it: tensor)\n"
             "  --accum promoted  FP8 per-tensor/per-row keys that promote partial sums into\n"
             "                 fp32 every 128 K (default fast: the tensor core's accumulator)\n"
             "  --m LIST       M values for --model (default: every M bucket 1 … 16384)\n"
