@@ -451,13 +451,10 @@ void timing_stats(double *values, int n, double *median, double *spread)
 
 /* ---- timing ------------------------------------------------------------------------------------- */
 
-/* One event-timed batch of `batch` launches, rotating through the sets. */
-static w8a8_status timed_batch(w8a8_context *ctx, timing_buffers *b, timing_launch_fn launch,
-                               void *user, int batch, double *gpu_us, double *host_us)
+/* `batch` launches in a row on the stream, rotating through the sets. */
+static w8a8_status launch_batch(w8a8_context *ctx, timing_buffers *b, timing_launch_fn launch,
+                                void *user, int batch)
 {
-    const cu_api *cu = ctx->cu;
-    CU_TRY(ctx, cu->cuEventRecord(b->start, b->stream), "cuEventRecord");
-    double t0 = util_now();
     for (int i = 0; i < batch; i++) {
         const w8a8_tensors *t = &b->sets[b->next_set];
         b->next_set = (b->next_set + 1) % b->count;
@@ -465,9 +462,30 @@ static w8a8_status timed_batch(w8a8_context *ctx, timing_buffers *b, timing_laun
         if (st != W8A8_OK)
             return st;
     }
+    return W8A8_OK;
+}
+
+/* One event-timed batch of `batch` launches: launched from the host, or (exec) one replay of
+ * their captured graph. */
+static w8a8_status timed_batch(w8a8_context *ctx, timing_buffers *b, timing_launch_fn launch,
+                               void *user, CUgraphExec exec, int batch, double *gpu_us,
+                               double *host_us)
+{
+    const cu_api *cu = ctx->cu;
+    CU_TRY(ctx, cu->cuEventRecord(b->start, b->stream), "cuEventRecord");
+    double t0 = util_now();
+    if (exec) {
+        CU_TRY(ctx, cu->cuGraphLaunch(exec, b->stream), "cuGraphLaunch");
+    } else {
+        w8a8_status st = launch_batch(ctx, b, launch, user, batch);
+        if (st != W8A8_OK)
+            return st;
+    }
     double t1 = util_now();
     CU_TRY(ctx, cu->cuEventRecord(b->stop, b->stream), "cuEventRecord");
-    w8a8_status st = timing_buffers_wait(ctx, b, b->stop, batch, "a timed batch of launches");
+    w8a8_status st = timing_buffers_wait(ctx, b, b->stop, batch,
+                                         exec ? "a replayed graph of launches"
+                                              : "a timed batch of launches");
     if (st != W8A8_OK)
         return st;
     float ms = 0;
@@ -485,9 +503,9 @@ static w8a8_status size_batch(w8a8_context *ctx, timing_buffers *b, timing_launc
                               void *user, double min_batch_us, int *batch)
 {
     double gpu = 0, host = 0;
-    w8a8_status st = timed_batch(ctx, b, launch, user, TIMING_WARMUP_LAUNCHES, &gpu, &host);
+    w8a8_status st = timed_batch(ctx, b, launch, user, NULL, TIMING_WARMUP_LAUNCHES, &gpu, &host);
     if (st == W8A8_OK)
-        st = timed_batch(ctx, b, launch, user, TIMING_PROBE_LAUNCHES, &gpu, &host);
+        st = timed_batch(ctx, b, launch, user, NULL, TIMING_PROBE_LAUNCHES, &gpu, &host);
     if (st != W8A8_OK)
         return st;
     double want = min_batch_us > 0 ? min_batch_us : 1000.0;
@@ -505,12 +523,7 @@ static w8a8_status capture_batch(w8a8_context *ctx, timing_buffers *b, timing_la
     const cu_api *cu = ctx->cu;
     CU_TRY(ctx, cu->cuStreamBeginCapture(b->stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
            "cuStreamBeginCapture");
-    w8a8_status st = W8A8_OK;
-    for (int i = 0; i < batch && st == W8A8_OK; i++) {
-        const w8a8_tensors *t = &b->sets[b->next_set];
-        b->next_set = (b->next_set + 1) % b->count;
-        st = launch(ctx, user, &b->problem, t, b->workspace, b->stream);
-    }
+    w8a8_status st = launch_batch(ctx, b, launch, user, batch);
     CUgraph graph = NULL;
     CUresult end = cu->cuStreamEndCapture(b->stream, &graph);
     if (st != W8A8_OK) {
@@ -526,28 +539,6 @@ static w8a8_status capture_batch(w8a8_context *ctx, timing_buffers *b, timing_la
     cu->cuGraphDestroy(graph);
     if (inst != CUDA_SUCCESS)
         return errorf(ctx, W8A8_CUDA_ERROR, "cuGraphInstantiateWithFlags failed (%d)", (int)inst);
-    return W8A8_OK;
-}
-
-/* One event-timed replay of the captured batch. */
-static w8a8_status timed_replay(w8a8_context *ctx, timing_buffers *b, CUgraphExec exec, int batch,
-                                double *gpu_us, double *host_us)
-{
-    const cu_api *cu = ctx->cu;
-    CU_TRY(ctx, cu->cuEventRecord(b->start, b->stream), "cuEventRecord");
-    double t0 = util_now();
-    CU_TRY(ctx, cu->cuGraphLaunch(exec, b->stream), "cuGraphLaunch");
-    double t1 = util_now();
-    CU_TRY(ctx, cu->cuEventRecord(b->stop, b->stream), "cuEventRecord");
-    w8a8_status st = timing_buffers_wait(ctx, b, b->stop, batch, "a replayed graph of launches");
-    if (st != W8A8_OK)
-        return st;
-    float ms = 0;
-    CU_TRY(ctx, cu->cuEventElapsedTime(&ms, b->start, b->stop), "cuEventElapsedTime");
-    *gpu_us = 1e3 * (double)ms / batch;
-    if (1e-6 * *gpu_us > b->launch_seconds)
-        b->launch_seconds = 1e-6 * *gpu_us;
-    *host_us = 1e6 * (t1 - t0) / batch;
     return W8A8_OK;
 }
 
@@ -574,11 +565,10 @@ w8a8_status timing_measure(w8a8_context *ctx, timing_buffers *b, timing_launch_f
     }
     double *host_us = gpu_us + samples;
     double unused_gpu, unused_host;
-    if (graph) /* the first replay uploads the graph */
-        st = timed_replay(ctx, b, exec, batch, &unused_gpu, &unused_host);
+    if (exec) /* the first replay uploads the graph */
+        st = timed_batch(ctx, b, launch, user, exec, batch, &unused_gpu, &unused_host);
     for (int s = 0; st == W8A8_OK && s < samples; s++)
-        st = graph ? timed_replay(ctx, b, exec, batch, &gpu_us[s], &host_us[s])
-                   : timed_batch(ctx, b, launch, user, batch, &gpu_us[s], &host_us[s]);
+        st = timed_batch(ctx, b, launch, user, exec, batch, &gpu_us[s], &host_us[s]);
     if (exec)
         ctx->cu->cuGraphExecDestroy(exec);
     if (st == W8A8_OK) {
