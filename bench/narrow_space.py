@@ -18,7 +18,8 @@ def narrow(text, spec):
     block = BLOCK.search(text)
     if not block:
         raise ValueError("no `params = { ... },` block")
-    declared = re.findall(r"^\s+(\w+) = \{", block.group(1), re.M)
+    # a parameter's values: a table, or a name bound earlier in the script (`stages = STAGES,`)
+    declared = re.findall(r"^\s+(\w+) = (?:\{|[A-Za-z_]\w*,)", block.group(1), re.M)
     values = dict(item.split("=", 1) for item in spec.split(","))
     missing = [name for name in declared if name not in values]
     if missing:
