@@ -194,13 +194,48 @@ W8A8_DEVICE void dec_chunk_load(dec_chunk &d, const w8a8_gemm_args &args, long l
 #endif
 }
 
+/* FP8 on Hopper: mma.sync has no FP8 unit there (ptxas expands every m16n8k32 into f16 mmas,
+ * unpacking both operands each time), so the chunk's codes are unpacked to f16 once here, each
+ * weight word once for every token tile and each token word once for every row tile, and fed
+ * to m16n8k16 f16 mmas: k32 step s becomes two k16 steps over words 2s and 2s + 1, bytes 0, 1
+ * of a word at k 2t, 2t + 1 and bytes 2, 3 at k 8 + 2t, 8 + 2t + 1 on both sides (the same
+ * K permutation for weights and tokens, so the same sum; e4m3/e5m2 → f16 is exact and the
+ * accumulators are fp32). Ada (sm_89) keeps the native FP8 mma. */
+#if !DEC_INT8 && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define DEC_F16 1
+#else
+#define DEC_F16 0
+#endif
+
+#if DEC_F16
+/* The 8 words of a row-tile half or a token tile as 16 f16x2: [word][0: bytes 0, 1; 1: 2, 3] */
+template <int TYPE>
+W8A8_DEVICE void dec_unpack(const w8a8_u32x4 (&v)[2], w8a8_u32 (&h)[8][2])
+{
+#pragma unroll
+    for (int i = 0; i < 8; ++i)
+        w8a8_fp8x4_to_f16x2<TYPE>(dec_word(v, i), h[i][0], h[i][1]);
+}
+#endif
+
 /* The chunk's 4 k32 steps for every (row tile, token tile) pair, into acc (block scales:
  * through a zeroed temporary, then promoted with the chunk's scales). */
 W8A8_DEVICE void dec_chunk_mma(dec_acc_t (&acc)[W8A8_ROW_TILES][W8A8_TOKEN_TILES][4],
                                const dec_chunk &d)
 {
+#if DEC_F16
+    w8a8_u32 x16[W8A8_TOKEN_TILES][8][2];
 #pragma unroll
-    for (int r = 0; r < W8A8_ROW_TILES; ++r)
+    for (int q = 0; q < W8A8_TOKEN_TILES; ++q)
+        dec_unpack<W8A8_A_TYPE>(d.x[q], x16[q]);
+#endif
+#pragma unroll
+    for (int r = 0; r < W8A8_ROW_TILES; ++r) {
+#if DEC_F16
+        w8a8_u32 row_g[8][2], row_g8[8][2]; /* weight rows g and g + 8 */
+        dec_unpack<W8A8_B_TYPE>(d.w[r][0], row_g);
+        dec_unpack<W8A8_B_TYPE>(d.w[r][1], row_g8);
+#endif
 #pragma unroll
         for (int q = 0; q < W8A8_TOKEN_TILES; ++q) {
 #if DEC_BLOCK
@@ -209,11 +244,18 @@ W8A8_DEVICE void dec_chunk_mma(dec_acc_t (&acc)[W8A8_ROW_TILES][W8A8_TOKEN_TILES
 #else
             dec_acc_t (&into)[4] = acc[r][q];
 #endif
+#if DEC_F16
+#pragma unroll
+            for (int w = 0; w < 8; ++w)
+                w8a8_mma_k16_f16(into, row_g[w][0], row_g8[w][0], row_g[w][1], row_g8[w][1],
+                                 x16[q][w][0], x16[q][w][1]);
+#else
 #pragma unroll
             for (int s = 0; s < 4; ++s)
                 dec_mma(into, dec_word(d.w[r][0], 2 * s), dec_word(d.w[r][1], 2 * s),
                         dec_word(d.w[r][0], 2 * s + 1), dec_word(d.w[r][1], 2 * s + 1),
                         dec_word(d.x[q], 2 * s), dec_word(d.x[q], 2 * s + 1));
+#endif
 #if DEC_BLOCK
             /* registers 0, 1: tokens 2t, 2t + 1 of weight row g; 2, 3: the same of row g + 8 */
 #pragma unroll
@@ -221,6 +263,7 @@ W8A8_DEVICE void dec_chunk_mma(dec_acc_t (&acc)[W8A8_ROW_TILES][W8A8_TOKEN_TILES
                 acc[r][q][i] = __fmaf_rn(tmp[i], d.sa[q][i & 1] * d.sb[r], acc[r][q][i]);
 #endif
         }
+    }
 }
 
 /* Scales, corrects and stores one output: accumulator register i of lane (g, t) in row tile r

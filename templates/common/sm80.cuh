@@ -8,6 +8,13 @@
  *       Fragments (g = lane / 4, t = lane % 4): a0 (row g, k 4t…4t+3), a1 (row g + 8, the
  *       same k), a2 / a3 the same rows at k 16 + 4t…; b0 (k 4t…4t+3, col g), b1 (k 16 + 4t…,
  *       col g); c0, c1 (row g, cols 2t, 2t + 1), c2, c3 (row g + 8, the same cols).
+ *   w8a8_mma_k16_f16(c, a0, a1, a2, a3, b0, b1)
+ *       c += A(16×16) · B(16×8), f16 operands, f32 accumulators (mma.sync m16n8k16): a0 (row
+ *       g, k 2t, 2t + 1), a1 (row g + 8, the same k), a2 / a3 the same rows at k 8 + 2t…; b0
+ *       (k 2t, 2t + 1, col g), b1 (k 8 + 2t…, col g); c as above
+ *   w8a8_fp8x4_to_f16x2<TYPE>(word, lo, hi)
+ *       four FP8 codes (W8A8_T_E4M3 / E5M2; sm_89 on) → two f16x2 (bytes 0, 1 → lo; 2, 3 →
+ *       hi; the lower byte in the lower half), exact
  *   w8a8_smem_u32(p)             a shared-memory pointer as the 32-bit address PTX takes
  *   w8a8_ldmatrix_x4(r, addr)    ldmatrix.m8n8.x4.b16: lanes 8i…8i+7 give the 8 row addresses
  *                                (16 bytes each) of matrix i; r[i] = the 4 bytes of matrix i
@@ -62,6 +69,37 @@ W8A8_MMA_K32_FP8(W8A8_T_E4M3, W8A8_T_E5M2, "e4m3.e5m2")
 W8A8_MMA_K32_FP8(W8A8_T_E5M2, W8A8_T_E4M3, "e5m2.e4m3")
 W8A8_MMA_K32_FP8(W8A8_T_E5M2, W8A8_T_E5M2, "e5m2.e5m2")
 #undef W8A8_MMA_K32_FP8
+
+/* ---- mma.sync.m16n8k16 on f16, and FP8 → f16 ------------------------------------------- */
+
+W8A8_DEVICE void w8a8_mma_k16_f16(float (&c)[4], w8a8_u32 a0, w8a8_u32 a1, w8a8_u32 a2,
+                                  w8a8_u32 a3, w8a8_u32 b0, w8a8_u32 b1)
+{
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
+                 " {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+}
+
+template <int TYPE> struct w8a8_fp8x4_to_f16x2_op;
+#define W8A8_FP8X4_TO_F16X2(type, ptx)                                                         \
+    template <> struct w8a8_fp8x4_to_f16x2_op<type> {                                          \
+        static __device__ __forceinline__ void run(w8a8_u32 word, w8a8_u32 &lo, w8a8_u32 &hi)  \
+        {                                                                                      \
+            asm("{ .reg .b16 l, h; mov.b32 {l, h}, %2;"                                        \
+                " cvt.rn.f16x2." ptx "x2 %0, l; cvt.rn.f16x2." ptx "x2 %1, h; }"               \
+                : "=r"(lo), "=r"(hi) : "r"(word));                                             \
+        }                                                                                      \
+    };
+W8A8_FP8X4_TO_F16X2(W8A8_T_E4M3, "e4m3")
+W8A8_FP8X4_TO_F16X2(W8A8_T_E5M2, "e5m2")
+#undef W8A8_FP8X4_TO_F16X2
+
+template <int TYPE>
+W8A8_DEVICE void w8a8_fp8x4_to_f16x2(w8a8_u32 word, w8a8_u32 &lo, w8a8_u32 &hi)
+{
+    w8a8_fp8x4_to_f16x2_op<TYPE>::run(word, lo, hi);
+}
 
 /* ---- shared memory: addresses, ldmatrix, cp.async -------------------------------------- */
 
