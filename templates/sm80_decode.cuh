@@ -194,14 +194,18 @@ W8A8_DEVICE void dec_chunk_load(dec_chunk &d, const w8a8_gemm_args &args, long l
 #endif
 }
 
-/* FP8 on Hopper: mma.sync has no FP8 unit there (ptxas expands every m16n8k32 into f16 mmas,
- * unpacking both operands each time), so the chunk's codes are unpacked to f16 once here, each
- * weight word once for every token tile and each token word once for every row tile, and fed
- * to m16n8k16 f16 mmas: k32 step s becomes two k16 steps over words 2s and 2s + 1, bytes 0, 1
- * of a word at k 2t, 2t + 1 and bytes 2, 3 at k 8 + 2t, 8 + 2t + 1 on both sides (the same
- * K permutation for weights and tokens, so the same sum; e4m3/e5m2 → f16 is exact and the
- * accumulators are fp32). Ada (sm_89) keeps the native FP8 mma. */
-#if !DEC_INT8 && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+/* FP8 on Hopper with one row tile and several token tiles: mma.sync has no FP8 unit there
+ * (ptxas expands every m16n8k32 into f16 mmas, unpacking both operands each time), so the
+ * chunk's codes are unpacked to f16 once here, each weight word once for all the token tiles,
+ * and fed to m16n8k16 f16 mmas: k32 step s becomes two k16 steps over words 2s and 2s + 1,
+ * bytes 0, 1 of a word at k 2t, 2t + 1 and bytes 2, 3 at k 8 + 2t, 8 + 2t + 1 on both sides
+ * (the same K permutation for weights and tokens, so the same sum; e4m3/e5m2 → f16 is exact
+ * and the accumulators are fp32). Measured on an H200 with the shipped configs (session 15,
+ * call D10): 5–7 % faster with one row tile and two token tiles; 3–8 % slower with two row
+ * tiles (registers) and 1–6 % slower with one token tile (nothing shared; ptxas's own
+ * expansion is cheaper), so those keep the FP8 mma. Ada (sm_89) has the native FP8 mma. */
+#if !DEC_INT8 && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && W8A8_ROW_TILES == 1 &&    \
+    W8A8_TOKEN_TILES > 1
 #define DEC_F16 1
 #else
 #define DEC_F16 0
