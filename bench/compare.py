@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Runs our kernels (`w8a8 bench --grid G --scale S --json`, once per granularity) and the torch
-peers (bench/peers.py, in this process) on the same shapes, one after the other in one command,
-and prints per shape the speed ratio ours / peer (the peer's time over ours: > 1 when ours is
-faster), with the geometric mean and the worst shape per peer.
+"""Runs our kernels (`w8a8 bench --grid G --scale S --json --graph`, once per granularity) and
+the torch peers (bench/peers.py, in this process) on the same shapes, one after the other in one
+command, and prints per shape the speed ratio ours / peer (the peer's time over ours: > 1 when
+ours is faster), with the geometric mean and the worst shape per peer. Both sides are timed as
+replayed CUDA graphs; --launches times ours launched from the host instead.
 
 Granularities (--scale, repeatable): tensor, row, block (each A,B alike), a mix such as
 tensor,row, or int8 (INT8 with per-tensor scales). Default: block on the dsv3 grid, tensor,
