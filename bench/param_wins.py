@@ -11,11 +11,13 @@ the output of `w8a8 tune --json` (.jsonl, or .jsonl.gz), whose keys are the prob
 Output: one line per key (M bucket, N, K, scales), time without / time with (> 1: the value
 wins), then a summary over all keys and one per M range (M <= 64, 64 < M <= 512, M > 512)."""
 import argparse
-import gzip
-import json
-import math
+import os
 import sqlite3
 import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ beside the sources
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rows import RowsError, geomean, json_lines  # noqa: E402
 
 M_RANGES = ((0, 64), (64, 512), (512, None))  # (lo, hi]: lo < M <= hi
 
@@ -35,7 +37,7 @@ def main():
     item = f"{args.param}={args.value}"
     try:
         rows = load(args.db, args.family)
-    except (OSError, sqlite3.Error, ValueError) as e:
+    except (OSError, sqlite3.Error, ValueError, RowsError) as e:
         print(f"param_wins: {args.db}: {e}", file=sys.stderr)
         return 2
     best = {}  # key -> [best with, best without]
@@ -70,7 +72,7 @@ def main():
 
 
 def summarize(item, where, ratios):
-    geo = math.exp(sum(map(math.log, ratios)) / len(ratios))
+    geo = geomean(ratios)
     wins = sum(r > 1 for r in ratios)
     print(f"{item}{where}: {len(ratios)} keys, geomean without/with {geo:.3f}, wins on {wins}, "
           f"range {min(ratios):.3f}..{max(ratios):.3f}")
@@ -81,19 +83,15 @@ def load(path, family):
     family, from a tuning database or `w8a8 tune --json` lines."""
     with open(path, "rb") as f:
         head = f.read(2)
-    if head == b"\x1f\x8b" or head[:1] == b"{":
+    if str(path).endswith(".gz") or head[:1] == b"{":  # JSON lines (as rows.json_lines reads)
         best = {}
-        with (gzip.open if head == b"\x1f\x8b" else open)(path, "rt") as f:
-            for line in f:
-                if not line.startswith("{"):
-                    continue
-                x = json.loads(line)
-                if (x.get("type") != "measurement" or x.get("status") != "ok"
-                        or x.get("family") != family or not x.get("us", 0) > 0):
-                    continue
-                sa, _, sb = x["scale"].partition(",")
-                key = (x["m"], x["n"], x["k"], sa, sb or sa, x["config"])
-                best[key] = min(best.get(key, x["us"]), x["us"])
+        for x in json_lines(path):
+            if (x.get("type") != "measurement" or x.get("status") != "ok"
+                    or x.get("family") != family or not x.get("us", 0) > 0):
+                continue
+            sa, _, sb = x["scale"].partition(",")
+            key = (x["m"], x["n"], x["k"], sa, sb or sa, x["config"])
+            best[key] = min(best.get(key, x["us"]), x["us"])
         if not best:
             raise ValueError(f"no ok {family} measurement in these JSON lines")
         return [key + (us,) for key, us in best.items()]

@@ -12,35 +12,25 @@ label's time), and per label pair of the same mode (the label before its last '-
 run, e.g. L1 and L2, or G-pdl1-r1 and G-pdl1-r2) the geometric mean and largest spread. Exit 2
 on a usage error or an unreadable file."""
 import argparse
-import json
-import math
+import os
 import re
 import sys
 
-
-def load(path, provider=None):
-    rows = {}
-    with open(path) as f:
-        for line in f:
-            if not line.startswith("{"):
-                continue
-            r = json.loads(line)
-            if "us" in r and r["us"] > 0 and (provider is None or r.get("provider") == provider):
-                rows[(r["m"], r["n"], r["k"])] = r["us"]
-    return rows
+sys.dont_write_bytecode = True  # no __pycache__ beside the sources
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rows  # noqa: E402
 
 
-def geomean(values):
-    return math.exp(sum(map(math.log, values)) / len(values))
+def load(path, provider):
+    """{(m, n, k): µs} of one provider's timed rows in a JSON-lines file."""
+    timed, _ = rows.load(path)
+    return {shape: float(r["us"]) for shape, r in rows.by_provider(timed).get(provider, {}).items()
+            if float(r["us"]) > 0}
 
 
 def mode_of(label):
     """L1 -> L, G-pdl1-r3 -> G-pdl1: the label less its trailing run number."""
     return re.sub(r"(-r)?\d+$", "", label)
-
-
-def shape_text(key):
-    return "x".join(map(str, key))
 
 
 def main():
@@ -57,34 +47,34 @@ def main():
             label, sep, path = item.partition("=")
             if not sep or not label or not path:
                 ap.error(f"'{item}' is not LABEL=FILE")
-            runs.append((label, load(path)))
-    except OSError as e:
+            runs.append((label, load(path, rows.OURS)))
+    except rows.RowsError as e:
         print(f"rounds: {e}", file=sys.stderr)
         return 2
-    for path, rows in peers:
-        if not rows:
+    for path, peer in peers:
+        if not peer:
             print(f"rounds: {path}: no {args.peer} rows", file=sys.stderr)
             return 2
     for label, ours in runs:
         parts = []
-        for path, rows in peers:
-            keys = [k for k in ours if k in rows]
+        for path, peer in peers:
+            keys = [k for k in ours if k in peer]
             if not keys:
                 continue
-            ratio = {k: rows[k] / ours[k] for k in keys}
+            ratio = {k: peer[k] / ours[k] for k in keys}
             worst = min(keys, key=ratio.get)
-            parts.append(f"{geomean(list(ratio.values())):.3f} (worst {ratio[worst]:.3f} at "
-                         f"{shape_text(worst)})")
+            parts.append(f"{rows.geomean(ratio.values()):.3f} (worst {ratio[worst]:.3f} at "
+                         f"{rows.shape_text(worst)})")
         print(f"{label:<12} vs {args.peer}: " + "; ".join(parts or ["no shape in common"]))
     common = set.intersection(*(set(ours) for _, ours in runs))
     spread = {k: max(o[k] for _, o in runs) / min(o[k] for _, o in runs) for k in common}
     if common:
         print(f"\nlargest spread across the {len(runs)} runs ({len(common)} shapes, "
-              f"geomean {geomean(list(spread.values())):.3f}):")
+              f"geomean {rows.geomean(spread.values()):.3f}):")
         print("  " + " ".join(f"{label:>9}" for label, _ in runs))
         for k in sorted(common, key=spread.get, reverse=True)[:args.top]:
             print("  " + " ".join(f"{o[k]:9.2f}" for _, o in runs) +
-                  f"  {spread[k]:.3f}  {shape_text(k)}")
+                  f"  {spread[k]:.3f}  {rows.shape_text(k)}")
     modes = {}
     for label, ours in runs:
         modes.setdefault(mode_of(label), []).append((label, ours))
@@ -96,8 +86,8 @@ def main():
                 continue
             r = {k: max(a[k], b[k]) / min(a[k], b[k]) for k in keys}
             top = max(keys, key=r.get)
-            print(f"{la} against {lb}: geomean spread {geomean(list(r.values())):.3f}, largest "
-                  f"{r[top]:.3f} at {shape_text(top)}")
+            print(f"{la} against {lb}: geomean spread {rows.geomean(r.values()):.3f}, largest "
+                  f"{r[top]:.3f} at {rows.shape_text(top)}")
     return 0
 
 
