@@ -51,12 +51,12 @@
 /* plan->ints slots */
 enum {
     SM90_I_BLOCK_M, SM90_I_BLOCK_N, SM90_I_CLUSTER, SM90_I_MAX_CLUSTERS, SM90_I_EPILOGUE,
-    SM90_I_WG_M, SM90_I_SPLIT, SM90_I_RASTER, SM90_I_GROUP
+    SM90_I_WG_M, SM90_I_SPLIT, SM90_I_RASTER, SM90_I_GROUP, SM90_I_SWAP
 };
 
 typedef struct sm90_config {
     int block_m, block_n, stages, consumers, pingpong, raster, group, cluster, epilogue, split;
-    int specialize, overlap, stagger;
+    int specialize, overlap, stagger, swap;
 } sm90_config;
 
 /* In the space's parameter order; the canonical config string follows it. raster and group
@@ -76,6 +76,7 @@ static const gemm_param sm90_params[] = {
     {"specialize", offsetof(sm90_config, specialize), 0, false},
     {"overlap", offsetof(sm90_config, overlap), 0, false},
     {"stagger", offsetof(sm90_config, stagger), 0, false},
+    {"swap", offsetof(sm90_config, swap), 0, false},
 };
 #define SM90_PARAM_COUNT (sizeof sm90_params / sizeof sm90_params[0])
 
@@ -213,6 +214,14 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
                       "sm90_gemm config: stagger=1 needs promoted accumulation (block scales or "
                       "accum promoted) and two cooperative consumers (pingpong 0): they take "
                       "turns issuing each K block's wgmmas");
+    if (c->swap != 0 && c->swap != 1)
+        return errorf(ctx, W8A8_INVALID, "sm90_gemm config: swap must be 0 or 1");
+    if (c->swap && (c->epilogue != 0 || problem->a_scale.kind == W8A8_SCALE_BLOCK ||
+                    problem->b_scale.kind == W8A8_SCALE_BLOCK))
+        return errorf(ctx, W8A8_INVALID,
+                      "sm90_gemm config: swap=1 (weights on wgmma's M side) needs epilogue 0 "
+                      "and per-tensor or per-row scales (it stores the transposed tile "
+                      "directly)");
     if (c->split > 1 && (c->cluster != 1 || c->pingpong))
         return errorf(ctx, W8A8_INVALID,
                       "sm90_gemm config: split %d needs cluster 1 and pingpong 0 (the cluster "
@@ -250,8 +259,11 @@ static void sm90_grid(const gemm_plan *plan, const w8a8_problem *problem, jit_la
 {
     int64_t cluster = plan->ints[SM90_I_CLUSTER];
     int64_t ctas = cluster * plan->ints[SM90_I_SPLIT]; /* per cluster */
-    int64_t tiles_m = (problem->m + plan->ints[SM90_I_BLOCK_M] - 1) / plan->ints[SM90_I_BLOCK_M];
-    int64_t tiles_n = (problem->n + plan->ints[SM90_I_BLOCK_N] - 1) / plan->ints[SM90_I_BLOCK_N];
+    /* swap: tile rows run over N (the weights), tile columns over M */
+    int64_t rows = plan->ints[SM90_I_SWAP] ? problem->n : problem->m;
+    int64_t cols = plan->ints[SM90_I_SWAP] ? problem->m : problem->n;
+    int64_t tiles_m = (rows + plan->ints[SM90_I_BLOCK_M] - 1) / plan->ints[SM90_I_BLOCK_M];
+    int64_t tiles_n = (cols + plan->ints[SM90_I_BLOCK_N] - 1) / plan->ints[SM90_I_BLOCK_N];
     int64_t units = (tiles_m + cluster - 1) / cluster * tiles_n;
     int64_t clusters = plan->ints[SM90_I_MAX_CLUSTERS];
     launch->grid[0] = (unsigned)((units < clusters ? units : clusters) * ctas);
@@ -327,6 +339,7 @@ static w8a8_status sm90_plan(w8a8_context *ctx, const w8a8_problem *problem, con
     plan->ints[SM90_I_SPLIT] = c.split;
     plan->ints[SM90_I_RASTER] = c.raster;
     plan->ints[SM90_I_GROUP] = c.group;
+    plan->ints[SM90_I_SWAP] = c.swap;
     plan->launch.block[0] = SM90_WARPGROUP * (unsigned)(c.consumers + 1);
     plan->launch.block[1] = 1;
     plan->launch.block[2] = 1;
@@ -411,11 +424,16 @@ static w8a8_status sm90_run(w8a8_context *ctx, const gemm_plan *plan, const w8a8
     w8a8_gemm_args args;
     gemm_args_fill(&args, problem, tensors);
     CUtensorMap map_a, map_b, map_c; /* 64-byte aligned by its type */
-    w8a8_status st = sm90_tensor_map(ctx, &map_a, args.a, args.k, args.m, args.lda,
-                                     plan->ints[SM90_I_BLOCK_M], "A");
+    /* the kernel's A operand (tile rows) and B operand (tile columns): swap exchanges them */
+    bool swap = plan->ints[SM90_I_SWAP] != 0;
+    w8a8_status st = sm90_tensor_map(ctx, &map_a, swap ? args.b : args.a, args.k,
+                                     swap ? args.n : args.m, swap ? args.ldb : args.lda,
+                                     plan->ints[SM90_I_BLOCK_M], swap ? "B" : "A");
     if (st == W8A8_OK)
-        st = sm90_tensor_map(ctx, &map_b, args.b, args.k, args.n, args.ldb,
-                             plan->ints[SM90_I_BLOCK_N] / plan->ints[SM90_I_CLUSTER], "B");
+        st = sm90_tensor_map(ctx, &map_b, swap ? args.a : args.b, args.k,
+                             swap ? args.m : args.n, swap ? args.lda : args.ldb,
+                             plan->ints[SM90_I_BLOCK_N] / plan->ints[SM90_I_CLUSTER],
+                             swap ? "A" : "B");
     if (st != W8A8_OK)
         return st;
     static const CUtensorMap no_map; /* what the kernel gets (and ignores) without TMA stores */

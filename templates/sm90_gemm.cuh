@@ -58,6 +58,8 @@
  *               trip count and the grid's tile count are constants, and when BLOCK_N divides
  *               N the epilogue drops its column predicates (every tile is whole along N). The
  *               cubin then serves that (N, K) only; the host adds the two defines.
+ *   SWAP        0, or 1 (EPILOGUE 0, no block scales): swap-AB, the weights on wgmma's M
+ *               side and the tokens on its N (below).
  *   SPLIT       1, 2 or 4 (CLUSTER 1, no PINGPONG): split-K inside a cluster of SPLIT CTAs.
  *               The CTAs of a cluster take the same tile, rank r the K blocks
  *               [r·kb/SPLIT, (r+1)·kb/SPLIT). After its slice a rank r > 0 waits until rank 0
@@ -102,10 +104,17 @@
  *               other promotes, instead of both finishing together and idling through both
  *               promotions.
  *
- * Extensions planned as parameters of this family (not implemented yet):
- *   - Swap-AB for small M: the host swaps the two tensor maps (B's rows fill wgmma's M = 64,
- *     the tokens become wgmma N = 8…64), the macro SWAP_AB makes the epilogue write the
- *     transposed tile and swap the roles of sa/sb, azp, bias (bias then indexes rows).
+ * SWAP 0, or 1 (swap-AB, for few tokens; EPILOGUE 0, no block scales): the host builds
+ * tma_a over B (the weights, boxes of BLOCK_M rows) and tma_b over A (the tokens, boxes of
+ * BLOCK_N rows), so the weights fill wgmma's M side (64 rows a warpgroup) and the tokens
+ * its N = BLOCK_N (8…64) instead of padding 64-row tiles of a few tokens. The kernel's tile
+ * rows are then output columns and its tile columns output rows: tiles count over N × M,
+ * and the epilogue (sm90_epilogue_swap) writes the transposed tile with direct stores, sb,
+ * bias and the zero point's column sums by tile row, sa and the zero point by tile column.
+ * Everything else (ring, split-K, ping-pong, promoted accumulation, specialization) is the
+ * same code on the exchanged operands.
+ *
+ * Extension planned as a parameter of this family (not implemented yet):
  *   - CLUSTER 2 sharing A instead of B (pairs along N), for shapes with few tile-rows.
  */
 #include "common/gemm_args.h"
@@ -163,6 +172,9 @@
 #ifndef W8A8_PROMOTE
 #define W8A8_PROMOTE 0
 #endif
+#ifndef W8A8_SWAP
+#define W8A8_SWAP 0
+#endif
 /* N and K: compiled in (SPECIALIZE) or the run-time arguments (args in scope). */
 #if W8A8_SPECIALIZE
 #if !defined(W8A8_N) || !defined(W8A8_K)
@@ -170,11 +182,20 @@
 #endif
 #define SM90_N ((long long)W8A8_N)
 #define SM90_K ((long long)W8A8_K)
-#define SM90_WHOLE_N (W8A8_N % W8A8_BLOCK_N == 0) /* no tile crosses N */
+/* no tile crosses N (tile columns are N's unless SWAP) */
+#define SM90_WHOLE_N (!W8A8_SWAP && W8A8_N % W8A8_BLOCK_N == 0)
 #else
 #define SM90_N (args.n)
 #define SM90_K (args.k)
 #define SM90_WHOLE_N 0
+#endif
+/* The extents of the kernel's tile rows (wgmma M, tma_a's rows) and tile columns. */
+#if W8A8_SWAP
+#define SM90_ROWS SM90_N
+#define SM90_COLS (args.m)
+#else
+#define SM90_ROWS (args.m)
+#define SM90_COLS SM90_N
 #endif
 
 #define SM90_THREADS (128 * (W8A8_CONSUMERS + 1))
@@ -265,6 +286,8 @@ static_assert(W8A8_STAGGER == 0 ||
                   (W8A8_STAGGER == 1 && SM90_PROMOTED && W8A8_CONSUMERS == 2 && !W8A8_PINGPONG),
               "STAGGER is 0, or 1 with promoted accumulation and two cooperative consumers");
 static_assert(W8A8_AZP == W8A8_Z_NONE || SM90_INT8, "a zero point needs INT8");
+static_assert(W8A8_SWAP == 0 || (W8A8_SWAP == 1 && W8A8_EPILOGUE == 0 && !SM90_BLOCK),
+              "SWAP is 0, or 1 with EPILOGUE 0 and no block scales");
 static_assert(W8A8_OUT_TYPE == W8A8_T_BF16 || W8A8_OUT_TYPE == W8A8_T_FP16 ||
               W8A8_OUT_TYPE == W8A8_T_FP32, "OUT_TYPE");
 
@@ -501,6 +524,64 @@ __device__ __forceinline__ void sm90_epilogue(const sm90_acc_t (&acc)[SM90_SUB_M
             }
     }
 }
+
+#if W8A8_SWAP
+/* SWAP: the tile is the output's transpose. The thread's rows row0 + 64·s + {0, 8} are output
+ * columns (B's rows: sb, bias, the zero point's column sums), its columns col0 + 8j + {0, 1}
+ * output rows (tokens: sa, the zero point). Each value is stored alone: the 8 lanes of one
+ * l % 4 write 8 adjacent outputs of one row, a few kilobytes a tile. */
+__device__ __forceinline__ void sm90_epilogue_swap(const sm90_acc_t (&acc)[SM90_SUB_M][SM90_ACC],
+                                                   const w8a8_gemm_args &args, long long row0,
+                                                   long long col0)
+{
+    char *const out = (char *)args.out;
+    const long long row_bytes = args.ldc * SM90_OUT_BYTES;
+    float sb[SM90_SUB_M][2], bias[SM90_SUB_M][2];
+#if W8A8_AZP != W8A8_Z_NONE
+    int cs[SM90_SUB_M][2];
+#endif
+#pragma unroll
+    for (int s = 0; s < SM90_SUB_M; ++s)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const long long n = row0 + 64 * s + 8 * h;
+            const bool in = n < SM90_N;
+            sb[s][h] = in ? w8a8_b_scale_at(args, n) : 0.0f;
+            bias[s][h] = in ? w8a8_load_bias(args.bias, n) : 0.0f;
+#if W8A8_AZP != W8A8_Z_NONE
+            cs[s][h] = in ? __ldg(args.b_col_sums + n) : 0;
+#endif
+        }
+#pragma unroll
+    for (int j = 0; j < W8A8_BLOCK_N / 8; ++j)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            const long long m = col0 + 8 * j + e;
+            if (m >= args.m)
+                continue;
+            const float sa = w8a8_a_scale_at(args, m);
+#if W8A8_AZP == W8A8_Z_TOKEN
+            const int zp = __ldg(args.azp + m);
+#elif W8A8_AZP == W8A8_Z_TENSOR
+            const int zp = __ldg(args.azp);
+#endif
+            void *const row = out + m * row_bytes;
+#pragma unroll
+            for (int s = 0; s < SM90_SUB_M; ++s)
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                    const long long n = row0 + 64 * s + 8 * h;
+#if W8A8_AZP != W8A8_Z_NONE
+                    const float a = (float)(acc[s][4 * j + 2 * h + e] - zp * cs[s][h]);
+#else
+                    const float a = (float)acc[s][4 * j + 2 * h + e];
+#endif
+                    if (n < SM90_N)
+                        w8a8_store1(row, n, a * sa * sb[s][h] + bias[s][h]);
+                }
+        }
+}
+#endif /* W8A8_SWAP */
 
 /* ---- block scales: promoted accumulation ------------------------------------------------
  * A's scales are 1×128 (sa[m, kb]), B's 128×128 (sb[n/128, kb]), each row-major or K-major
@@ -863,8 +944,8 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
     (void)tma_store;
 
     const int warpgroup = threadIdx.x / 128;
-    const int m_tiles = (int)((args.m + W8A8_BLOCK_M - 1) / W8A8_BLOCK_M);
-    const int n_tiles = (int)((SM90_N + W8A8_BLOCK_N - 1) / W8A8_BLOCK_N);
+    const int m_tiles = (int)((SM90_ROWS + W8A8_BLOCK_M - 1) / W8A8_BLOCK_M);
+    const int n_tiles = (int)((SM90_COLS + W8A8_BLOCK_N - 1) / W8A8_BLOCK_N);
     const int k_blocks = (int)((SM90_K + SM90_BK - 1) / SM90_BK);
     /* OVERLAP takes K blocks in pairs: an odd count gets one more, wholly past K (TMA
      * zero-fills it, its scales are 0) */
@@ -962,6 +1043,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
             W8A8_EPILOGUE && tma_store ? c_smem + consumer * SM90_C_WG_BYTES : 0u;
         const bool store_issuer = (threadIdx.x % 128) == 0;
         (void)store_issuer;
+        (void)staging;
         sm90_acc_t acc[SM90_SUB_M][SM90_ACC];
 #if SM90_PROMOTED
         float tmp[SM90_SUB_M][SM90_ACC]; /* one K block's partial sums before promotion */
@@ -1101,6 +1183,9 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
             if (units.k_rank != 0)
                 continue; /* rank 0 stores the tile */
 #endif
+#if W8A8_SWAP
+            sm90_epilogue_swap(acc, args, row0, col0);
+#else
             /* Staged (EPILOGUE 1, 2): before box b, its slot must have been read by the TMA
              * stores that used it last (the previous tile's, or with EPILOGUE 2 box b - 2's);
              * after it, the box is stored (EPILOGUE 2), or every box after the last. */
@@ -1132,6 +1217,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
             };
             sm90_epilogue(acc, args, row0, col0, staging, 16 * warp + lane / 4, lane, before_box,
                           after_box);
+#endif
         }
 #if W8A8_EPILOGUE
         if (staging && store_issuer)

@@ -1,9 +1,11 @@
 /* The dispatcher on a GPU: w8a8_scaled_mm equals the reference kernel on random problems
  * through each link of the fallback chain; a second call on a key compiles and loads nothing;
- * a warmed key works inside a captured CUDA graph; back-to-back calls into one output keep
+ * a warmed key works inside a captured CUDA graph, and so does a cache row naming a swap-AB
+ * config (replayed twice, bitwise equal); back-to-back calls into one output keep
  * their order under programmatic dependent launch; several threads dispatch at once; the host
  * time of a cached call is measured and printed (not asserted). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cache.h"
@@ -247,12 +249,62 @@ START_TEST(test_graph_capture)
 }
 END_TEST
 
+/* A cache row naming a swap-AB config (sm90_gemm, swap=1, split 2: a cluster per tile) for
+ * an odd decode shape: the dispatched call, captured in a graph and replayed twice, equals the
+ * reference, and both replays give the same bytes. */
+START_TEST(test_swap_row_in_a_graph)
+{
+    static const char *const config = "block_m=128,block_n=24,stages=8,consumers=2,split=2,swap=1";
+    pgen_rng rng;
+    pgen_rng_seed(&rng, 29);
+    w8a8_problem p;
+    w8a8_problem_init(&p, 19, 4100, 4112, W8A8_E4M3, W8A8_BF16);
+    p.a_scale.kind = W8A8_SCALE_ROW;
+    p.bias_type = W8A8_BF16;
+    gpu_case g;
+    gpu_case_make(&g, &rng, &p);
+    put_row(&g.host.problem, g.host.problem.m, "sm90_gemm", config);
+    w8a8_explain e;
+    ck_assert_int_eq(w8a8_dispatch_explain(ctx, &g.host.problem, &e), W8A8_OK);
+    ck_assert_str_eq(e.family, "sm90_gemm");
+    ck_assert_msg(strstr(e.config, "swap=1") != NULL, "explain: %s", e.config);
+    ck_assert_int_eq(w8a8_dispatch_warm(ctx, &g.host.problem), W8A8_OK);
+    const cu_api *cu = ctx->cu;
+    CUstream stream;
+    CUgraph graph;
+    CUgraphExec exec;
+    ck_assert_int_eq(cu->cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
+    w8a8_tensors t = gpu_case_tensors(&g);
+    ck_assert_int_eq(cu->cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_GLOBAL), CUDA_SUCCESS);
+    w8a8_status st = w8a8_scaled_mm(ctx, &g.host.problem, &t, stream);
+    ck_assert_int_eq(cu->cuStreamEndCapture(stream, &graph), CUDA_SUCCESS);
+    ck_assert_msg(st == W8A8_OK, "under capture: %s", w8a8_errmsg(ctx));
+    ck_assert_int_eq(cu->cuGraphInstantiateWithFlags(&exec, graph, 0), CUDA_SUCCESS);
+    unsigned char *first = malloc(g.host.out_bytes), *second = malloc(g.host.out_bytes);
+    ck_assert(first && second);
+    for (int replay = 0; replay < 2; replay++) {
+        test_gpu_poison(ctx, g.out, g.host.out_bytes, 0xFF);
+        ck_assert_int_eq(cu->cuGraphLaunch(exec, stream), CUDA_SUCCESS);
+        ck_assert_int_eq(cu->cuStreamSynchronize(stream), CUDA_SUCCESS);
+        expect_reference(&g, "swap row, graph replay");
+        test_gpu_download(ctx, replay ? second : first, g.out, g.host.out_bytes);
+    }
+    ck_assert_msg(memcmp(first, second, g.host.out_bytes) == 0, "two replays differ");
+    free(first);
+    free(second);
+    cu->cuGraphExecDestroy(exec);
+    cu->cuGraphDestroy(graph);
+    cu->cuStreamDestroy(stream);
+    gpu_case_free(&g);
+}
+END_TEST
+
 /* Programmatic dependent launch: a call may start before the previous one on its stream has
  * finished, so each family must wait before it touches memory. A slow problem (long K) and a
  * fast one (short K) write the same output in turns with no sync between them; the output
  * must be the last call's. A family that wrote before waiting would let the slow call's
- * stores land after the fast call's. Once for sm90_gemm (M 256) and once for sm80_decode (M 4),
- * each forced by a cache row. */
+ * stores land after the fast call's. For sm90_gemm (M 256), sm80_decode (M 4) and sm90_gemm
+ * swapped (M 4), each forced by a cache row. */
 START_TEST(test_back_to_back_calls_keep_order)
 {
     static const struct {
@@ -263,6 +315,7 @@ START_TEST(test_back_to_back_calls_keep_order)
          "block_m=128,block_n=128,stages=4,consumers=2,pingpong=0,raster=0,group=8,cluster=1,"
          "epilogue=0"},
         {4, "sm80_decode", "warps=4,row_tiles=2,token_tiles=1,unroll=2"},
+        {4, "sm90_gemm", "block_m=128,block_n=8,stages=8,consumers=2,split=2,swap=1"},
     };
     pgen_rng rng;
     pgen_rng_seed(&rng, 17);
@@ -373,6 +426,7 @@ int main(void)
     tcase_add_test(tc, test_each_link);
     tcase_add_test(tc, test_second_call_compiles_nothing);
     tcase_add_test(tc, test_graph_capture);
+    tcase_add_test(tc, test_swap_row_in_a_graph);
     tcase_add_test(tc, test_back_to_back_calls_keep_order);
     tcase_add_test(tc, test_threads);
     tcase_add_test(tc, test_host_overhead);

@@ -1,0 +1,236 @@
+/* Swap-AB in the Hopper GEMM (sm90_gemm with swap=1, space scripts/sm90_swap.lua: the weights
+ * on wgmma's M side, the tokens on its N, the transposed tile stored directly) against the
+ * reference kernel, on random data (never zero), outputs poisoned with 0xFF before every run
+ * and the padding between n and ldc checked untouched afterwards:
+ *  - every trait combination sm90_gemm supports without block scales (FP8 mixes and INT8 ×
+ *    A scale × B scale × out dtype × bias × zero point; promoted FP8 sums included) on random
+ *    shapes, cycling through the configs;
+ *  - every config on odd shapes: M = 1, 3, 7, 17, 31, 33, 64 (token tiles of 8…64 with and
+ *    without a tail); N = 1, 17, 129, 517, 4100 (weight tiles of 64…256 rows with a tail);
+ *    K that neither the 128-byte K blocks nor the split divides (16, 48, 144, 1040, 4112);
+ *    FP8 per-row / per-tensor mixes and INT8 with per-token and per-tensor zero points, bias,
+ *    every out dtype;
+ *  - two runs of each split config give the same bytes (the cluster sums in rank order);
+ *  - configs the template cannot build (swap with a staged epilogue, with block scales, swap
+ *    outside 0/1) are refused with W8A8_INVALID before NVRTC;
+ *  - a plan's grid counts tiles over N × M.
+ * The dispatched swap row captured in a CUDA graph is check_gpu_dispatch's. FP8 wgmma
+ * accumulates with a reduced-precision adder (test_accumulation_bound). Needs compute
+ * capability 9.0: skipped (77) otherwise. CK_FORK=no. */
+#include <stdio.h>
+#include <string.h>
+
+#include "gemm.h"
+#include "problem_gen.h"
+#include "testutil.h"
+
+#define SEED 20261126u
+
+static w8a8_context *ctx;
+
+/* Weight tiles of 64 (one consumer), 128 (two cooperative, or ping-pong of 64-row tiles) and
+ * 256 rows; token tiles of 8…64 (INT8-legal N); split 1, 2 and 4 (K slices that do not divide
+ * evenly, and empty ones at K = 16); shapes compiled in; a 2-CTA cluster sharing the tokens. */
+static const char *const configs[] = {
+    "block_m=64,block_n=8,stages=8,consumers=1,split=1,swap=1",
+    "block_m=128,block_n=16,stages=6,consumers=2,split=2,swap=1",
+    "block_m=64,block_n=32,stages=10,consumers=1,split=4,swap=1",
+    "block_m=256,block_n=24,stages=4,consumers=2,split=1,swap=1",
+    "block_m=64,block_n=48,stages=6,consumers=2,pingpong=1,swap=1",
+    "block_m=128,block_n=64,stages=5,consumers=2,split=4,specialize=1,swap=1",
+    "block_m=128,block_n=16,stages=6,consumers=1,split=2,specialize=1,swap=1",
+    "block_m=128,block_n=32,stages=4,consumers=2,cluster=2,swap=1",
+};
+#define CONFIG_COUNT ((int)(sizeof configs / sizeof configs[0]))
+
+static bool check_case(const pgen_case *c, const char *config)
+{
+    return test_family_matches_reference(ctx, &gemm_family_sm90, c, config);
+}
+
+static bool block_scaled(const w8a8_problem *p)
+{
+    return p->a_scale.kind == W8A8_SCALE_BLOCK || p->b_scale.kind == W8A8_SCALE_BLOCK;
+}
+
+START_TEST(every_supported_trait_combination)
+{
+    pgen_rng rng;
+    pgen_rng_seed(&rng, SEED);
+    int count = pgen_trait_count(), runs = 0, failures = 0;
+    for (int i = 0; i < count; i++) {
+        w8a8_problem p;
+        pgen_problem(&rng, i, &p);
+        if (!gemm_family_sm90.supports(ctx, &p) || block_scaled(&p))
+            continue;
+        pgen_case c;
+        ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
+        failures += !check_case(&c, configs[runs % CONFIG_COUNT]);
+        runs++;
+        pgen_case_destroy(&c);
+    }
+    printf("swap: %d trait combinations run, %d failed\n", runs, failures);
+    ck_assert_int_ge(runs, 50);
+    ck_assert_msg(failures == 0, "%d of %d problems differ from the reference", failures, runs);
+}
+END_TEST
+
+START_TEST(every_config_on_odd_shapes)
+{
+    static const int64_t ms[] = {1, 3, 7, 17, 31, 33, 64};
+    static const int64_t nks[][2] = {{1, 16}, {17, 48}, {129, 144}, {517, 1040}, {4100, 4112}};
+    static const w8a8_dtype outs[] = {W8A8_BF16, W8A8_FP16, W8A8_FP32};
+    pgen_rng rng;
+    pgen_rng_seed(&rng, SEED + 1);
+    int runs = 0, failures = 0;
+    for (int int8 = 0; int8 < 2; int8++)
+        for (int mi = 0; mi < (int)(sizeof ms / sizeof ms[0]); mi++)
+            for (int s = 0; s < (int)(sizeof nks / sizeof nks[0]); s++) {
+                int v = mi + s;
+                w8a8_problem p;
+                w8a8_problem_init(&p, ms[mi], nks[s][0], nks[s][1],
+                                  int8 ? W8A8_INT8 : (v % 4 == 3 ? W8A8_E5M2 : W8A8_E4M3),
+                                  outs[(v + int8) % 3]);
+                p.a_scale.kind = v % 3 ? W8A8_SCALE_ROW : W8A8_SCALE_TENSOR;
+                p.b_scale.kind = v % 2 ? W8A8_SCALE_ROW : W8A8_SCALE_TENSOR;
+                p.bias_type = v % 3 == 0 ? W8A8_DTYPE_NONE : v % 3 == 1 ? W8A8_FP32 : p.out_type;
+                p.azp = int8 ? (v % 2 ? W8A8_AZP_TOKEN : W8A8_AZP_TENSOR) : W8A8_AZP_NONE;
+                p.ldc = (nks[s][0] + 7) / 8 * 8 + 8; /* padding the check watches */
+                pgen_case c;
+                ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
+                for (int ci = 0; ci < CONFIG_COUNT; ci++) {
+                    failures += !check_case(&c, configs[ci]);
+                    runs++;
+                }
+                pgen_case_destroy(&c);
+            }
+    printf("swap: %d config × shape runs, %d failed\n", runs, failures);
+    ck_assert_msg(failures == 0, "%d of %d runs differ from the reference", failures, runs);
+}
+END_TEST
+
+/* Promoted FP8 sums (accum promoted: the temporary set added every K block) with swap. */
+START_TEST(promoted_accumulation_on_odd_shapes)
+{
+    static const int64_t shapes[][3] = {{1, 517, 4112}, {17, 129, 1040}, {33, 4100, 144}};
+    pgen_rng rng;
+    pgen_rng_seed(&rng, SEED + 2);
+    int runs = 0, failures = 0;
+    for (int s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++) {
+        w8a8_problem p;
+        w8a8_problem_init(&p, shapes[s][0], shapes[s][1], shapes[s][2], W8A8_E4M3,
+                          s == 1 ? W8A8_FP32 : W8A8_BF16);
+        p.accum = W8A8_ACCUM_PROMOTED;
+        p.a_scale.kind = W8A8_SCALE_ROW;
+        p.bias_type = s == 2 ? W8A8_BF16 : W8A8_DTYPE_NONE;
+        pgen_case c;
+        ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
+        for (int ci = 0; ci < CONFIG_COUNT; ci++) {
+            failures += !check_case(&c, configs[ci]);
+            runs++;
+        }
+        pgen_case_destroy(&c);
+    }
+    printf("swap: %d promoted config × shape runs, %d failed\n", runs, failures);
+    ck_assert_msg(failures == 0, "%d of %d promoted runs differ", failures, runs);
+}
+END_TEST
+
+START_TEST(split_runs_are_bitwise_equal)
+{
+    static const char *const split[] = {
+        "block_m=128,block_n=16,stages=6,consumers=2,split=2,swap=1",
+        "block_m=64,block_n=32,stages=10,consumers=1,split=4,swap=1",
+        "block_m=128,block_n=64,stages=5,consumers=2,split=4,specialize=1,swap=1",
+    };
+    pgen_rng rng;
+    pgen_rng_seed(&rng, SEED + 3);
+    w8a8_problem p;
+    w8a8_problem_init(&p, 29, 1000, 8208, W8A8_E4M3, W8A8_FP32);
+    p.a_scale.kind = W8A8_SCALE_ROW;
+    p.b_scale.kind = W8A8_SCALE_ROW;
+    pgen_case c;
+    ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
+    test_family_runs_are_bitwise_equal(ctx, &gemm_family_sm90, &c, split,
+                                       (int)(sizeof split / sizeof split[0]));
+    pgen_case_destroy(&c);
+}
+END_TEST
+
+START_TEST(invalid_configs_are_refused)
+{
+    static const char *const bad[] = {
+        "block_m=64,block_n=16,consumers=1,swap=2",
+        "block_m=64,block_n=16,consumers=1,epilogue=1,swap=1", /* staged stores: not swapped */
+        "block_m=128,block_n=64,consumers=2,epilogue=2,swap=1",
+    };
+    w8a8_problem p;
+    w8a8_problem_init(&p, 16, 256, 512, W8A8_E4M3, W8A8_BF16);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        gemm_plan plan;
+        uint64_t compiles = atomic_load(&ctx->nvrtc_compiles);
+        w8a8_status st = gemm_family_sm90.plan(ctx, &p, bad[i], &plan);
+        ck_assert_msg(st == W8A8_INVALID, "'%s' gave %s", bad[i], w8a8_status_string(st));
+        ck_assert_ptr_nonnull(strstr(w8a8_errmsg(ctx), "sm90_gemm config"));
+        ck_assert_uint_eq(atomic_load(&ctx->nvrtc_compiles), compiles);
+    }
+    /* block scales stay unswapped */
+    pgen_block_scales(&p, 0, 0, 0);
+    ck_assert(gemm_family_sm90.supports(ctx, &p));
+    gemm_plan plan;
+    w8a8_status st = gemm_family_sm90.plan(ctx, &p, configs[1], &plan);
+    ck_assert_msg(st == W8A8_INVALID, "swap with block scales: %s", w8a8_status_string(st));
+    ck_assert_ptr_nonnull(strstr(w8a8_errmsg(ctx), "swap=1"));
+}
+END_TEST
+
+/* The grid counts tiles over N (block_m rows) × M (block_n tokens), times the split. */
+START_TEST(grid_counts_swapped_tiles)
+{
+    w8a8_problem p;
+    w8a8_problem_init(&p, 20, 1000, 4096, W8A8_E4M3, W8A8_BF16);
+    gemm_plan plan;
+    /* 1000 / 128 → 8 tile rows, 20 / 16 → 2 tile columns, split 2: 32 CTAs */
+    ck_assert_msg(gemm_family_sm90.plan(ctx, &p, configs[1], &plan) == W8A8_OK, "%s",
+                  w8a8_errmsg(ctx));
+    ck_assert_uint_eq(plan.launch.grid[0], 32u);
+    ck_assert_uint_eq(plan.launch.cluster[0], 2u);
+    /* 1000 / 64 → 16 tile rows, 20 / 8 → 3 tile columns: 48 CTAs */
+    ck_assert(gemm_family_sm90.plan(ctx, &p, configs[0], &plan) == W8A8_OK);
+    ck_assert_uint_eq(plan.launch.grid[0], 48u);
+}
+END_TEST
+
+int main(void)
+{
+    setenv("CK_FORK", "no", 1); /* CUDA does not survive fork(), whoever runs this */
+    test_require_gpu_or_skip("gpu_swap");
+    w8a8_status st = w8a8_context_open(&ctx, NULL);
+    w8a8_device_info info;
+    if (st == W8A8_OK)
+        st = w8a8_context_device_info(ctx, &info);
+    if (st != W8A8_OK) {
+        printf("gpu_swap: context: %s: %s\n", w8a8_status_string(st), w8a8_errmsg(ctx));
+        w8a8_context_close(ctx);
+        return 1;
+    }
+    if (info.cc_major != 9 || info.cc_minor != 0) {
+        printf("gpu_swap: skipped: %s is compute capability %d.%d, sm_90a needs 9.0\n",
+               info.name, info.cc_major, info.cc_minor);
+        w8a8_context_close(ctx);
+        return TEST_SKIP_CODE;
+    }
+    Suite *s = suite_create("gpu_swap");
+    TCase *tc = tcase_create("swap");
+    tcase_set_timeout(tc, 900);
+    tcase_add_test(tc, invalid_configs_are_refused);
+    tcase_add_test(tc, grid_counts_swapped_tiles);
+    tcase_add_test(tc, every_supported_trait_combination);
+    tcase_add_test(tc, every_config_on_odd_shapes);
+    tcase_add_test(tc, promoted_accumulation_on_odd_shapes);
+    tcase_add_test(tc, split_runs_are_bitwise_equal);
+    suite_add_tcase(s, tc);
+    int status = test_run_suite(s);
+    w8a8_context_close(ctx);
+    return status;
+}
