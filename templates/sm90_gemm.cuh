@@ -212,6 +212,9 @@
 #define SM90_A_BYTES (W8A8_BLOCK_M * SM90_BK)
 #define SM90_B_BYTES (W8A8_BLOCK_N * SM90_BK)
 #define SM90_INT8 (W8A8_A_TYPE == W8A8_T_INT8)
+/* wgmma's A operand (tile rows) and B operand (tile columns): SWAP exchanges the problem's */
+#define SM90_OP_A_TYPE (W8A8_SWAP ? W8A8_B_TYPE : W8A8_A_TYPE)
+#define SM90_OP_B_TYPE (W8A8_SWAP ? W8A8_A_TYPE : W8A8_B_TYPE)
 /* Epilogue staging (EPILOGUE 1): per consumer warpgroup SM90_WG_M rows of the tile, as
  * SM90_C_BOXES TMA boxes of SM90_C_BOX_BYTES-wide rows (the widest of 128/64/32/16 bytes that
  * divides a tile row), each box SM90_WG_M·SM90_C_BOX_BYTES bytes (a multiple of 1024) and

@@ -258,8 +258,10 @@ START_TEST(test_swap_row_in_a_graph)
     pgen_rng rng;
     pgen_rng_seed(&rng, 29);
     w8a8_problem p;
-    w8a8_problem_init(&p, 19, 4100, 4112, W8A8_E4M3, W8A8_BF16);
+    w8a8_problem_init(&p, 19, 4100, 4112, W8A8_E5M2, W8A8_BF16);
+    p.b_type = W8A8_E4M3; /* the operands' types exchange too */
     p.a_scale.kind = W8A8_SCALE_ROW;
+    p.ldc = 4104;
     p.bias_type = W8A8_BF16;
     gpu_case g;
     gpu_case_make(&g, &rng, &p);
@@ -304,7 +306,7 @@ END_TEST
  * fast one (short K) write the same output in turns with no sync between them; the output
  * must be the last call's. A family that wrote before waiting would let the slow call's
  * stores land after the fast call's. For sm90_gemm (M 256), sm80_decode (M 4) and sm90_gemm
- * swapped (M 4), each forced by a cache row. */
+ * swapped (M 8), each forced by a cache row. */
 START_TEST(test_back_to_back_calls_keep_order)
 {
     static const struct {
@@ -315,7 +317,7 @@ START_TEST(test_back_to_back_calls_keep_order)
          "block_m=128,block_n=128,stages=4,consumers=2,pingpong=0,raster=0,group=8,cluster=1,"
          "epilogue=0"},
         {4, "sm80_decode", "warps=4,row_tiles=2,token_tiles=1,unroll=2"},
-        {4, "sm90_gemm", "block_m=128,block_n=8,stages=8,consumers=2,split=2,swap=1"},
+        {8, "sm90_gemm", "block_m=128,block_n=8,stages=8,consumers=2,swap=1"},
     };
     pgen_rng rng;
     pgen_rng_seed(&rng, 17);

@@ -8,8 +8,8 @@
  *  - every config on odd shapes: M = 1, 3, 7, 17, 31, 33, 64 (token tiles of 8…64 with and
  *    without a tail); N = 1, 17, 129, 517, 4100 (weight tiles of 64…256 rows with a tail);
  *    K that neither the 128-byte K blocks nor the split divides (16, 48, 144, 1040, 4112);
- *    FP8 per-row / per-tensor mixes and INT8 with per-token and per-tensor zero points, bias,
- *    every out dtype;
+ *    FP8 (e4m3, e5m2, e5m2 × e4m3) with per-row / per-tensor mixes and INT8 with per-token
+ *    and per-tensor zero points, bias, every out dtype;
  *  - two runs of each split config give the same bytes (the cluster sums in rank order);
  *  - configs the template cannot build (swap with a staged epilogue, with block scales, swap
  *    outside 0/1) are refused with W8A8_INVALID before NVRTC;
@@ -91,6 +91,8 @@ START_TEST(every_config_on_odd_shapes)
                 w8a8_problem_init(&p, ms[mi], nks[s][0], nks[s][1],
                                   int8 ? W8A8_INT8 : (v % 4 == 3 ? W8A8_E5M2 : W8A8_E4M3),
                                   outs[(v + int8) % 3]);
+                if (!int8 && v % 8 == 3)
+                    p.b_type = W8A8_E4M3; /* e5m2 × e4m3: wgmma's operand types exchange */
                 p.a_scale.kind = v % 3 ? W8A8_SCALE_ROW : W8A8_SCALE_TENSOR;
                 p.b_scale.kind = v % 2 ? W8A8_SCALE_ROW : W8A8_SCALE_TENSOR;
                 p.bias_type = v % 3 == 0 ? W8A8_DTYPE_NONE : v % 3 == 1 ? W8A8_FP32 : p.out_type;
@@ -123,6 +125,7 @@ START_TEST(promoted_accumulation_on_odd_shapes)
         p.accum = W8A8_ACCUM_PROMOTED;
         p.a_scale.kind = W8A8_SCALE_ROW;
         p.bias_type = s == 2 ? W8A8_BF16 : W8A8_DTYPE_NONE;
+        p.ldc = (shapes[s][1] + 7) / 8 * 8 + 8;
         pgen_case c;
         ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
         for (int ci = 0; ci < CONFIG_COUNT; ci++) {

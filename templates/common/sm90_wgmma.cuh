@@ -1,7 +1,8 @@
 /* The wgmma instruction of sm90_gemm for its BLOCK_N and operand types, as inline PTX: the
  * accumulator type, the instruction kind and the operand lists for every N from 8 to 256.
- * Included by templates/sm90_gemm.cuh after its configuration (it reads W8A8_A_TYPE,
- * W8A8_B_TYPE, W8A8_BLOCK_N, SM90_INT8 and SM90_ACC). Prefix: sm90_. */
+ * Included by templates/sm90_gemm.cuh after its configuration (it reads SM90_OP_A_TYPE and
+ * SM90_OP_B_TYPE, the types of wgmma's A and B operands, W8A8_BLOCK_N, SM90_INT8 and
+ * SM90_ACC). Prefix: sm90_. */
 #ifndef W8A8_SM90_WGMMA_CUH
 #define W8A8_SM90_WGMMA_CUH
 
@@ -17,11 +18,11 @@ typedef int sm90_acc_t;
 #else
 typedef float sm90_acc_t;
 #define SM90_CN "+f"
-#if W8A8_A_TYPE == W8A8_T_E4M3 && W8A8_B_TYPE == W8A8_T_E4M3
+#if SM90_OP_A_TYPE == W8A8_T_E4M3 && SM90_OP_B_TYPE == W8A8_T_E4M3
 #define SM90_KIND ".f32.e4m3.e4m3"
-#elif W8A8_A_TYPE == W8A8_T_E4M3
+#elif SM90_OP_A_TYPE == W8A8_T_E4M3
 #define SM90_KIND ".f32.e4m3.e5m2"
-#elif W8A8_B_TYPE == W8A8_T_E4M3
+#elif SM90_OP_B_TYPE == W8A8_T_E4M3
 #define SM90_KIND ".f32.e5m2.e4m3"
 #else
 #define SM90_KIND ".f32.e5m2.e5m2"
