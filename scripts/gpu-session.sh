@@ -25,7 +25,8 @@
 #                                           (ours as graph replays, as the peers: w8a8 bench
 #                                           options $W8A8_BENCH_ARGS, default --graph; set it
 #                                           empty to time host launches);
-#                                           G also llama3-8b (its 4 layers × M 1…16384)
+#                                           G also llama3-8b (its 4 layers × M 1…16384) and
+#                                           llama3-large (the Llama grid at M 1024…8192)
 #   scripts/gpu-session.sh sm80-peak        mma.sync.m16n8k32 peak (w8a8 bench --op mma-peak) and
 #                                           the device-to-device copy bandwidth: the limits the
 #                                           sm80_gemm family is judged against
@@ -137,7 +138,7 @@ run_sass() {
 }
 
 # grid_shapes G: "--shape M,N,K" for every shape of grid G (peers.py's decode and dsv3 grids;
-# llama3-small is peers.py's llama3 (N, K) at M 1…512)
+# llama3-small is peers.py's llama3 (N, K) at M 1…512, llama3-large at M 1024…8192)
 grid_shapes() {
   local nks ms
   case "$1" in
@@ -145,6 +146,8 @@ grid_shapes() {
     llama3-small) nks="6144,4096 4096,4096 28672,4096 4096,14336 10240,8192 8192,8192 57344,8192 8192,28672"
                   ms="1 16 64 128 256 512" ;;
     dsv3) nks="2112,7168 24576,1536 32768,512 7168,16384 4096,7168 7168,2048"; ms="1 16 64 128 512" ;;
+    llama3-large) nks="6144,4096 4096,4096 28672,4096 4096,14336 10240,8192 8192,8192 57344,8192 8192,28672"
+                  ms="1024 2048 4096 8192" ;;
     llama3-8b) nks="6144,4096 4096,4096 28672,4096 4096,14336"
                ms="1 16 64 128 256 512 1024 2048 4096 8192 16384" ;;
     *) echo "gpu-session: unknown grid $1" >&2; return 1 ;;
