@@ -1060,7 +1060,11 @@ W8A8_API w8a8_status w8a8_dispatch_explain(w8a8_context *ctx, const w8a8_problem
  * batches of launches after a warm-up, inputs rotated through buffers totalling at least four
  * times the L2 size, random data, the median of repeated samples with the p10–p90 spread — and
  * each one's output is checked against the reference kernel first. A quick pass times every
- * survivor; the best few get more samples (successive halving). Every measurement is written
+ * survivor with host launches; the best few get more samples (successive halving), as replays
+ * of a CUDA graph of their batch: the way a serving engine launches, and free of the gaps a
+ * busy host (the compile threads) leaves between launches, which hide what programmatic
+ * dependent launch does to grids that leave SMs idle. The winner is the fastest finalist.
+ * Every measurement is written
  * to the user's cache database as it is taken, so an interrupted run resumes: a rerun skips
  * (key, family, config) already measured unless `force`.
  */
@@ -1080,7 +1084,7 @@ typedef struct w8a8_tune_options {
     int threads;            /* compile threads; 0: online CPUs */
     int quick_samples;      /* samples per candidate in the quick pass (default 5) */
     int final_samples;      /* samples per finalist (default 30) */
-    int finalists;          /* candidates that get the final pass (default 4) */
+    int finalists;          /* candidates that get the final pass (default 8) */
     /* More GPUs: contexts of other devices of the same model (name, SMs, memory) that time
      * keys in parallel with ctx, each on its own thread, into their databases (open them on
      * the same cache_db to get one). Keys are handed out one at a time; kernels are compiled

@@ -13,7 +13,7 @@
 
 #define TUNE_QUICK_SAMPLES 5
 #define TUNE_FINAL_SAMPLES 30
-#define TUNE_FINALISTS 4
+#define TUNE_FINALISTS 8
 
 /* The next key for this device (keys go out in order, one at a time); false when none is left.
  * The compile queue is told the earliest key any device is timing. */
