@@ -238,7 +238,9 @@ static void bench_usage(FILE *f)
             "                 times torch, and as an engine that captures graphs runs them);\n"
             "                 default: the calls launched from the host, batch after batch\n"
             "  --json         one object per provider and shape: provider, dtype, scale, m, n, k,\n"
-            "                 us, tflops, gbps (peers.py's fields)\n"
+            "                 us, tflops, gbps (peers.py's fields); ours also family, config,\n"
+            "                 match and source: the kernel the dispatcher ran and why (as\n"
+            "                 cache explain says)\n"
             "  --host-overhead  host time per w8a8_scaled_mm call on a cached key, beside the\n"
             "                 driver's floor (bare cuLaunchKernelEx of the same launch,\n"
             "                 interleaved) and the difference; with --json one object with\n"
@@ -397,17 +399,29 @@ static int bench_parse(bench_cli *b, int argc, char **argv)
 
 static double round_to(double v, double unit) { return (double)(long long)(v / unit + 0.5) * unit; }
 
+/* One timed provider and shape; kernel: what the dispatcher ran (our rows), or NULL. */
 static void print_result(const bench_cli *b, const char *provider, const w8a8_problem *p,
-                         const w8a8_bench_result *r, double baseline_us)
+                         const w8a8_bench_result *r, double baseline_us, const w8a8_explain *kernel)
 {
     if (b->json) {
         printf("{\"provider\": \"%s\", \"dtype\": \"%s\", \"scale\": \"%s\", \"accum\": \"%s\", "
                "\"m\": %lld, \"n\": %lld, \"k\": %lld, \"us\": %.2f, \"tflops\": %.1f, "
-               "\"gbps\": %.1f}\n",
+               "\"gbps\": %.1f",
                provider, w8a8_dtype_name(p->a_type), cli_scale_label(&b->spec),
                w8a8_accum_name(p->accum), (long long)p->m,
                (long long)p->n, (long long)p->k, round_to(r->median_us, 0.01),
                round_to(r->tflops, 0.1), round_to(r->gbps, 0.1));
+        if (kernel) {
+            printf(", \"family\": ");
+            cli_json_string(stdout, kernel->family);
+            printf(", \"config\": ");
+            cli_json_string(stdout, kernel->config);
+            printf(", \"match\": ");
+            cli_json_string(stdout, kernel->match);
+            printf(", \"source\": ");
+            cli_json_string(stdout, kernel->source);
+        }
+        printf("}\n");
         fflush(stdout);
         return;
     }
@@ -415,9 +429,12 @@ static void print_result(const bench_cli *b, const char *provider, const w8a8_pr
     snprintf(shape, sizeof shape, "%lldx%lldx%lld", (long long)p->m, (long long)p->n, (long long)p->k);
     if (baseline_us > 0)
         snprintf(vs, sizeof vs, "%.2fx", baseline_us / r->median_us);
-    printf("%-9s %-5s %-12s %-20s %10.2f %9.1f %9.1f %8.2f %9s\n", provider,
+    printf("%-9s %-5s %-12s %-20s %10.2f %9.1f %9.1f %8.2f %9s", provider,
            w8a8_dtype_name(p->a_type), cli_scale_label(&b->spec), shape, r->median_us, r->tflops,
            r->gbps, r->host_us, vs);
+    if (kernel)
+        printf("  %s %s (%s)", kernel->family, kernel->config, kernel->match);
+    printf("\n");
     fflush(stdout);
 }
 
@@ -456,7 +473,7 @@ static double bench_cublaslt(bench_cli *b, w8a8_context *ctx, const w8a8_problem
                          : W8A8_UNSUPPORTED;
     double us = -1.0;
     if (st == W8A8_OK) {
-        print_result(b, "cublaslt", p, &r, -1.0);
+        print_result(b, "cublaslt", p, &r, -1.0, NULL);
         us = r.median_us;
     } else {
         char message[256];
@@ -525,7 +542,9 @@ static bool bench_shape(bench_cli *b, w8a8_context *ctx, const long long shape[3
     w8a8_status st = w8a8_bench_time(ctx, &p, NULL, NULL, &o, &ours);
     double theirs = st == W8A8_NO_DEVICE ? -1.0 : bench_cublaslt(b, ctx, &p, &o);
     if (st == W8A8_OK) {
-        print_result(b, "w8a8jit", &p, &ours, theirs);
+        w8a8_explain e;
+        bool explained = w8a8_dispatch_explain(ctx, &p, &e) == W8A8_OK;
+        print_result(b, "w8a8jit", &p, &ours, theirs, explained ? &e : NULL);
     } else {
         char message[2300];
         snprintf(message, sizeof message, "%s: %s", w8a8_status_string(st), w8a8_errmsg(ctx));
