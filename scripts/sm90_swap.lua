@@ -130,8 +130,13 @@ local function rank(c, problem, device)
     if c.pingpong == 1 and waves > 1 then
         tile = tile - 0.8 * epilogue -- the other consumer's main loop hides it
     end
-    -- variants the model cannot tell apart: 3 % per step from the usual choice
-    local steps = (c.specialize == 1 and 0 or 0.2) + (c.pingpong == 1 and 1 or 0)
+    -- variants the model cannot tell apart: 3 % per step from the usual choice. Fitted to the
+    -- H200 tunes of 2026-11-26 (bench/results-2026-11-26-s16, E6: the 8 Llama (N, K) at
+    -- M = 1…64, per-tensor): 64-row ping-pong tiles won most keys, 128-row ones few; the best
+    -- swap config of each of the 56 keys ranks at median 12, at worst 62 (was 18 and 91
+    -- before this term; a fit to the same data).
+    local steps = (c.specialize == 1 and 0 or 0.2) + (c.pingpong == 1 and 0 or 0.5)
+        + (c.block_m == 64 and 0 or 1)
     return (waves * tile + FILL_NS + LAUNCH_NS) * (1 + 0.03 * steps)
 end
 
