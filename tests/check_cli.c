@@ -69,6 +69,15 @@ START_TEST(usage_errors_exit_2)
 }
 END_TEST
 
+/* A shape the library refuses is reported, the others still run, and the exit code says a
+ * shape failed (with or without a GPU: the problem is validated before the device). */
+START_TEST(bench_reports_a_bad_shape_and_exits_1)
+{
+    expect("bench --no-cublaslt --shape 1,2,3", 1, "problem.k: 3 is not a multiple of 16");
+    expect("bench --no-cublaslt --json --shape 1,2,3", 1, "\"error\": \"W8A8_INVALID");
+}
+END_TEST
+
 START_TEST(hostile_spaces_fail_with_file_and_line)
 {
     static const struct {
@@ -189,6 +198,7 @@ int main(void)
     TCase *tc = tcase_create("cli");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, usage_errors_exit_2);
+    tcase_add_test(tc, bench_reports_a_bad_shape_and_exits_1);
     tcase_add_test(tc, hostile_spaces_fail_with_file_and_line);
     tcase_add_test(tc, bytecode_space_is_refused);
     tcase_add_test(tc, a_space_file_compiles);

@@ -244,7 +244,8 @@ static void bench_usage(FILE *f)
             "  --host-overhead  host time per w8a8_scaled_mm call on a cached key, beside the\n"
             "                 driver's floor (bare cuLaunchKernelEx of the same launch,\n"
             "                 interleaved) and the difference; with --json one object with\n"
-            "                 host_us, floor_us, over_floor_us (and no \"us\" field)\n",
+            "                 host_us, floor_us, over_floor_us (and no \"us\" field)\n"
+            "A shape that fails is reported and the rest still run; the exit status is then 1.\n",
             cli_model_names());
 }
 
@@ -532,8 +533,10 @@ static void bench_host(bench_cli *b, w8a8_context *ctx, const w8a8_problem *p)
     fflush(stdout);
 }
 
-/* One shape: ours, then cuBLASLt; false when the device is gone. */
-static bool bench_shape(bench_cli *b, w8a8_context *ctx, const long long shape[3])
+/* One shape: ours, then cuBLASLt. Returns BENCH_SHAPE_OK, BENCH_SHAPE_FAILED (printed; the
+ * next shapes still run) or BENCH_SHAPE_FATAL (the device is gone). */
+enum { BENCH_SHAPE_OK, BENCH_SHAPE_FAILED, BENCH_SHAPE_FATAL };
+static int bench_shape(bench_cli *b, w8a8_context *ctx, const long long shape[3])
 {
     w8a8_problem p;
     cli_problem_make(&p, shape[0], shape[1], shape[2], &b->spec);
@@ -552,7 +555,9 @@ static bool bench_shape(bench_cli *b, w8a8_context *ctx, const long long shape[3
     }
     if (b->host_overhead && st == W8A8_OK)
         bench_host(b, ctx, &p);
-    return st != W8A8_NO_DEVICE && st != W8A8_CUDA_ERROR;
+    if (st == W8A8_NO_DEVICE || st == W8A8_CUDA_ERROR)
+        return BENCH_SHAPE_FATAL;
+    return st == W8A8_OK ? BENCH_SHAPE_OK : BENCH_SHAPE_FAILED;
 }
 
 int cmd_bench(int argc, char **argv)
@@ -593,12 +598,14 @@ int cmd_bench(int argc, char **argv)
     if (!b->json)
         printf("%-9s %-5s %-12s %-20s %10s %9s %9s %8s %9s\n", "provider", "dtype", "scale",
                "shape (MxNxK)", "us", "TFLOP/s", "GB/s", "host us", "vs cuBLASLt");
-    rc = 0;
-    for (size_t i = 0; i < b->shape_count; i++)
-        if (!bench_shape(b, ctx, b->shapes[i])) {
+    rc = 0; /* 1 when any shape failed: the others still run, unless the device is gone */
+    for (size_t i = 0; i < b->shape_count; i++) {
+        int outcome = bench_shape(b, ctx, b->shapes[i]);
+        if (outcome != BENCH_SHAPE_OK)
             rc = 1;
+        if (outcome == BENCH_SHAPE_FATAL)
             break;
-        }
+    }
     if (b->lt.handle)
         b->lt.destroy(b->lt.handle);
     w8a8_context_close(ctx);
