@@ -3,6 +3,7 @@
  * recomputes in C, the shipped spaces, and the public w8a8_space_* API. */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -19,6 +20,7 @@
 #endif
 
 #include "gemm.h"
+#include "problem_gen.h"
 #include "space.h"
 #include "testutil.h"
 
@@ -916,6 +918,71 @@ START_TEST(shipped_sm90_rows_are_valid_configs)
 }
 END_TEST
 
+/* scripts/sm90_swap.lua: sm90_gemm's template with swap=1 in every config, at M <= 64 only,
+ * never with block scales or an FP8 zero point; token tiles no wider than M needs (the last
+ * 8-token group holds a token); every config it lists is one the family's host code accepts
+ * (no valid() rule weaker than sm90_config_check); its default among its candidates. */
+START_TEST(sm90_swap_space)
+{
+    w8a8_context *ctx = ctx_open();
+    space *s = NULL;
+    space_device dev;
+    space_enumeration e;
+    w8a8_problem p;
+    bool applies = false;
+    char config[W8A8_SPACE_CONFIG_BYTES];
+    ck_assert(space_device_nominal(ctx, "sm_90a", &dev) == W8A8_OK);
+    ck_assert_msg(space_load(ctx, "sm90_swap", &s) == W8A8_OK, "%s", w8a8_errmsg(ctx));
+    ck_assert_str_eq(space_arch(s), "sm_90a");
+    ck_assert_str_eq(space_template(s), "sm90_gemm");
+    static const struct {
+        int64_t m;
+        w8a8_dtype type;
+        int block, azp;
+        bool applies;
+    } cases[] = {
+        {64, W8A8_E4M3, 0, 0, true},   {65, W8A8_E4M3, 0, 0, false}, {1, W8A8_E5M2, 0, 0, true},
+        {16, W8A8_E4M3, 1, 0, false},  {16, W8A8_INT8, 0, 1, true},  {16, W8A8_E4M3, 0, 1, false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        w8a8_problem_init(&p, cases[i].m, 4096, 4096, cases[i].type, W8A8_BF16);
+        if (cases[i].block)
+            pgen_block_scales(&p, 0, 0, 0);
+        p.azp = cases[i].azp ? W8A8_AZP_TOKEN : W8A8_AZP_NONE;
+        ck_assert(space_applies(ctx, s, &p, &dev, &applies) == W8A8_OK);
+        ck_assert_msg(applies == cases[i].applies, "case %zu", i);
+    }
+    static const int64_t ms[] = {1, 16, 33};
+    for (size_t mi = 0; mi < sizeof ms / sizeof ms[0]; mi++) {
+        w8a8_problem_init(&p, ms[mi], 4096, 14336, W8A8_E4M3, W8A8_BF16);
+        p.a_scale.kind = W8A8_SCALE_ROW;
+        ck_assert_msg(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
+        ck_assert_uint_gt(e.count, 50);
+        for (size_t i = 0; i < e.count; i++) {
+            const char *c = e.candidates[i].config;
+            ck_assert_msg(strstr(c, "swap=1") != NULL, "%s", c);
+            int block_n = atoi(strstr(c, "block_n=") + 8);
+            ck_assert_msg(block_n == 8 || block_n - 8 < ms[mi], "M %lld: %s", (long long)ms[mi], c);
+            char defines[1024];
+            ck_assert_msg(gemm_family_defines(&gemm_family_sm90, ctx, &p, c, defines,
+                                              sizeof defines) == W8A8_OK,
+                          "%s: %s", c, w8a8_errmsg(ctx));
+            ck_assert_ptr_nonnull(strstr(defines, ",swap=1"));
+            if (i > 0)
+                ck_assert(e.candidates[i - 1].rank <= e.candidates[i].rank);
+        }
+        ck_assert(space_default(ctx, s, &p, &dev, config, sizeof config) == W8A8_OK);
+        bool listed = false;
+        for (size_t i = 0; i < e.count; i++)
+            listed |= strcmp(e.candidates[i].config, config) == 0;
+        ck_assert_msg(listed, "default %s is not a valid candidate", config);
+        space_enumeration_free(&e);
+    }
+    space_free(s);
+    w8a8_context_close(ctx);
+}
+END_TEST
+
 START_TEST(sm90_space_prunes_to_exact_counts)
 {
     w8a8_context *ctx = ctx_open();
@@ -1140,6 +1207,7 @@ int main(void)
     tcase_add_test(shipped, reference_space);
     tcase_add_test(shipped, reference_compile_plan_covers_every_trait);
     tcase_add_test(shipped, sm90_space_prunes_to_exact_counts);
+    tcase_add_test(shipped, sm90_swap_space);
     tcase_add_test(shipped, shipped_sm90_rows_are_valid_configs);
     tcase_add_test(shipped, sm90_tile_order_is_a_launch_argument);
     suite_add_tcase(s, shipped);
