@@ -12,7 +12,8 @@
 --
 -- Parameters (sm90_gemm's, read for the exchanged operands):
 --   block_m    weight rows (output columns) of a tile: 64 or 128 per consumer warpgroup
---   block_n    tokens (output rows) of a tile, wgmma N; more than M's tokens only pads
+--   block_n    tokens (output rows) of a tile, wgmma N: at most the narrowest value that
+--              holds M (wider only pads)
 --   stages     depth of the TMA ring (stages · (block_m + block_n) · 128 bytes)
 --   consumers  consumer warpgroups (2: setmaxnreg 40/232)
 --   pingpong   1 (2 consumers): each consumer takes every other tile whole
@@ -56,6 +57,18 @@ local function smem_bytes(c)
         + TURN_BYTES + ALIGN_SLACK
 end
 
+local TOKEN_TILES = { 8, 16, 24, 32, 48, 64 }
+
+-- the narrowest token tile that holds M tokens (at most 64)
+local function token_tile(m)
+    for _, n in ipairs(TOKEN_TILES) do
+        if n >= m then
+            return n
+        end
+    end
+    return TOKEN_TILES[#TOKEN_TILES]
+end
+
 local function valid(c, problem, device)
     if c.pingpong == 1 and c.consumers ~= 2 then
         return false, "pingpong needs 2 consumers"
@@ -70,8 +83,8 @@ local function valid(c, problem, device)
     if c.split > 1 and ceil_div(problem.k, BK) < 2 * c.split then
         return false, "split: at least 2 K blocks a slice"
     end
-    -- the tile's last 8-token group must hold a token
-    if c.block_n > 8 and c.block_n - 8 >= problem.m then
+    -- no wider than the narrowest listed token tile that holds M (more only pads)
+    if c.block_n > token_tile(problem.m) then
         return false, "token tile past M"
     end
     if smem_bytes(c) > device.max_smem then
@@ -145,7 +158,7 @@ local function default(problem, device)
     local best, best_cost
     for _, s in ipairs({ { 64, 1 }, { 128, 2 }, { 256, 2 } }) do
         for _, split in ipairs({ 1, 2, 4 }) do
-            local c = { block_m = s[1], block_n = 8 * math.min(8, ceil_div(problem.m, 8)),
+            local c = { block_m = s[1], block_n = token_tile(problem.m),
                         consumers = s[2], pingpong = 0, split = split, specialize = 0,
                         swap = 1, stages = 2 }
             for _, stages in ipairs({ 16, 12, 10, 8, 6, 4 }) do
@@ -200,7 +213,7 @@ return {
 
     params = {
         block_m = { 64, 128, 256 },
-        block_n = { 8, 16, 24, 32, 48, 64 },
+        block_n = TOKEN_TILES,
         stages = { 4, 6, 8, 10, 12, 16 },
         consumers = { 1, 2 },
         pingpong = { 0, 1 },
