@@ -1,15 +1,76 @@
-import sqlite3,re,sys
-# merge_sql.py SHIPPED.sql NEW.sql: rows of NEW replace SHIPPED's rows of the same key
-ship,new=sys.argv[1],sys.argv[2]
-def lines(path): return [l for l in open(path) if l.startswith('INSERT INTO measurement_rows')]
-oldl=lines(ship); newl=lines(new)
-cols=re.match(r'INSERT INTO measurement_rows \(([^)]*)\)',oldl[0]).group(1)
-db=sqlite3.connect(':memory:'); db.execute(f'CREATE TABLE measurement_rows ({cols})')
-def key_of(line):
-    db.execute('DELETE FROM measurement_rows'); db.execute(line)
-    return db.execute('SELECT arch,device_name,sm_count,memory_bytes,a_type,b_type,out_type,bias_type,a_scale,b_scale,a_group_rows,a_group_k,b_group_rows,b_group_k,a_k_major,azp,n,k,m_bucket,accum FROM measurement_rows').fetchone()
-newkeys={key_of(l) for l in newl}
-kept=[l for l in oldl if key_of(l) not in newkeys]
-header=[l for l in open(ship) if not l.startswith('INSERT')]
-print('shipped',len(oldl),'new',len(newl),'kept',len(kept),'replaced',len(oldl)-len(kept))
-open(ship,'w').write(''.join(header)+''.join(kept)+''.join(newl))
+#!/usr/bin/env python3
+"""Replace a shipped cache file's rows with a newer tune's, key by key.
+
+    bench/merge_rows.py SHIPPED.sql NEW.sql [--dry-run]
+
+SHIPPED.sql and NEW.sql are `w8a8 cache export --winners` files (INSERT INTO measurement_rows
+lines). Every row of SHIPPED whose key — device (arch, name, SMs, memory), dtypes, scale
+layouts, zero point, N, K, M bucket, accumulation — has a row in NEW is dropped; NEW's rows
+are appended; SHIPPED's header comments and the order of its other rows stay. Prints how many
+rows were kept and replaced. (`w8a8 cache merge` unions databases instead: both rows would
+stay and the lower median would win, though the two were timed in different runs.)
+Exit status: 0; 2 on a bad argument or an unreadable file; 1 on a line that is no row.
+"""
+import argparse
+import re
+import sqlite3
+import sys
+
+PREFIX = "INSERT INTO measurement_rows"
+KEY = ("arch, device_name, sm_count, memory_bytes, a_type, b_type, out_type, bias_type, "
+       "a_scale, b_scale, a_group_rows, a_group_k, b_group_rows, b_group_k, a_k_major, azp, "
+       "n, k, m_bucket, accum")
+
+
+def read_lines(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read().splitlines(keepends=True)
+    except OSError as e:
+        print(f"merge_rows: cannot read {path}: {e.strerror}", file=sys.stderr)
+        return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 usage="merge_rows.py SHIPPED.sql NEW.sql [--dry-run]")
+    ap.add_argument("shipped")
+    ap.add_argument("new")
+    ap.add_argument("--dry-run", action="store_true", help="count, write nothing")
+    try:
+        a = ap.parse_args()
+    except SystemExit as e:
+        return e.code
+    shipped, new = read_lines(a.shipped), read_lines(a.new)
+    if shipped is None or new is None:
+        return 2
+    old_rows = [l for l in shipped if l.startswith(PREFIX)]
+    new_rows = [l for l in new if l.startswith(PREFIX)]
+    if not new_rows:
+        print(f"merge_rows: {a.new} holds no {PREFIX} lines", file=sys.stderr)
+        return 2
+    header = re.match(PREFIX + r" \(([^)]*)\)", new_rows[0])
+    db = sqlite3.connect(":memory:")
+    db.execute(f"CREATE TABLE measurement_rows ({header.group(1)})")
+
+    def key(line):
+        db.execute("DELETE FROM measurement_rows")
+        try:
+            db.execute(line)
+        except sqlite3.Error as e:
+            raise SystemExit(f"merge_rows: not a measurement row ({e}): {line[:120]}")
+        return db.execute(f"SELECT {KEY} FROM measurement_rows").fetchone()
+
+    replaced_keys = {key(l) for l in new_rows}
+    kept = [l for l in old_rows if key(l) not in replaced_keys]
+    print(f"{a.shipped}: {len(old_rows)} rows, {len(kept)} kept, "
+          f"{len(old_rows) - len(kept)} replaced, {len(new_rows)} from {a.new}")
+    if not a.dry_run:
+        others = [l for l in shipped if not l.startswith(PREFIX)]
+        with open(a.shipped, "w", encoding="utf-8") as f:
+            f.write("".join(others) + "".join(kept) + "".join(new_rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

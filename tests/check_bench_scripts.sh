@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CPU checks of the Python tools: scripts/ratios.py, bench/compare.py, bench/peers.py,
-# bench/plot.py, bench/rank_offline.py, bench/narrow_space.py, bench/param_wins.py and
-# bench/rounds.py, on results committed under bench/ (bench/results-2026-11-23's geometric
+# bench/plot.py, bench/rank_offline.py, bench/narrow_space.py, bench/param_wins.py,
+# bench/rounds.py and bench/merge_rows.py, on results committed under bench/ (bench/results-2026-11-23's geometric
 # means are the README's), with tests/bench_fakes standing in for torch and for `w8a8 bench`
 # where a run is needed. No GPU, no torch. plot.py is checked only where matplotlib imports
 # (said so when not); with a w8a8 binary as $1, its heat map also reads a real tuning database
@@ -290,6 +290,25 @@ if [ -n "$w8a8" ]; then
 else
   echo "note: no w8a8 binary given: bench/rank_offline.py and compile --rank are not checked"
 fi
+
+# bench/merge_rows.py: a newer tune's rows replace the shipped file's of the same key
+merge=$root/bench/merge_rows.py
+head -3 "$root/cache/h200-decode.sql" > "$tmp/shipped.sql"
+grep '^INSERT' "$root/cache/h200-decode.sql" | head -10 >> "$tmp/shipped.sql"
+grep '^INSERT' "$tmp/shipped.sql" | sed -n 4p > "$tmp/new.sql"
+grep '^INSERT' "$root/cache/h100-decode.sql" | head -1 >> "$tmp/new.sql"
+check "merge_rows --help" 0 '^usage: merge_rows.py' "$python" "$merge" --help
+check "merge_rows on a missing file" 2 'cannot read /nonexistent.sql' \
+  "$python" "$merge" "$tmp/shipped.sql" /nonexistent.sql
+check "merge_rows --dry-run" 0 '10 rows, 9 kept, 1 replaced, 2 from' \
+  "$python" "$merge" "$tmp/shipped.sql" "$tmp/new.sql" --dry-run
+expect "merge_rows --dry-run writes nothing" [ "$(grep -c '^INSERT' "$tmp/shipped.sql")" -eq 10 ]
+check "merge_rows" 0 '10 rows, 9 kept, 1 replaced' "$python" "$merge" "$tmp/shipped.sql" "$tmp/new.sql"
+expect "merge_rows: 11 rows" [ "$(grep -c '^INSERT' "$tmp/shipped.sql")" -eq 11 ]
+expect "merge_rows: the header kept" [ "$(head -1 "$tmp/shipped.sql" | cut -c1-2)" = "--" ]
+expect "merge_rows: the new rows last" cmp -s <(tail -2 "$tmp/shipped.sql") "$tmp/new.sql"
+check "merge_rows: a second merge replaces both" 0 '11 rows, 9 kept, 2 replaced' \
+  "$python" "$merge" "$tmp/shipped.sql" "$tmp/new.sql"
 
 echo "check_bench_scripts: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
