@@ -8,6 +8,9 @@ pk() { tar czf $OUT/e7.tgz -C $(dirname $o) e7; }
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv > $o/gpu.txt 2>&1
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64 W8A8_KERNEL_DIR=/tmp/k7
 b=carry/static/w8a8
+# carry/one_swap.lua, the one-config space (not kept: this command makes it):
+#   bench/narrow_space.py scripts/sm90_swap.lua \
+#     block_m=128,block_n=16,stages=6,consumers=2,pingpong=0,split=1,specialize=0,swap=1
 for pdl in 1 0; do
   W8A8_PDL=$pdl W8A8_CACHE_DB=$o/one$pdl.db $b tune --space carry/one_swap.lua --force --scale tensor --shape 16,10240,8192 --shape 16,8192,8192 > $o/one-tune-pdl$pdl.log 2>&1
   W8A8_PDL=$pdl W8A8_CACHE_DB=$o/one$pdl.db W8A8_TUNE=off $b bench --graph --no-cublaslt --scale tensor --shape 16,10240,8192 --shape 16,8192,8192 > $o/one-bench-pdl$pdl.txt 2>&1

@@ -7,6 +7,9 @@ o=$(mktemp -d)/e9; mkdir -p $o
 pk() { tar czf $OUT/e9.tgz -C $(dirname $o) e9; }
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64 W8A8_KERNEL_DIR=/tmp/k9
 b=carry/static/w8a8
+# carry/one_swap.lua, the one-config space (not kept: this command makes it):
+#   bench/narrow_space.py scripts/sm90_swap.lua \
+#     block_m=128,block_n=16,stages=6,consumers=2,pingpong=0,split=1,specialize=0,swap=1
 W8A8_CACHE_DB=$o/one.db $b tune --space carry/one_swap.lua --scale tensor --shape 16,10240,8192 > $o/one-tune.log 2>&1
 s1=""; s2=""; for i in 1 2 3 4 5 6; do s1="$s1 --shape 16,10240,8192"; s2="$s2 --shape 1024,4096,14336 --shape 1024,4096,4096"; done
 for p in 1 2 3; do
