@@ -1061,10 +1061,9 @@ W8A8_API w8a8_status w8a8_dispatch_explain(w8a8_context *ctx, const w8a8_problem
  * times the L2 size, random data, the median of repeated samples with the p10–p90 spread — and
  * each one's output is checked against the reference kernel first. A quick pass times every
  * survivor with host launches; the best few get more samples (successive halving), as replays
- * of a CUDA graph of their batch: the way a serving engine launches, and free of the gaps a
- * busy host (the compile threads) leaves between launches, which hide what programmatic
- * dependent launch does to grids that leave SMs idle. The winner is the fastest finalist.
- * Every measurement is written
+ * of a CUDA graph of their batch (as a serving engine replays them, with no gap a host busy
+ * compiling leaves between launches). The winner is the fastest finalist. Every measurement
+ * is written
  * to the user's cache database as it is taken, so an interrupted run resumes: a rerun skips
  * (key, family, config) already measured unless `force`.
  */

@@ -42,6 +42,8 @@
 --   stagger    0, or 1 (promoted, two cooperative consumers): the consumers take turns
 --              issuing each K block's (or pair's) wgmmas, so one promotes while the tensor
 --              cores run the other's
+-- The template's swap=1 (swap-AB: the weights on wgmma's M side) is offered by its own space,
+-- scripts/sm90_swap.lua, at M <= 64; configs of this space leave it at 0.
 
 local BK = 128                  -- K bytes per stage (one 128-byte swizzle row)
 local BARRIER_BYTES = 16        -- a full and an empty mbarrier per stage

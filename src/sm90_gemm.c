@@ -1,7 +1,8 @@
-/* The Hopper GEMM family: host side of templates/sm90_gemm.cuh (tuning space
- * scripts/sm90_gemm.lua). Parses a config ("block_m=128,block_n=256,stages=4,…"), compiles
- * the sm_90a kernel for the problem's traits, and per call gets the TMA tensor maps of A,
- * B and (epilogue 1 or 2, when the output allows it) the output from jit_tensor_map_encode (the
+/* The Hopper GEMM family: host side of templates/sm90_gemm.cuh (tuning spaces
+ * scripts/sm90_gemm.lua and, for swap=1, scripts/sm90_swap.lua). Parses a config
+ * ("block_m=128,block_n=256,stages=4,…"), compiles the sm_90a kernel for the problem's traits,
+ * and per call gets the TMA tensor maps of A, B (exchanged with swap=1: the weights become the
+ * kernel's tile rows) and (epilogue 1 or 2, when the output allows it) the output from jit_tensor_map_encode (the
  * driver encodes a map once per thread and arguments; later calls copy it), fills the
  * argument block and launches a persistent grid: min(tiles, SM count) CTAs, or with cluster=2
  * two CTAs per cluster (split=S: S CTAs per cluster, one K slice each), as many clusters as

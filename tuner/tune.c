@@ -388,11 +388,11 @@ static int by_quick_time(const void *x, const void *y)
 }
 
 /* The best few of the quick pass, with more samples, timed as replays of a CUDA graph of their
- * batch. Host launches under a busy host (the compile pool) leave gaps between kernels, and a
- * grid that leaves SMs idle then times as if alone; back to back under programmatic dependent
- * launch the next grid's CTAs take those idle SMs first, and measured on an H200 such a grid
- * (a swap-AB config of 80 CTAs at 16×10240×8192) ran 21–27 % slower than the quick pass said.
- * A graph queues every launch at once, as a serving engine's replay does. */
+ * batch: the way a serving engine replays them and `w8a8 bench --graph` and peers.py time, with
+ * every launch queued at once, so no gap a host busy compiling leaves between launches enters
+ * the recorded time. (Prompted by a swap-AB row of 80 CTAs at 16×10240×8192 that tuned at
+ * 23.5 µs and benched at 29.9; later runs showed that config at 23 or 30 µs from one process to
+ * the next whatever the launch mode, bench/results-2026-11-26-s16.) */
 static w8a8_status final_pass(tune_run *run, timing_buffers *b, candidate_list *l)
 {
     candidate **usable = malloc((l->count ? l->count : 1) * sizeof *usable);
