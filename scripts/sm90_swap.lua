@@ -5,8 +5,10 @@
 -- wgmmas do a fraction of sm90_gemm's smallest tile's work. The epilogue writes the
 -- transposed tile with direct stores. Applies on compute capability 9.0 to FP8 (e4m3/e5m2
 -- mixes) and INT8 problems at M <= 64 with per-tensor or per-row scales on either side
--- (promoted accumulation included), INT8 zero points, bias and every out dtype; block
--- scales stay with sm90_gemm and sm80_decode. The tuner times it against both; the
+-- (promoted accumulation included), FP8 with block scales of exactly A 1×128 and B 128×128
+-- (promoted per K block: a stage carries the tile's token scales and its weight blocks'),
+-- INT8 zero points, bias and every out dtype. The tuner times it against sm90_gemm and
+-- sm80_decode; the
 -- dispatcher takes it from the cache only (its rows are family sm90_gemm with swap=1), never
 -- as a default.
 --
@@ -29,6 +31,8 @@ local SPLIT_BAR_BYTES = 32
 local ALIGN_SLACK = 1024
 local REG_OVERHEAD = 40
 local PROMOTED_REGS = 16
+local B_SCALE_AREA = 16         -- block scales: a stage's weight-block scales, after its tokens'
+local SCALE_GROUP = 128
 local CONSUMER_REGS = { 255, 232 }
 local MAX_M = 64
 
@@ -47,14 +51,21 @@ local function rows_per_consumer(c)
     return c.pingpong == 1 and c.block_m or c.block_m // c.consumers
 end
 
--- as sm90_gemm's smem_bytes with epilogue 0 and no block scales
-local function smem_bytes(c)
+-- as sm90_gemm's smem_bytes with epilogue 0; block scales: per stage the tile's block_n
+-- token scales and 16 bytes of weight-block scales
+local function smem_bytes(c, problem)
     local partials = 0
     if c.split > 1 then
         partials = c.consumers * rows_per_consumer(c) * c.block_n * 4 + SPLIT_BAR_BYTES
     end
-    return c.stages * (c.block_m + c.block_n) * BK + partials + BARRIER_BYTES * c.stages
-        + TURN_BYTES + ALIGN_SLACK
+    local scales = is_block(problem) and c.block_n * 4 + B_SCALE_AREA or 0
+    return c.stages * (c.block_m + c.block_n) * BK + partials
+        + (BARRIER_BYTES + scales) * c.stages + TURN_BYTES + ALIGN_SLACK
+end
+
+-- promoted accumulation: a temporary accumulator set (block scales, or accum "promoted")
+local function is_promoted(problem)
+    return is_block(problem) or problem.accum == "promoted"
 end
 
 local TOKEN_TILES = { 8, 16, 24, 32, 48, 64 }
@@ -87,12 +98,12 @@ local function valid(c, problem, device)
     if c.block_n > token_tile(problem.m) then
         return false, "token tile past M"
     end
-    if smem_bytes(c) > device.max_smem then
+    if smem_bytes(c, problem) > device.max_smem then
         return false, "shared memory"
     end
     local acc = (wg_m // 64) * c.block_n // 2
     local overhead = REG_OVERHEAD
-    if problem.accum == "promoted" then
+    if is_promoted(problem) then
         acc, overhead = 2 * acc, overhead + PROMOTED_REGS
     end
     if acc + overhead > CONSUMER_REGS[c.consumers] then
@@ -132,7 +143,7 @@ local function rank(c, problem, device)
         mma = mma * 1.3 -- no second warpgroup issuing while one waits
     end
     local per_block = math.max(load, mma)
-    if problem.accum == "promoted" then
+    if is_promoted(problem) then
         per_block = per_block + (c.consumers == 2 and 0.3 or 1.0) * 120
     end
     local epilogue = 400 + c.block_m * c.block_n / 64
@@ -163,7 +174,7 @@ local function default(problem, device)
                         swap = 1, stages = 2 }
             for _, stages in ipairs({ 16, 12, 10, 8, 6, 4 }) do
                 c.stages = stages
-                if smem_bytes(c) <= device.max_smem then
+                if smem_bytes(c, problem) <= device.max_smem then
                     break
                 end
             end
@@ -179,7 +190,8 @@ local function default(problem, device)
 end
 
 -- What `w8a8 compile --arch sm_90a --all` builds (8 best-ranked configs each): FP8 and INT8,
--- every out dtype, both scale kinds on either side, bias, zero points, promoted sums.
+-- every out dtype, every scale kind on either side, block scales, bias, zero points, promoted
+-- sums.
 local function compile_problems(device)
     return {
         { m = 16, n = 4096, k = 14336, a_type = "e4m3", b_type = "e4m3", out_type = "bf16",
@@ -188,6 +200,9 @@ local function compile_problems(device)
           bias_type = "fp32", a_scale = "row", b_scale = "row", accum = "promoted" },
         { m = 32, n = 8192, k = 8192, a_type = "int8", b_type = "int8", out_type = "fp16",
           bias_type = "fp16", a_scale = "row", b_scale = "tensor", azp = "token" },
+        { m = 16, n = 7168, k = 2048, a_type = "e4m3", b_type = "e4m3", out_type = "bf16",
+          bias_type = "bf16", a_scale = "block", b_scale = "block", a_group_rows = 1,
+          a_group_k = 128, b_group_rows = 128, b_group_k = 128, a_k_major = true },
     }
 end
 
@@ -202,8 +217,15 @@ return {
         end
         local fp8 = FP8[problem.a_type] and FP8[problem.b_type]
         local int8 = problem.a_type == "int8" and problem.b_type == "int8"
-        if not (fp8 or int8) or not OUTS[problem.out_type] or is_block(problem) then
+        if not (fp8 or int8) or not OUTS[problem.out_type] then
             return false
+        end
+        if is_block(problem) then
+            if not fp8 or problem.a_scale ~= "block" or problem.b_scale ~= "block"
+                or problem.a_group_rows ~= 1 or problem.a_group_k ~= SCALE_GROUP
+                or problem.b_group_rows ~= SCALE_GROUP or problem.b_group_k ~= SCALE_GROUP then
+                return false
+            end
         end
         if problem.azp and problem.azp ~= "none" and not int8 then
             return false

@@ -130,16 +130,18 @@ static unsigned sm90_staging_bytes(const sm90_config *c, const w8a8_problem *pro
 
 /* The ring, the epilogue staging (sm90_staging_bytes), split > 1's partial sums (each
  * consumer's rows × block_n × 4 bytes), the barriers, block scales' per-stage scale areas
- * (block_m A scales and 16 bytes of B scales) and the alignment slack; as SM90_SMEM_BYTES in
- * the template. */
+ * (block_m A scales and 16 bytes of B scales; swap: block_n token scales and 16 bytes of weight
+ * scales) and the alignment slack; as SM90_SMEM_BYTES in the template. */
 static unsigned sm90_smem_bytes(const sm90_config *c, const w8a8_problem *problem)
 {
     unsigned rows = (unsigned)c->consumers * (unsigned)sm90_wg_m(c);
     unsigned staging = sm90_staging_bytes(c, problem);
     unsigned partials = c->split > 1 ? rows * (unsigned)c->block_n * 4u + SM90_SPLIT_BARRIER_BYTES
                                      : 0u;
+    /* swap: the tile's token scales (its columns), then the weight blocks' (the 16 bytes) */
+    unsigned scaled = (unsigned)(c->swap ? c->block_n : c->block_m);
     unsigned scales = problem->a_scale.kind == W8A8_SCALE_BLOCK
-                          ? (unsigned)c->block_m * 4u + SM90_B_SCALE_AREA_BYTES
+                          ? scaled * 4u + SM90_B_SCALE_AREA_BYTES
                           : 0u;
     return (unsigned)c->stages * ((unsigned)c->block_m + (unsigned)c->block_n) * SM90_BLOCK_K_BYTES +
            staging + partials + (SM90_BARRIER_BYTES + scales) * (unsigned)c->stages +
@@ -217,12 +219,14 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
                       "turns issuing each K block's wgmmas");
     if (c->swap != 0 && c->swap != 1)
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: swap must be 0 or 1");
-    if (c->swap && (c->epilogue != 0 || problem->a_scale.kind == W8A8_SCALE_BLOCK ||
-                    problem->b_scale.kind == W8A8_SCALE_BLOCK))
+    if (c->swap && (c->epilogue != 0 || c->overlap || c->stagger))
         return errorf(ctx, W8A8_INVALID,
                       "sm90_gemm config: swap=1 (weights on wgmma's M side) needs epilogue 0 "
-                      "and per-tensor or per-row scales (it stores the transposed tile "
-                      "directly)");
+                      "(it stores the transposed tile directly), overlap 0 and stagger 0");
+    if (c->swap && problem->a_scale.kind == W8A8_SCALE_BLOCK && c->block_n > 64)
+        return errorf(ctx, W8A8_INVALID,
+                      "sm90_gemm config: swap=1 with block scales needs block_n <= 64 (a stage "
+                      "takes one token scale per loader lane), not %d", c->block_n);
     if (c->split > 1 && (c->cluster != 1 || c->pingpong))
         return errorf(ctx, W8A8_INVALID,
                       "sm90_gemm config: split %d needs cluster 1 and pingpong 0 (the cluster "

@@ -112,7 +112,10 @@
  * and the epilogue (sm90_epilogue_swap) writes the transposed tile with direct stores, sb,
  * bias and the zero point's column sums by tile row, sa and the zero point by tile column.
  * Everything else (ring, split-K, ping-pong, promoted accumulation, specialization) is the
- * same code on the exchanged operands.
+ * same code on the exchanged operands. With block scales (BLOCK_N ≤ 64) a stage's scale area
+ * holds the tile's BLOCK_N token scales sa[m, kb] and the SM90_RB_COUNT scales of the 128-row
+ * weight blocks its rows touch; a consumer promotes acc[r, c] += tmp[r, c] · sb[r / 128, kb] ·
+ * sa[c, kb] (sm90_swap_scales). OVERLAP and STAGGER stay 0.
  *
  * Extension planned as a parameter of this family (not implemented yet):
  *   - CLUSTER 2 sharing A instead of B (pairs along N), for shapes with few tile-rows.
@@ -245,7 +248,11 @@
 #define SM90_BLOCK (W8A8_A_SCALE == W8A8_S_BLOCK)
 #define SM90_SB_ONE (128 % W8A8_BLOCK_N == 0)
 #define SM90_SB_COUNT (SM90_SB_ONE ? 1 : (W8A8_BLOCK_N + 127) / 128 + 1)
-#define SM90_SCALE_STAGE_BYTES (SM90_BLOCK ? W8A8_BLOCK_M * 4 + 16 : 0)
+/* SWAP: the tile's BLOCK_N token (A) scales, then the scales of the 128-row weight (B) blocks
+ * its rows touch (SM90_RB_COUNT: tiles start at multiples of BLOCK_M, so 1, or 2 of 256 rows) */
+#define SM90_RB_COUNT (W8A8_BLOCK_M > 128 ? W8A8_BLOCK_M / 128 : 1)
+#define SM90_SCALE_STAGE_BYTES                                                                    \
+    (SM90_BLOCK ? (W8A8_SWAP ? W8A8_BLOCK_N : W8A8_BLOCK_M) * 4 + 16 : 0)
 #define SM90_LOADERS 2 /* block scales: the producer warpgroup's warps that copy them */
 #define SM90_SMEM_BYTES                                                                           \
     (W8A8_STAGES * (SM90_A_BYTES + SM90_B_BYTES) + SM90_C_BYTES + SM90_RED_BYTES +               \
@@ -289,8 +296,11 @@ static_assert(W8A8_STAGGER == 0 ||
                   (W8A8_STAGGER == 1 && SM90_PROMOTED && W8A8_CONSUMERS == 2 && !W8A8_PINGPONG),
               "STAGGER is 0, or 1 with promoted accumulation and two cooperative consumers");
 static_assert(W8A8_AZP == W8A8_Z_NONE || SM90_INT8, "a zero point needs INT8");
-static_assert(W8A8_SWAP == 0 || (W8A8_SWAP == 1 && W8A8_EPILOGUE == 0 && !SM90_BLOCK),
-              "SWAP is 0, or 1 with EPILOGUE 0 and no block scales");
+static_assert(W8A8_SWAP == 0 || (W8A8_SWAP == 1 && W8A8_EPILOGUE == 0 && !W8A8_OVERLAP &&
+                                  !W8A8_STAGGER),
+              "SWAP is 0, or 1 with EPILOGUE 0, OVERLAP 0 and STAGGER 0");
+static_assert(!W8A8_SWAP || !SM90_BLOCK || W8A8_BLOCK_N <= 64,
+              "SWAP with block scales: the tokens' scales of a stage are one per loader lane");
 static_assert(W8A8_OUT_TYPE == W8A8_T_BF16 || W8A8_OUT_TYPE == W8A8_T_FP16 ||
               W8A8_OUT_TYPE == W8A8_T_FP32, "OUT_TYPE");
 
@@ -598,6 +608,7 @@ __device__ __forceinline__ void sm90_epilogue_swap(const sm90_acc_t (&acc)[SM90_
  * acc += tmp. */
 #if SM90_PROMOTED
 #if SM90_BLOCK
+#if !W8A8_SWAP
 struct sm90_block_scales {
     float sa[SM90_SUB_M][2];
     float sb[SM90_SB_COUNT];
@@ -651,6 +662,58 @@ __device__ __forceinline__ void sm90_block_scales_read(sm90_block_scales &bs, sm
         bs.sb[q] = sm90_ld_shared_f32(src + W8A8_BLOCK_M * 4 + 4 * q);
 }
 
+#else /* SWAP: tile rows are weight rows, tile columns tokens */
+struct sm90_block_scales {
+    float sb[SM90_SUB_M];          /* the 128-row weight block of each 64-row sub-tile */
+    float sa[W8A8_BLOCK_N / 8][2]; /* this thread's token columns 8j + 2·(l % 4) + {0, 1} */
+};
+
+/* SWAP: loader j's lane l copies the scale of token col_tile + 32j + l (BLOCK_N ≤ 64, one a
+ * lane), loader 1's lanes below SM90_RB_COUNT those of the 128-row weight blocks from row_tile
+ * on; tokens past M, blocks past N and K blocks past the last get 0. */
+__device__ __forceinline__ void sm90_scale_fetch(sm90_u32 dst, const w8a8_gemm_args &args,
+                                                 long long row_tile, long long col_tile, int kb,
+                                                 int k_blocks, int loader, int lane)
+{
+    const bool kb_in = kb < k_blocks;
+    const int c = 32 * loader + lane;
+    if (c < W8A8_BLOCK_N) {
+        const long long m = col_tile + c;
+        const bool in = kb_in && m < args.m;
+        sm90_cp_async_4(dst + c * 4,
+                        in ? w8a8_block_scale_ptr(args.a_scale, args.a_scale_k_major,
+                                                  args.a_scale_ld, m, kb)
+                           : args.a_scale,
+                        in);
+    }
+    if (loader == SM90_LOADERS - 1 && lane < SM90_RB_COUNT) {
+        const long long nb = (row_tile >> 7) + lane;
+        const bool in = kb_in && nb < ((SM90_N + 127) >> 7);
+        sm90_cp_async_4(dst + W8A8_BLOCK_N * 4 + 4 * lane,
+                        in ? w8a8_block_scale_ptr(args.b_scale, args.b_scale_k_major,
+                                                  args.b_scale_ld, nb, kb)
+                           : args.b_scale,
+                        in);
+    }
+}
+
+/* SWAP: r0 is the thread's first row in the tile; its consumer's rows start at r0 & ~63 (a
+ * multiple of 64), sub-tile s at 64 rows further each, inside one 128-row weight block. */
+__device__ __forceinline__ void sm90_block_scales_read(sm90_block_scales &bs, sm90_u32 src, int r0)
+{
+    const int first = r0 & ~63, c0 = 2 * (int)(threadIdx.x % 4);
+#pragma unroll
+    for (int s = 0; s < SM90_SUB_M; ++s)
+        bs.sb[s] = sm90_ld_shared_f32(src + W8A8_BLOCK_N * 4 + 4 * ((first + 64 * s) >> 7));
+#pragma unroll
+    for (int j = 0; j < W8A8_BLOCK_N / 8; ++j)
+#pragma unroll
+        for (int e = 0; e < 2; ++e)
+            bs.sa[j][e] = sm90_ld_shared_f32(src + (8 * j + c0 + e) * 4);
+}
+
+#endif /* W8A8_SWAP */
+
 /* acc[i], acc[i + 1] += sc · tmp[i], tmp[i + 1] */
 __device__ __forceinline__ void sm90_fma2(float (&acc)[SM90_ACC], const float (&tmp)[SM90_ACC],
                                           int i, float sc)
@@ -659,6 +722,7 @@ __device__ __forceinline__ void sm90_fma2(float (&acc)[SM90_ACC], const float (&
     acc[i + 1] = __fmaf_rn(tmp[i + 1], sc, acc[i + 1]);
 }
 
+#if !W8A8_SWAP
 /* acc += tmp · sa · sb; col_off is the tile's first column modulo 128. */
 __device__ __forceinline__ void sm90_promote(float (&acc)[SM90_SUB_M][SM90_ACC],
                                              const float (&tmp)[SM90_SUB_M][SM90_ACC],
@@ -694,6 +758,28 @@ __device__ __forceinline__ void sm90_promote(float (&acc)[SM90_SUB_M][SM90_ACC],
     }
 #endif
 }
+#else
+/* SWAP: acc[r, c] += tmp[r, c] · sb[r / 128] · sa[c] (col_off unused). */
+__device__ __forceinline__ void sm90_promote(float (&acc)[SM90_SUB_M][SM90_ACC],
+                                             const float (&tmp)[SM90_SUB_M][SM90_ACC],
+                                             const sm90_block_scales &bs, int col_off)
+{
+    (void)col_off;
+#pragma unroll
+    for (int s = 0; s < SM90_SUB_M; ++s)
+#pragma unroll
+        for (int j = 0; j < W8A8_BLOCK_N / 8; ++j)
+#pragma unroll
+            for (int e = 0; e < 2; ++e) {
+                const float sc = bs.sb[s] * bs.sa[j][e];
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                    const int i = 4 * j + 2 * h + e;
+                    acc[s][i] = __fmaf_rn(tmp[s][i], sc, acc[s][i]);
+                }
+            }
+}
+#endif /* W8A8_SWAP */
 #else /* PROMOTE: the scales wait for the epilogue */
 struct sm90_block_scales {
 };

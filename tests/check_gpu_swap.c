@@ -2,17 +2,22 @@
  * on wgmma's M side, the tokens on its N, the transposed tile stored directly) against the
  * reference kernel, on random data (never zero), outputs poisoned with 0xFF before every run
  * and the padding between n and ldc checked untouched afterwards:
- *  - every trait combination sm90_gemm supports without block scales (FP8 mixes and INT8 ×
- *    A scale × B scale × out dtype × bias × zero point; promoted FP8 sums included) on random
+ *  - every trait combination sm90_gemm supports (FP8 mixes and INT8 × A scale × B scale × out
+ *    dtype × bias × zero point; block scales and promoted FP8 sums included) on random
  *    shapes, cycling through the configs;
  *  - every config on odd shapes: M = 1, 3, 7, 17, 31, 33, 64 (token tiles of 8…64 with and
  *    without a tail); N = 1, 17, 129, 517, 4100 (weight tiles of 64…256 rows with a tail);
  *    K that neither the 128-byte K blocks nor the split divides (16, 48, 144, 1040, 4112);
  *    FP8 (e4m3, e5m2, e5m2 × e4m3) with per-row / per-tensor mixes and INT8 with per-token
  *    and per-tensor zero points, bias, every out dtype;
- *  - two runs of each split config give the same bytes (the cluster sums in rank order);
- *  - configs the template cannot build (swap with a staged epilogue, with block scales, swap
- *    outside 0/1) are refused with W8A8_INVALID before NVRTC;
+ *  - block scales (A 1×128, B 128×128, promoted every K block) on odd shapes, row-major and
+ *    K-major scale matrices with padded ld, every out dtype, 256-row tiles over two weight
+ *    blocks;
+ *  - two runs of each split config give the same bytes (the cluster sums in rank order), per-row
+ *    and block-scaled;
+ *  - configs the template cannot build (swap with a staged epilogue, with overlap or stagger,
+ *    with block scales and a token tile over 64, swap outside 0/1) are refused with
+ *    W8A8_INVALID before NVRTC;
  *  - a plan's grid counts tiles over N × M.
  * The dispatched swap row captured in a CUDA graph is check_gpu_dispatch's. FP8 wgmma
  * accumulates with a reduced-precision adder (test_accumulation_bound). Needs compute
@@ -48,11 +53,6 @@ static bool check_case(const pgen_case *c, const char *config)
     return test_family_matches_reference(ctx, &gemm_family_sm90, c, config);
 }
 
-static bool block_scaled(const w8a8_problem *p)
-{
-    return p->a_scale.kind == W8A8_SCALE_BLOCK || p->b_scale.kind == W8A8_SCALE_BLOCK;
-}
-
 START_TEST(every_supported_trait_combination)
 {
     pgen_rng rng;
@@ -61,7 +61,7 @@ START_TEST(every_supported_trait_combination)
     for (int i = 0; i < count; i++) {
         w8a8_problem p;
         pgen_problem(&rng, i, &p);
-        if (!gemm_family_sm90.supports(ctx, &p) || block_scaled(&p))
+        if (!gemm_family_sm90.supports(ctx, &p))
             continue;
         pgen_case c;
         ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
@@ -139,6 +139,41 @@ START_TEST(promoted_accumulation_on_odd_shapes)
 }
 END_TEST
 
+/* Block scales (A 1×128 per token, B 128×128 per weight block; promoted every K block): odd
+ * M, N not a multiple of the tile nor of 128, K tails, row-major and K-major scale matrices
+ * with padded ld, every out dtype, with and without bias, e5m2 × e4m3; 256-row tiles touch two
+ * weight blocks. */
+START_TEST(block_scales_on_odd_shapes)
+{
+    static const int64_t shapes[][3] = {{1, 200, 2064},   {7, 517, 400},  {17, 129, 16},
+                                        {31, 264, 1024},  {33, 1032, 4112}, {2, 7168, 512},
+                                        {64, 4100, 1040}};
+    static const w8a8_dtype outs[] = {W8A8_BF16, W8A8_FP16, W8A8_FP32};
+    pgen_rng rng;
+    pgen_rng_seed(&rng, SEED + 4);
+    int runs = 0, failures = 0;
+    for (int sh = 0; sh < (int)(sizeof shapes / sizeof shapes[0]); sh++)
+        for (int ci = 0; ci < CONFIG_COUNT; ci++) {
+            int v = sh + ci;
+            w8a8_problem p;
+            w8a8_problem_init(&p, shapes[sh][0], shapes[sh][1], shapes[sh][2],
+                              v % 5 == 4 ? W8A8_E5M2 : W8A8_E4M3, outs[v % 3]);
+            pgen_block_scales(&p, v % 2, (v / 2) % 2, v % 3 == 0 ? 0 : 1 + v % 7);
+            p.bias_type = v % 4 == 0 ? W8A8_DTYPE_NONE : v % 4 == 1 ? W8A8_FP32 : p.out_type;
+            p.ldc = (shapes[sh][1] + 7) / 8 * 8 + 8;
+            ck_assert(gemm_family_sm90.supports(ctx, &p));
+            pgen_case c;
+            ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
+            failures += !check_case(&c, configs[ci]);
+            runs++;
+            pgen_case_destroy(&c);
+        }
+    printf("swap: %d block-scaled config × shape runs, %d failed\n", runs, failures);
+    ck_assert_msg(failures == 0, "%d of %d block-scaled runs differ from the reference",
+                  failures, runs);
+}
+END_TEST
+
 START_TEST(split_runs_are_bitwise_equal)
 {
     static const char *const split[] = {
@@ -148,15 +183,21 @@ START_TEST(split_runs_are_bitwise_equal)
     };
     pgen_rng rng;
     pgen_rng_seed(&rng, SEED + 3);
-    w8a8_problem p;
-    w8a8_problem_init(&p, 29, 1000, 8208, W8A8_E4M3, W8A8_FP32);
-    p.a_scale.kind = W8A8_SCALE_ROW;
-    p.b_scale.kind = W8A8_SCALE_ROW;
-    pgen_case c;
-    ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
-    test_family_runs_are_bitwise_equal(ctx, &gemm_family_sm90, &c, split,
-                                       (int)(sizeof split / sizeof split[0]));
-    pgen_case_destroy(&c);
+    for (int block = 0; block < 2; block++) {
+        w8a8_problem p;
+        w8a8_problem_init(&p, 29, 1000, 8208, W8A8_E4M3, W8A8_FP32);
+        if (block) {
+            pgen_block_scales(&p, 1, 0, 3);
+        } else {
+            p.a_scale.kind = W8A8_SCALE_ROW;
+            p.b_scale.kind = W8A8_SCALE_ROW;
+        }
+        pgen_case c;
+        ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
+        test_family_runs_are_bitwise_equal(ctx, &gemm_family_sm90, &c, split,
+                                           (int)(sizeof split / sizeof split[0]));
+        pgen_case_destroy(&c);
+    }
 }
 END_TEST
 
@@ -177,13 +218,21 @@ START_TEST(invalid_configs_are_refused)
         ck_assert_ptr_nonnull(strstr(w8a8_errmsg(ctx), "sm90_gemm config"));
         ck_assert_uint_eq(atomic_load(&ctx->nvrtc_compiles), compiles);
     }
-    /* block scales stay unswapped */
+    /* block scales: token tiles of at most 64 (one scale a loader lane), no overlap */
     pgen_block_scales(&p, 0, 0, 0);
     ck_assert(gemm_family_sm90.supports(ctx, &p));
-    gemm_plan plan;
-    w8a8_status st = gemm_family_sm90.plan(ctx, &p, configs[1], &plan);
-    ck_assert_msg(st == W8A8_INVALID, "swap with block scales: %s", w8a8_status_string(st));
-    ck_assert_ptr_nonnull(strstr(w8a8_errmsg(ctx), "swap=1"));
+    static const char *const bad_block[] = {
+        "block_m=64,block_n=80,consumers=1,swap=1",
+        "block_m=128,block_n=64,consumers=2,overlap=1,swap=1",
+        "block_m=128,block_n=64,consumers=2,stagger=1,swap=1",
+    };
+    for (size_t i = 0; i < sizeof bad_block / sizeof bad_block[0]; i++) {
+        gemm_plan plan;
+        w8a8_status st = gemm_family_sm90.plan(ctx, &p, bad_block[i], &plan);
+        ck_assert_msg(st == W8A8_INVALID, "'%s' with block scales gave %s", bad_block[i],
+                      w8a8_status_string(st));
+        ck_assert_ptr_nonnull(strstr(w8a8_errmsg(ctx), "swap=1"));
+    }
 }
 END_TEST
 
@@ -231,6 +280,7 @@ int main(void)
     tcase_add_test(tc, every_supported_trait_combination);
     tcase_add_test(tc, every_config_on_odd_shapes);
     tcase_add_test(tc, promoted_accumulation_on_odd_shapes);
+    tcase_add_test(tc, block_scales_on_odd_shapes);
     tcase_add_test(tc, split_runs_are_bitwise_equal);
     suite_add_tcase(s, tc);
     int status = test_run_suite(s);

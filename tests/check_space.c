@@ -919,7 +919,7 @@ START_TEST(shipped_sm90_rows_are_valid_configs)
 END_TEST
 
 /* scripts/sm90_swap.lua: sm90_gemm's template with swap=1 in every config, at M <= 64 only,
- * never with block scales or an FP8 zero point; token tiles no wider than the narrowest listed
+ * with block scales of A 1×128 and B 128×128 only, never an FP8 zero point; token tiles no wider than the narrowest listed
  * one that holds M; every config it lists is one the family's host code accepts
  * (no valid() rule weaker than sm90_config_check); its default among its candidates. */
 START_TEST(sm90_swap_space)
@@ -938,25 +938,30 @@ START_TEST(sm90_swap_space)
     static const struct {
         int64_t m;
         w8a8_dtype type;
-        int block, azp;
+        int block, azp; /* block 2: B groups of 64 rows, which no tensor-core family runs */
         bool applies;
     } cases[] = {
         {64, W8A8_E4M3, 0, 0, true},   {65, W8A8_E4M3, 0, 0, false}, {1, W8A8_E5M2, 0, 0, true},
-        {16, W8A8_E4M3, 1, 0, false},  {16, W8A8_INT8, 0, 1, true},  {16, W8A8_E4M3, 0, 1, false},
+        {16, W8A8_E4M3, 1, 0, true},   {16, W8A8_E4M3, 2, 0, false}, {16, W8A8_INT8, 0, 1, true},
+        {16, W8A8_E4M3, 0, 1, false},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         w8a8_problem_init(&p, cases[i].m, 4096, 4096, cases[i].type, W8A8_BF16);
         if (cases[i].block)
             pgen_block_scales(&p, 0, 0, 0);
+        if (cases[i].block == 2)
+            p.b_scale.group_rows = 64;
         p.azp = cases[i].azp ? W8A8_AZP_TOKEN : W8A8_AZP_NONE;
         ck_assert(space_applies(ctx, s, &p, &dev, &applies) == W8A8_OK);
         ck_assert_msg(applies == cases[i].applies, "case %zu", i);
     }
-    static const int64_t ms[] = {1, 16, 33};
-    static const int widest[] = {8, 16, 48}; /* the narrowest listed token tile holding M */
+    static const int64_t ms[] = {1, 16, 33, 16};
+    static const int widest[] = {8, 16, 48, 16}; /* the narrowest listed token tile holding M */
     for (size_t mi = 0; mi < sizeof ms / sizeof ms[0]; mi++) {
         w8a8_problem_init(&p, ms[mi], 4096, 14336, W8A8_E4M3, W8A8_BF16);
         p.a_scale.kind = W8A8_SCALE_ROW;
+        if (mi == 3)
+            pgen_block_scales(&p, 1, 0, 0); /* the last: block scales */
         ck_assert_msg(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
         ck_assert_uint_gt(e.count, 50);
         for (size_t i = 0; i < e.count; i++) {
