@@ -491,14 +491,14 @@ static double bench_cublaslt(bench_cli *b, w8a8_context *ctx, const w8a8_problem
 
 /* --host-overhead: ours, the driver's floor for the same launch, and the difference; one line
  * of "name value" fields (text) or one JSON object without a "us" field (so readers of the
- * timing rows skip it). */
-static void bench_host(bench_cli *b, w8a8_context *ctx, const w8a8_problem *p)
+ * timing rows skip it). kernel: bench_shape's explain of the key (NULL when it failed). */
+static void bench_host(bench_cli *b, w8a8_context *ctx, const w8a8_problem *p,
+                       const w8a8_explain *kernel)
 {
     int calls = b->calls > 0 ? b->calls : BENCH_DEFAULT_CALLS;
     w8a8_launch_floor r;
     w8a8_status st = w8a8_bench_launch_floor(ctx, p, calls, &r);
-    w8a8_explain e;
-    if (st != W8A8_OK || w8a8_dispatch_explain(ctx, p, &e) != W8A8_OK) {
+    if (st != W8A8_OK || !kernel) {
         char message[2300];
         snprintf(message, sizeof message, "%s: %s", w8a8_status_string(st), w8a8_errmsg(ctx));
         if (b->json)
@@ -515,7 +515,7 @@ static void bench_host(bench_cli *b, w8a8_context *ctx, const w8a8_problem *p)
                "\"scale\": \"%s\", \"m\": %lld, \"n\": %lld, \"k\": %lld, \"family\": ",
                w8a8_dtype_name(p->a_type), cli_scale_label(&b->spec), (long long)p->m,
                (long long)p->n, (long long)p->k);
-        cli_json_string(stdout, e.family);
+        cli_json_string(stdout, kernel->family);
         printf(", \"calls\": %d, \"launches_per_call\": %d, \"host_us\": %.3f, "
                "\"host_min_us\": %.3f, \"floor_us\": %.3f, \"floor_min_us\": %.3f, "
                "\"over_floor_us\": %.3f, \"target_us\": %.2f}\n",
@@ -528,7 +528,7 @@ static void bench_host(bench_cli *b, w8a8_context *ctx, const w8a8_problem *p)
                "family %s\n",
                (long long)p->m, (long long)p->n, (long long)p->k, r.us_per_call,
                r.min_us_per_call, r.calls, BENCH_HOST_TARGET_US, r.floor_us_per_call,
-               r.floor_min_us_per_call, r.launches_per_call, over, e.family);
+               r.floor_min_us_per_call, r.launches_per_call, over, kernel->family);
     }
     fflush(stdout);
 }
@@ -544,9 +544,9 @@ static int bench_shape(bench_cli *b, w8a8_context *ctx, const long long shape[3]
     w8a8_bench_result ours;
     w8a8_status st = w8a8_bench_time(ctx, &p, NULL, NULL, &o, &ours);
     double theirs = st == W8A8_NO_DEVICE ? -1.0 : bench_cublaslt(b, ctx, &p, &o);
+    w8a8_explain e; /* the kernel the dispatcher ran, named in our row and --host-overhead's */
+    bool explained = st == W8A8_OK && w8a8_dispatch_explain(ctx, &p, &e) == W8A8_OK;
     if (st == W8A8_OK) {
-        w8a8_explain e;
-        bool explained = w8a8_dispatch_explain(ctx, &p, &e) == W8A8_OK;
         print_result(b, "w8a8jit", &p, &ours, theirs, explained ? &e : NULL);
     } else {
         char message[2300];
@@ -554,7 +554,7 @@ static int bench_shape(bench_cli *b, w8a8_context *ctx, const long long shape[3]
         print_failure(b, "w8a8jit", &p, message);
     }
     if (b->host_overhead && st == W8A8_OK)
-        bench_host(b, ctx, &p);
+        bench_host(b, ctx, &p, explained ? &e : NULL);
     if (st == W8A8_NO_DEVICE || st == W8A8_CUDA_ERROR)
         return BENCH_SHAPE_FATAL;
     return st == W8A8_OK ? BENCH_SHAPE_OK : BENCH_SHAPE_FAILED;
