@@ -20,9 +20,11 @@ rm -rf "$state" && mkdir -p "$logs" "$out"
 pack() { tar czf "$out/sm80-ab.tgz" -C "$logs" .; }
 old_lua=scripts/sm80_gemm.lua
 [ -f "$1/sm80_gemm.lua" ] && old_lua=$1/sm80_gemm.lua
-# the large tiles that M >= 2048 wants (a name an older space lacks is dropped)
+# the large tiles that M >= 2048 wants (a name an older space lacks is dropped);
+# SM80_AB_CONFIGS replaces the list (bench/narrow_space.py's NAME=V/V,... form)
 narrowed="block_m=128/256,block_n=128/256,block_k=64/128,stages=3/4,warps_m=2/4,warps_n=2/4"
 narrowed="$narrowed,slice_k=1,group=8,prefetch=0/1,epilogue=0/1"
+narrowed=${SM80_AB_CONFIGS:-$narrowed}
 python3 bench/narrow_space.py "$old_lua" "$narrowed" > "$state/fixed-old.lua" &&
   python3 bench/narrow_space.py scripts/sm80_gemm.lua "$narrowed" > "$state/fixed-new.lua" ||
   exit 2

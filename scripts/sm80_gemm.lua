@@ -180,9 +180,12 @@ local function cost_model(c, problem, device)
         per_k = per_k + wm * wn // WARP * 2 -- the promotion's FMAs, per warp in parallel
     end
     local per_sm = resident(c, problem, device)
-    -- latency hiding: warps in flight per SM and K tiles in flight per CTA
+    -- latency hiding: warps in flight per SM and K bytes in flight per CTA (three 64-byte K
+    -- tiles are enough: 128 × 128 tiles with block_k 128 and 3 stages ran as fast as with
+    -- block_k 64 and 4 stages on an H100, bench/results-2026-11-25-s14/sm80/d3-ab-table.txt)
     local warps_in_flight = per_sm * warps(c)
-    local hide = math.min(1.0, warps_in_flight / 8) * math.min(1.0, (c.stages - 1) / 3)
+    local hide = math.min(1.0, warps_in_flight / 8)
+        * math.min(1.0, (c.stages - 1) * c.block_k / (3 * 64))
     per_k = per_k / math.max(hide, 0.25)
     -- one CTA per SM: its barriers and its epilogue leave the SM without other work (an H100,
     -- INT8 at M >= 2048: 8-warp 128×256 tiles 5–12 % behind two 4-warp 128×128 CTAs an SM,
@@ -192,10 +195,11 @@ local function cost_model(c, problem, device)
     end
     local out = out_bytes(problem)
     -- lanes' 4/8-byte stores fill half of each 32-byte sector; staged: whole 16-byte chunks,
-    -- after a round trip through shared memory
+    -- after a round trip through shared memory (on an H100 the staged epilogue took a 4096 ×
+    -- 4096 bf16 output's fixed cost from 47.5 to 25.8 µs, bench/results-2026-11-25-s14/)
     local epilogue = c.epilogue == 1
         and c.block_m * c.block_n * out * (1 / 64 + 2 / SMEM_BYTES_PER_CLK)
-        or c.block_m * c.block_n * out / 32
+        or c.block_m * c.block_n * out / 16
     local reduce = (c.slice_k - 1) * c.block_m * c.block_n * ACC_BYTES * 2 / SMEM_BYTES_PER_CLK
     local tile_time = k_tiles * per_k + epilogue + reduce
     local waves = ceil_div(tiles, device.sm_count * per_sm)
