@@ -50,8 +50,14 @@ def main():
         print(f"merge_rows: {a.new} holds no {PREFIX} lines", file=sys.stderr)
         return 2
     header = re.match(PREFIX + r" \(([^)]*)\)", new_rows[0])
+    # files exported before the accumulation was part of the key name no `accum` column: their
+    # rows are 'fast', as the library reads them
+    columns = [c.strip() for c in header.group(1).split(",")]
+    if "accum" not in columns:
+        columns.append("accum")
     db = sqlite3.connect(":memory:")
-    db.execute(f"CREATE TABLE measurement_rows ({header.group(1)})")
+    db.execute("CREATE TABLE measurement_rows (%s)" % ", ".join(
+        c + (" DEFAULT 'fast'" if c == "accum" else "") for c in columns))
 
     def key(line):
         db.execute("DELETE FROM measurement_rows")
