@@ -57,25 +57,16 @@ static void teardown(void)
     ctx = NULL;
 }
 
+/* The run-th supported trait combination's config: the list in turn. */
+static void config_of(int run, const w8a8_problem *p, char *out, size_t size)
+{
+    (void)p;
+    snprintf(out, size, "%s", configs[run % CONFIG_COUNT]);
+}
+
 START_TEST(every_supported_trait_combination)
 {
-    pgen_rng rng;
-    pgen_rng_seed(&rng, SEED);
-    int count = pgen_trait_count(), runs = 0, failures = 0;
-    for (int i = 0; i < count; i++) {
-        w8a8_problem p;
-        pgen_problem(&rng, i, &p);
-        if (!gemm_family_sm80_decode.supports(ctx, &p))
-            continue;
-        pgen_case c;
-        ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
-        failures += !check_case(&c, configs[runs % CONFIG_COUNT]);
-        runs++;
-        pgen_case_destroy(&c);
-    }
-    printf("decode: %d trait combinations run, %d failed\n", runs, failures);
-    ck_assert_int_ge(runs, 100);
-    ck_assert_msg(failures == 0, "%d of %d problems differ from the reference", failures, runs);
+    test_family_each_trait(ctx, &gemm_family_sm80_decode, SEED, config_of, "decode", 100);
 }
 END_TEST
 
@@ -96,7 +87,7 @@ START_TEST(every_config_on_odd_shapes)
                 p.b_scale.kind = (mi + s) % 2 ? W8A8_SCALE_ROW : W8A8_SCALE_TENSOR;
                 p.bias_type = (mi + s) % 3 == 0 ? W8A8_DTYPE_NONE : W8A8_FP32;
                 p.azp = int8 ? ((mi + s) % 2 ? W8A8_AZP_TOKEN : W8A8_AZP_TENSOR) : W8A8_AZP_NONE;
-                p.ldc = (nks[s][0] + 7) / 8 * 8 + 8; /* padding the check watches */
+                p.ldc = test_padded_ldc(nks[s][0]);
                 if (!int8 && ctx->cc_major * 10 + ctx->cc_minor < 89)
                     continue;
                 pgen_case c;
@@ -118,7 +109,6 @@ START_TEST(block_scales_on_odd_shapes)
 {
     static const int64_t shapes[][3] = {{1, 200, 2064}, {7, 517, 400}, {17, 129, 16},
                                         {31, 264, 1024}, {33, 1032, 4112}, {2, 7168, 512}};
-    static const w8a8_dtype outs[] = {W8A8_BF16, W8A8_FP16, W8A8_FP32};
     if (ctx->cc_major * 10 + ctx->cc_minor < 89)
         return; /* FP8 only */
     pgen_rng rng;
@@ -126,13 +116,8 @@ START_TEST(block_scales_on_odd_shapes)
     int runs = 0, failures = 0;
     for (int s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++)
         for (int ci = 0; ci < CONFIG_COUNT; ci++) {
-            int v = s + ci;
             w8a8_problem p;
-            w8a8_problem_init(&p, shapes[s][0], shapes[s][1], shapes[s][2],
-                              v % 5 == 4 ? W8A8_E5M2 : W8A8_E4M3, outs[v % 3]);
-            pgen_block_scales(&p, v % 2, (v / 2) % 2, v % 3 == 0 ? 0 : 1 + v % 7);
-            p.bias_type = v % 4 == 0 ? W8A8_DTYPE_NONE : v % 4 == 1 ? W8A8_FP32 : p.out_type;
-            p.ldc = (shapes[s][1] + 7) / 8 * 8 + 8;
+            test_block_problem(&p, shapes[s], s + ci);
             ck_assert(gemm_family_sm80_decode.supports(ctx, &p));
             pgen_case c;
             ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);

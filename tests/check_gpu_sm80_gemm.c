@@ -214,7 +214,7 @@ START_TEST(every_config_on_odd_shapes)
                 p->b_scale.kind = v % 3 ? W8A8_SCALE_ROW : W8A8_SCALE_TENSOR;
                 p->bias_type = v % 3 == 0 ? W8A8_DTYPE_NONE : v % 3 == 1 ? W8A8_FP32 : p->out_type;
                 p->azp = int8 ? (v % 2 ? W8A8_AZP_TOKEN : W8A8_AZP_TENSOR) : W8A8_AZP_NONE;
-                p->ldc = (nks[s][0] + 7) / 8 * 8 + 8; /* padding the check watches */
+                p->ldc = test_padded_ldc(nks[s][0]);
             }
     prewarm_list *l = prewarm_list_new();
     for (int i = 0; i < count; i++)
@@ -247,7 +247,6 @@ START_TEST(block_scales_on_odd_shapes)
     static const int64_t shapes[BLOCK_SHAPES][3] = {
         {1, 200, 2064}, {7, 517, 400}, {17, 129, 16}, {129, 264, 1024},
         {33, 1032, 4112}, {300, 7168, 512}, {515, 384, 1536}};
-    static const w8a8_dtype outs[] = {W8A8_BF16, W8A8_FP16, W8A8_FP32};
     if (!fp8_capable())
         return; /* FP8 only */
     w8a8_problem problems[BLOCK_SHAPES * BLOCK_CONFIG_COUNT];
@@ -255,13 +254,8 @@ START_TEST(block_scales_on_odd_shapes)
     prewarm_list *l = prewarm_list_new();
     for (int s = 0; s < BLOCK_SHAPES; s++)
         for (int ci = 0; ci < BLOCK_CONFIG_COUNT; ci++) {
-            int v = s + ci;
             w8a8_problem *p = &problems[count++];
-            w8a8_problem_init(p, shapes[s][0], shapes[s][1], shapes[s][2],
-                              v % 5 == 4 ? W8A8_E5M2 : W8A8_E4M3, outs[v % 3]);
-            pgen_block_scales(p, v % 2, (v / 2) % 2, v % 3 == 0 ? 0 : 1 + v % 7);
-            p->bias_type = v % 4 == 0 ? W8A8_DTYPE_NONE : v % 4 == 1 ? W8A8_FP32 : p->out_type;
-            p->ldc = (shapes[s][1] + 7) / 8 * 8 + 8;
+            test_block_problem(p, shapes[s], s + ci);
             ck_assert(gemm_family_sm80_gemm.supports(ctx, p));
             prewarm_add(l, p, block_configs[ci]);
         }

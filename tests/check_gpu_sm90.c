@@ -133,25 +133,7 @@ static bool check_case(const pgen_case *c, const char *config)
 
 START_TEST(every_supported_trait_combination)
 {
-    pgen_rng rng;
-    pgen_rng_seed(&rng, SEED);
-    int count = pgen_trait_count(), runs = 0, failures = 0;
-    for (int i = 0; i < count; i++) {
-        w8a8_problem p;
-        pgen_problem(&rng, i, &p);
-        if (!gemm_family_sm90.supports(ctx, &p))
-            continue;
-        pgen_case c;
-        ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
-        char config[W8A8_CONFIG_BYTES];
-        config_for(runs, &p, config, sizeof config);
-        failures += !check_case(&c, config);
-        runs++;
-        pgen_case_destroy(&c);
-    }
-    printf("sm90: %d trait combinations run, %d failed\n", runs, failures);
-    ck_assert_int_ge(runs, 100);
-    ck_assert_msg(failures == 0, "%d of %d problems differ from the reference", failures, runs);
+    test_family_each_trait(ctx, &gemm_family_sm90, SEED, config_for, "sm90", 100);
 }
 END_TEST
 
@@ -174,7 +156,7 @@ START_TEST(every_config_on_odd_shapes)
                 p.b_scale.kind = W8A8_SCALE_ROW;
                 p.bias_type = W8A8_FP32;
                 p.azp = int8 ? W8A8_AZP_TOKEN : W8A8_AZP_NONE;
-                p.ldc = (shapes[s][1] + 7) / 8 * 8 + 8; /* padding the check watches */
+                p.ldc = test_padded_ldc(shapes[s][1]);
                 pgen_case c;
                 ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
                 char config[W8A8_CONFIG_BYTES];
@@ -196,19 +178,13 @@ START_TEST(block_scales_on_odd_shapes)
     static const int64_t shapes[][3] = {{1, 200, 2064}, {7, 517, 400},  {129, 200, 2064},
                                         {1000, 517, 400}, {129, 1032, 16}, {1000, 264, 1024},
                                         {333, 136, 4112}, {3999, 2056, 640}};
-    static const w8a8_dtype outs[] = {W8A8_BF16, W8A8_FP16, W8A8_FP32};
     pgen_rng rng;
     pgen_rng_seed(&rng, SEED + 2);
     int runs = 0, failures = 0;
     for (int s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++)
         for (int ci = 0; ci < BLOCK_CONFIG_COUNT; ci++) {
-            int v = s + ci; /* varies the traits across both loops */
             w8a8_problem p;
-            w8a8_problem_init(&p, shapes[s][0], shapes[s][1], shapes[s][2],
-                              v % 5 == 4 ? W8A8_E5M2 : W8A8_E4M3, outs[v % 3]);
-            pgen_block_scales(&p, v % 2, (v / 2) % 2, v % 3 == 0 ? 0 : 1 + v % 7);
-            p.bias_type = v % 4 == 0 ? W8A8_DTYPE_NONE : v % 4 == 1 ? W8A8_FP32 : p.out_type;
-            p.ldc = (shapes[s][1] + 7) / 8 * 8 + 8; /* padding the check watches */
+            test_block_problem(&p, shapes[s], s + ci);
             ck_assert(gemm_family_sm90.supports(ctx, &p));
             pgen_case c;
             ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
@@ -245,7 +221,7 @@ START_TEST(promoted_accumulation_on_odd_shapes)
             p.b_scale.kind = kinds[(v / 2) % 2];
             p.bias_type = v % 4 == 0 ? W8A8_DTYPE_NONE : v % 4 == 1 ? W8A8_FP32 : p.out_type;
             p.accum = W8A8_ACCUM_PROMOTED;
-            p.ldc = (shapes[s][1] + 7) / 8 * 8 + 8; /* padding the check watches */
+            p.ldc = test_padded_ldc(shapes[s][1]);
             ck_assert(gemm_promotes(&p) && gemm_family_sm90.supports(ctx, &p));
             pgen_case c;
             ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);

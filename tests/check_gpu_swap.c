@@ -53,25 +53,16 @@ static bool check_case(const pgen_case *c, const char *config)
     return test_family_matches_reference(ctx, &gemm_family_sm90, c, config);
 }
 
+/* The run-th supported trait combination's config: the list in turn. */
+static void config_of(int run, const w8a8_problem *p, char *out, size_t size)
+{
+    (void)p;
+    snprintf(out, size, "%s", configs[run % CONFIG_COUNT]);
+}
+
 START_TEST(every_supported_trait_combination)
 {
-    pgen_rng rng;
-    pgen_rng_seed(&rng, SEED);
-    int count = pgen_trait_count(), runs = 0, failures = 0;
-    for (int i = 0; i < count; i++) {
-        w8a8_problem p;
-        pgen_problem(&rng, i, &p);
-        if (!gemm_family_sm90.supports(ctx, &p))
-            continue;
-        pgen_case c;
-        ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
-        failures += !check_case(&c, configs[runs % CONFIG_COUNT]);
-        runs++;
-        pgen_case_destroy(&c);
-    }
-    printf("swap: %d trait combinations run, %d failed\n", runs, failures);
-    ck_assert_int_ge(runs, 50);
-    ck_assert_msg(failures == 0, "%d of %d problems differ from the reference", failures, runs);
+    test_family_each_trait(ctx, &gemm_family_sm90, SEED, config_of, "swap", 50);
 }
 END_TEST
 
@@ -97,7 +88,7 @@ START_TEST(every_config_on_odd_shapes)
                 p.b_scale.kind = v % 2 ? W8A8_SCALE_ROW : W8A8_SCALE_TENSOR;
                 p.bias_type = v % 3 == 0 ? W8A8_DTYPE_NONE : v % 3 == 1 ? W8A8_FP32 : p.out_type;
                 p.azp = int8 ? (v % 2 ? W8A8_AZP_TOKEN : W8A8_AZP_TENSOR) : W8A8_AZP_NONE;
-                p.ldc = (nks[s][0] + 7) / 8 * 8 + 8; /* padding the check watches */
+                p.ldc = test_padded_ldc(nks[s][0]);
                 pgen_case c;
                 ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
                 for (int ci = 0; ci < CONFIG_COUNT; ci++) {
@@ -125,7 +116,7 @@ START_TEST(promoted_accumulation_on_odd_shapes)
         p.accum = W8A8_ACCUM_PROMOTED;
         p.a_scale.kind = W8A8_SCALE_ROW;
         p.bias_type = s == 2 ? W8A8_BF16 : W8A8_DTYPE_NONE;
-        p.ldc = (shapes[s][1] + 7) / 8 * 8 + 8;
+        p.ldc = test_padded_ldc(shapes[s][1]);
         pgen_case c;
         ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
         for (int ci = 0; ci < CONFIG_COUNT; ci++) {
@@ -148,19 +139,13 @@ START_TEST(block_scales_on_odd_shapes)
     static const int64_t shapes[][3] = {{1, 200, 2064},   {7, 517, 400},  {17, 129, 16},
                                         {31, 264, 1024},  {33, 1032, 4112}, {2, 7168, 512},
                                         {64, 4100, 1040}};
-    static const w8a8_dtype outs[] = {W8A8_BF16, W8A8_FP16, W8A8_FP32};
     pgen_rng rng;
     pgen_rng_seed(&rng, SEED + 4);
     int runs = 0, failures = 0;
     for (int sh = 0; sh < (int)(sizeof shapes / sizeof shapes[0]); sh++)
         for (int ci = 0; ci < CONFIG_COUNT; ci++) {
-            int v = sh + ci;
             w8a8_problem p;
-            w8a8_problem_init(&p, shapes[sh][0], shapes[sh][1], shapes[sh][2],
-                              v % 5 == 4 ? W8A8_E5M2 : W8A8_E4M3, outs[v % 3]);
-            pgen_block_scales(&p, v % 2, (v / 2) % 2, v % 3 == 0 ? 0 : 1 + v % 7);
-            p.bias_type = v % 4 == 0 ? W8A8_DTYPE_NONE : v % 4 == 1 ? W8A8_FP32 : p.out_type;
-            p.ldc = (shapes[sh][1] + 7) / 8 * 8 + 8;
+            test_block_problem(&p, shapes[sh], sh + ci);
             ck_assert(gemm_family_sm90.supports(ctx, &p));
             pgen_case c;
             ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);

@@ -234,6 +234,42 @@ void test_family_runs_are_bitwise_equal(w8a8_context *ctx, const gemm_family *fa
     free(second);
 }
 
+void test_family_each_trait(w8a8_context *ctx, const gemm_family *family, uint64_t seed,
+                            test_config_fn choose, const char *label, int min_runs)
+{
+    pgen_rng rng;
+    pgen_rng_seed(&rng, seed);
+    int count = pgen_trait_count(), runs = 0, failures = 0;
+    for (int i = 0; i < count; i++) {
+        w8a8_problem p;
+        pgen_problem(&rng, i, &p);
+        if (!family->supports(ctx, &p))
+            continue;
+        pgen_case c;
+        ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
+        char config[W8A8_CONFIG_BYTES];
+        choose(runs, &p, config, sizeof config);
+        failures += !test_family_matches_reference(ctx, family, &c, config);
+        runs++;
+        pgen_case_destroy(&c);
+    }
+    printf("%s: %d trait combinations run, %d failed\n", label, runs, failures);
+    ck_assert_int_ge(runs, min_runs);
+    ck_assert_msg(failures == 0, "%d of %d problems differ from the reference", failures, runs);
+}
+
+void test_block_problem(w8a8_problem *p, const int64_t shape[3], int v)
+{
+    static const w8a8_dtype outs[] = {W8A8_BF16, W8A8_FP16, W8A8_FP32};
+    w8a8_problem_init(p, shape[0], shape[1], shape[2], v % 5 == 4 ? W8A8_E5M2 : W8A8_E4M3,
+                      outs[v % 3]);
+    pgen_block_scales(p, v % 2, (v / 2) % 2, v % 3 == 0 ? 0 : 1 + v % 7);
+    p->bias_type = v % 4 == 0 ? W8A8_DTYPE_NONE : v % 4 == 1 ? W8A8_FP32 : p->out_type;
+    p->ldc = test_padded_ldc(shape[1]);
+}
+
+int64_t test_padded_ldc(int64_t n) { return (n + 7) / 8 * 8 + 8; }
+
 bool test_fake_cuda_locate(char *path, size_t size)
 {
     char exe[PATH_MAX];

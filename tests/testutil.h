@@ -43,6 +43,21 @@ bool test_family_matches_reference(w8a8_context *ctx, const gemm_family *family,
 void test_family_runs_are_bitwise_equal(w8a8_context *ctx, const gemm_family *family,
                                         const pgen_case *c, const char *const *configs,
                                         int count);
+/* A family suite's choice of config for its run-th problem p, into out. */
+typedef void (*test_config_fn)(int run, const w8a8_problem *p, char *out, size_t size);
+/* Every problem of pgen's trait list (seeded with seed) that `family` supports, the run-th of
+ * them with config choose(run, …), against the reference; prints "<label>: N trait
+ * combinations run, F failed"; fails the test unless at least min_runs ran and none failed. */
+void test_family_each_trait(w8a8_context *ctx, const gemm_family *family, uint64_t seed,
+                            test_config_fn choose, const char *label, int min_runs);
+/* The v-th of the block-scaled problems (A 1×128, B 128×128) the family suites cycle through
+ * on shape {M, N, K}: A e5m2 every fifth (else e4m3, B e4m3), out bf16 / fp16 / fp32, each
+ * scale matrix row-major or K-major, its ld padded on two of three, bias none / fp32 / the
+ * out dtype, out rows padded (test_padded_ldc). */
+void test_block_problem(w8a8_problem *p, const int64_t shape[3], int v);
+/* An out row pitch past N (N rounded up to 8, plus 8): the padding the reference check
+ * watches for stray writes. */
+int64_t test_padded_ldc(int64_t n);
 /* That bound for problem p whose out dtype's own bound is `tolerance` (pgen_compare's). */
 double test_accumulation_bound(const w8a8_problem *p, double tolerance);
 
