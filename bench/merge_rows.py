@@ -7,11 +7,16 @@ SHIPPED.sql and NEW.sql are `w8a8 cache export --winners` files (INSERT INTO mea
 lines). Every row of SHIPPED whose key — device (arch, name, SMs, memory), dtypes, scale
 layouts, zero point, N, K, M bucket, accumulation — has a row in NEW is dropped; NEW's rows
 are appended; SHIPPED's header comments and the order of its other rows stay. Prints how many
-rows were kept and replaced. (`w8a8 cache merge` unions databases instead: both rows would
-stay and the lower median would win, though the two were timed in different runs.)
+rows were kept and replaced, and warns when an .sql file beside SHIPPED that sorts before it
+holds some of the new keys (the library reads a folder's files in name order and takes the
+first file's row for a key, so those new rows would not be used). (`w8a8 cache merge` unions
+databases instead: both rows would stay and the lower median would win, though the two were
+timed in different runs.)
 Exit status: 0; 2 on a bad argument or an unreadable file; 1 on a line that is no row.
 """
 import argparse
+import glob
+import os
 import re
 import sqlite3
 import sys
@@ -71,6 +76,18 @@ def main():
     kept = [l for l in old_rows if key(l) not in replaced_keys]
     print(f"{a.shipped}: {len(old_rows)} rows, {len(kept)} kept, "
           f"{len(old_rows) - len(kept)} replaced, {len(new_rows)} from {a.new}")
+    # the library reads a folder's files in name order and, for a key several hold, takes the
+    # earlier file's row: new rows whose key an earlier file holds would not be used
+    folder, name = os.path.split(os.path.abspath(a.shipped))
+    for other in sorted(glob.glob(os.path.join(folder, "*.sql"))):
+        if os.path.basename(other) >= name or os.path.samefile(other, a.new):
+            continue
+        lines = read_lines(other) or []
+        held = {key(l) for l in lines if l.startswith(PREFIX)}
+        shadowed = sum(1 for k in replaced_keys if k in held)
+        if shadowed:
+            print(f"merge_rows: warning: {shadowed} of the new rows' keys are also in "
+                  f"{os.path.basename(other)}, which is read first: its rows win there")
     if not a.dry_run:
         others = [l for l in shipped if not l.startswith(PREFIX)]
         with open(a.shipped, "w", encoding="utf-8") as f:

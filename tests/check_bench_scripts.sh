@@ -316,6 +316,9 @@ head -1 "$tmp/new.sql" | sed "s/m_bucket, accum, family/m_bucket, family/; s/, '
 expect "merge_rows: an old-format row made" grep -qv accum "$tmp/old-format.sql"
 check "merge_rows: an old-format row has the key of a 'fast' one" 0 '1 rows, 0 kept, 1 replaced' \
   "$python" "$merge" "$tmp/old-format.sql" "$tmp/new.sql" --dry-run
+check "merge_rows: new keys an earlier-read file holds" 0 \
+  "warning: 1 of the new rows' keys are also in old-format.sql, which is read first" \
+  "$python" "$merge" "$tmp/shipped.sql" "$tmp/new.sql" --dry-run
 
 echo "check_bench_scripts: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
