@@ -1063,9 +1063,8 @@ W8A8_API w8a8_status w8a8_dispatch_explain(w8a8_context *ctx, const w8a8_problem
  * survivor with host launches; the best few get more samples (successive halving), as replays
  * of a CUDA graph of their batch (as a serving engine replays them, with no gap a host busy
  * compiling leaves between launches). The winner is the fastest finalist. Every measurement
- * is written
- * to the user's cache database as it is taken, so an interrupted run resumes: a rerun skips
- * (key, family, config) already measured unless `force`.
+ * is written to the user's cache database as it is taken, so an interrupted run resumes: a
+ * rerun skips (key, family, config) already measured unless `force`.
  */
 
 /* Options of w8a8_tune; zero fields mean the defaults. */

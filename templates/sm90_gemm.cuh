@@ -608,6 +608,23 @@ __device__ __forceinline__ void sm90_epilogue_swap(const sm90_acc_t (&acc)[SM90_
  * acc += tmp. */
 #if SM90_PROMOTED
 #if SM90_BLOCK
+/* The last scale loader's lane l (the caller keeps the lanes below the count of blocks a
+ * tile touches) copies K block kb's scale of the 128-row weight (B) block (first >> 7) + l to
+ * dst + 4l; blocks past N, and every block when !kb_in (a K block past the last), get 0.
+ * first: the tile's first weight row (col_tile, or row_tile with SWAP). */
+__device__ __forceinline__ void sm90_weight_scale_fetch(sm90_u32 dst, const w8a8_gemm_args &args,
+                                                        long long first, int kb, bool kb_in,
+                                                        int lane)
+{
+    const long long nb = (first >> 7) + lane;
+    const bool in = kb_in && nb < ((SM90_N + 127) >> 7);
+    sm90_cp_async_4(dst + 4 * lane,
+                    in ? w8a8_block_scale_ptr(args.b_scale, args.b_scale_k_major,
+                                              args.b_scale_ld, nb, kb)
+                       : args.b_scale,
+                    in);
+}
+
 #if !W8A8_SWAP
 struct sm90_block_scales {
     float sa[SM90_SUB_M][2];
@@ -637,15 +654,8 @@ __device__ __forceinline__ void sm90_scale_fetch(sm90_u32 dst, const w8a8_gemm_a
         sm90_cp_async_4(dst + (32 * (i + loader) + lane) * 4, in ? p : args.a_scale, in);
         p += step;
     }
-    if (loader == SM90_LOADERS - 1 && lane < SM90_SB_COUNT) {
-        const long long nb = (col_tile >> 7) + lane;
-        const bool in = kb_in && nb < ((SM90_N + 127) >> 7);
-        sm90_cp_async_4(dst + W8A8_BLOCK_M * 4 + 4 * lane,
-                        in ? w8a8_block_scale_ptr(args.b_scale, args.b_scale_k_major,
-                                                  args.b_scale_ld, nb, kb)
-                           : args.b_scale,
-                        in);
-    }
+    if (loader == SM90_LOADERS - 1 && lane < SM90_SB_COUNT)
+        sm90_weight_scale_fetch(dst + W8A8_BLOCK_M * 4, args, col_tile, kb, kb_in, lane);
 }
 
 /* A consumer thread's scales of one K block from its stage's scale area src: rows r0 + 64s
@@ -686,15 +696,8 @@ __device__ __forceinline__ void sm90_scale_fetch(sm90_u32 dst, const w8a8_gemm_a
                            : args.a_scale,
                         in);
     }
-    if (loader == SM90_LOADERS - 1 && lane < SM90_RB_COUNT) {
-        const long long nb = (row_tile >> 7) + lane;
-        const bool in = kb_in && nb < ((SM90_N + 127) >> 7);
-        sm90_cp_async_4(dst + W8A8_BLOCK_N * 4 + 4 * lane,
-                        in ? w8a8_block_scale_ptr(args.b_scale, args.b_scale_k_major,
-                                                  args.b_scale_ld, nb, kb)
-                           : args.b_scale,
-                        in);
-    }
+    if (loader == SM90_LOADERS - 1 && lane < SM90_RB_COUNT)
+        sm90_weight_scale_fetch(dst + W8A8_BLOCK_N * 4, args, row_tile, kb, kb_in, lane);
 }
 
 /* SWAP: r0 is the thread's first row in the tile; its consumer's rows start at r0 & ~63 (a

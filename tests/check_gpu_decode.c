@@ -111,23 +111,9 @@ START_TEST(block_scales_on_odd_shapes)
                                         {31, 264, 1024}, {33, 1032, 4112}, {2, 7168, 512}};
     if (ctx->cc_major * 10 + ctx->cc_minor < 89)
         return; /* FP8 only */
-    pgen_rng rng;
-    pgen_rng_seed(&rng, SEED + 2);
-    int runs = 0, failures = 0;
-    for (int s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++)
-        for (int ci = 0; ci < CONFIG_COUNT; ci++) {
-            w8a8_problem p;
-            test_block_problem(&p, shapes[s], s + ci);
-            ck_assert(gemm_family_sm80_decode.supports(ctx, &p));
-            pgen_case c;
-            ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
-            failures += !check_case(&c, configs[ci]);
-            runs++;
-            pgen_case_destroy(&c);
-        }
-    printf("decode: %d block-scaled config × shape runs, %d failed\n", runs, failures);
-    ck_assert_msg(failures == 0, "%d of %d block-scaled runs differ from the reference",
-                  failures, runs);
+    test_family_block_shapes(ctx, &gemm_family_sm80_decode, SEED + 2, shapes,
+                             (int)(sizeof shapes / sizeof shapes[0]), configs,
+                             CONFIG_COUNT, "decode");
 }
 END_TEST
 

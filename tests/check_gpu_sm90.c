@@ -178,23 +178,9 @@ START_TEST(block_scales_on_odd_shapes)
     static const int64_t shapes[][3] = {{1, 200, 2064}, {7, 517, 400},  {129, 200, 2064},
                                         {1000, 517, 400}, {129, 1032, 16}, {1000, 264, 1024},
                                         {333, 136, 4112}, {3999, 2056, 640}};
-    pgen_rng rng;
-    pgen_rng_seed(&rng, SEED + 2);
-    int runs = 0, failures = 0;
-    for (int s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++)
-        for (int ci = 0; ci < BLOCK_CONFIG_COUNT; ci++) {
-            w8a8_problem p;
-            test_block_problem(&p, shapes[s], s + ci);
-            ck_assert(gemm_family_sm90.supports(ctx, &p));
-            pgen_case c;
-            ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
-            failures += !check_case(&c, block_configs[ci]);
-            runs++;
-            pgen_case_destroy(&c);
-        }
-    printf("sm90: %d block-scaled config × shape runs, %d failed\n", runs, failures);
-    ck_assert_msg(failures == 0, "%d of %d block-scaled runs differ from the reference",
-                  failures, runs);
+    test_family_block_shapes(ctx, &gemm_family_sm90, SEED + 2, shapes,
+                             (int)(sizeof shapes / sizeof shapes[0]), block_configs,
+                             BLOCK_CONFIG_COUNT, "sm90");
 }
 END_TEST
 

@@ -139,23 +139,9 @@ START_TEST(block_scales_on_odd_shapes)
     static const int64_t shapes[][3] = {{1, 200, 2064},   {7, 517, 400},  {17, 129, 16},
                                         {31, 264, 1024},  {33, 1032, 4112}, {2, 7168, 512},
                                         {64, 4100, 1040}};
-    pgen_rng rng;
-    pgen_rng_seed(&rng, SEED + 4);
-    int runs = 0, failures = 0;
-    for (int sh = 0; sh < (int)(sizeof shapes / sizeof shapes[0]); sh++)
-        for (int ci = 0; ci < CONFIG_COUNT; ci++) {
-            w8a8_problem p;
-            test_block_problem(&p, shapes[sh], sh + ci);
-            ck_assert(gemm_family_sm90.supports(ctx, &p));
-            pgen_case c;
-            ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
-            failures += !check_case(&c, configs[ci]);
-            runs++;
-            pgen_case_destroy(&c);
-        }
-    printf("swap: %d block-scaled config × shape runs, %d failed\n", runs, failures);
-    ck_assert_msg(failures == 0, "%d of %d block-scaled runs differ from the reference",
-                  failures, runs);
+    test_family_block_shapes(ctx, &gemm_family_sm90, SEED + 4, shapes,
+                             (int)(sizeof shapes / sizeof shapes[0]), configs,
+                             CONFIG_COUNT, "swap");
 }
 END_TEST
 

@@ -918,10 +918,26 @@ START_TEST(shipped_sm90_rows_are_valid_configs)
 }
 END_TEST
 
+/* An enumeration comes in rank order and the space's default for p is one of its configs. */
+static void assert_ranked_with_default(w8a8_context *ctx, space *s, const w8a8_problem *p,
+                                       const space_device *dev, const space_enumeration *e)
+{
+    for (size_t i = 1; i < e->count; i++)
+        ck_assert(e->candidates[i - 1].rank <= e->candidates[i].rank);
+    char config[W8A8_SPACE_CONFIG_BYTES];
+    ck_assert_msg(space_default(ctx, s, p, dev, config, sizeof config) == W8A8_OK, "M %lld: %s",
+                  (long long)p->m, w8a8_errmsg(ctx));
+    bool listed = false;
+    for (size_t i = 0; i < e->count; i++)
+        listed |= strcmp(e->candidates[i].config, config) == 0;
+    ck_assert_msg(listed, "default %s is not a valid candidate", config);
+}
+
 /* scripts/sm90_swap.lua: sm90_gemm's template with swap=1 in every config, at M <= 64 only,
- * with block scales of A 1×128 and B 128×128 only, never an FP8 zero point; token tiles no wider than the narrowest listed
- * one that holds M; every config it lists is one the family's host code accepts
- * (no valid() rule weaker than sm90_config_check); its default among its candidates. */
+ * with block scales of A 1×128 and B 128×128 only, never an FP8 zero point; token tiles no
+ * wider than the narrowest listed one that holds M; every config it lists is one the
+ * family's host code accepts (no valid() rule weaker than sm90_config_check); its default
+ * among its candidates. */
 START_TEST(sm90_swap_space)
 {
     w8a8_context *ctx = ctx_open();
@@ -930,7 +946,6 @@ START_TEST(sm90_swap_space)
     space_enumeration e;
     w8a8_problem p;
     bool applies = false;
-    char config[W8A8_SPACE_CONFIG_BYTES];
     ck_assert(space_device_nominal(ctx, "sm_90a", &dev) == W8A8_OK);
     ck_assert_msg(space_load(ctx, "sm90_swap", &s) == W8A8_OK, "%s", w8a8_errmsg(ctx));
     ck_assert_str_eq(space_arch(s), "sm_90a");
@@ -974,15 +989,8 @@ START_TEST(sm90_swap_space)
                                               sizeof defines) == W8A8_OK,
                           "%s: %s", c, w8a8_errmsg(ctx));
             ck_assert_ptr_nonnull(strstr(defines, ",swap=1"));
-            if (i > 0)
-                ck_assert(e.candidates[i - 1].rank <= e.candidates[i].rank);
         }
-        ck_assert_msg(space_default(ctx, s, &p, &dev, config, sizeof config) == W8A8_OK, "M %lld: %s",
-                      (long long)ms[mi], w8a8_errmsg(ctx));
-        bool listed = false;
-        for (size_t i = 0; i < e.count; i++)
-            listed |= strcmp(e.candidates[i].config, config) == 0;
-        ck_assert_msg(listed, "default %s is not a valid candidate", config);
+        assert_ranked_with_default(ctx, s, &p, &dev, &e);
         space_enumeration_free(&e);
     }
     space_free(s);
@@ -998,7 +1006,6 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     space_enumeration e;
     w8a8_problem p;
     bool applies = false;
-    char config[W8A8_SPACE_CONFIG_BYTES];
     ck_assert(space_device_nominal(ctx, "sm_90a", &dev) == W8A8_OK);
     ck_assert_msg(space_load(ctx, "sm90_gemm", &s) == W8A8_OK, "%s", w8a8_errmsg(ctx));
     ck_assert_str_eq(space_arch(s), "sm_90a");
@@ -1018,13 +1025,7 @@ START_TEST(sm90_space_prunes_to_exact_counts)
         ck_assert_uint_eq(e.pruned, 2239488 - 186624);
         ck_assert_uint_eq(e.count, 43552);
         ck_assert_uint_eq(e.invalid, 2239488 - 43552);
-        for (size_t i = 1; i < e.count; i++)
-            ck_assert(e.candidates[i - 1].rank <= e.candidates[i].rank);
-        ck_assert(space_default(ctx, s, &p, &dev, config, sizeof config) == W8A8_OK);
-        bool listed = false;
-        for (size_t i = 0; i < e.count; i++)
-            listed |= strcmp(e.candidates[i].config, config) == 0;
-        ck_assert_msg(listed, "default %s is not a valid candidate", config);
+        assert_ranked_with_default(ctx, s, &p, &dev, &e);
         space_enumeration_free(&e);
     }
     /* FP8 block scales of A 1×128 and B 128×128: doubled accumulators prune more */

@@ -268,6 +268,29 @@ void test_block_problem(w8a8_problem *p, const int64_t shape[3], int v)
     p->ldc = test_padded_ldc(shape[1]);
 }
 
+void test_family_block_shapes(w8a8_context *ctx, const gemm_family *family, uint64_t seed,
+                              const int64_t (*shapes)[3], int shape_count,
+                              const char *const *configs, int config_count, const char *label)
+{
+    pgen_rng rng;
+    pgen_rng_seed(&rng, seed);
+    int runs = 0, failures = 0;
+    for (int s = 0; s < shape_count; s++)
+        for (int ci = 0; ci < config_count; ci++) {
+            w8a8_problem p;
+            test_block_problem(&p, shapes[s], s + ci);
+            ck_assert(family->supports(ctx, &p));
+            pgen_case c;
+            ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
+            failures += !test_family_matches_reference(ctx, family, &c, configs[ci]);
+            runs++;
+            pgen_case_destroy(&c);
+        }
+    printf("%s: %d block-scaled config × shape runs, %d failed\n", label, runs, failures);
+    ck_assert_msg(failures == 0, "%d of %d block-scaled runs differ from the reference",
+                  failures, runs);
+}
+
 int64_t test_padded_ldc(int64_t n) { return (n + 7) / 8 * 8 + 8; }
 
 bool test_fake_cuda_locate(char *path, size_t size)

@@ -55,6 +55,13 @@ void test_family_each_trait(w8a8_context *ctx, const gemm_family *family, uint64
  * scale matrix row-major or K-major, its ld padded on two of three, bias none / fp32 / the
  * out dtype, out rows padded (test_padded_ldc). */
 void test_block_problem(w8a8_problem *p, const int64_t shape[3], int v);
+/* Every shape × config with test_block_problem's (shape s, config c)-th problem, v = s + c,
+ * through `family` against the reference (the data drawn from one generator seeded with
+ * seed); prints "<label>: N block-scaled config × shape runs, F failed"; fails the test if the
+ * family does not support a problem or any run differs. */
+void test_family_block_shapes(w8a8_context *ctx, const gemm_family *family, uint64_t seed,
+                              const int64_t (*shapes)[3], int shape_count,
+                              const char *const *configs, int config_count, const char *label);
 /* An out row pitch past N (N rounded up to 8, plus 8): the padding the reference check
  * watches for stray writes. */
 int64_t test_padded_ldc(int64_t n);

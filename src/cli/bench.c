@@ -413,14 +413,12 @@ static void print_result(const bench_cli *b, const char *provider, const w8a8_pr
                (long long)p->n, (long long)p->k, round_to(r->median_us, 0.01),
                round_to(r->tflops, 0.1), round_to(r->gbps, 0.1));
         if (kernel) {
-            printf(", \"family\": ");
-            cli_json_string(stdout, kernel->family);
-            printf(", \"config\": ");
-            cli_json_string(stdout, kernel->config);
-            printf(", \"match\": ");
-            cli_json_string(stdout, kernel->match);
-            printf(", \"source\": ");
-            cli_json_string(stdout, kernel->source);
+            const char *fields[][2] = {{"family", kernel->family}, {"config", kernel->config},
+                                       {"match", kernel->match}, {"source", kernel->source}};
+            for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+                printf(", \"%s\": ", fields[i][0]);
+                cli_json_string(stdout, fields[i][1]);
+            }
         }
         printf("}\n");
         fflush(stdout);
