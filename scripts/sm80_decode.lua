@@ -22,18 +22,9 @@ local MAX_LOAD_WORDS = 128      -- load registers per thread of one batch (the h
 local REG_OVERHEAD = 40         -- addresses, indices, the L2 policy
 local MAX_THREADS_PER_SM = 2048
 local MAX_CTAS_PER_SM = 32
-local SCALE_GROUP = 128
 
-local FP8 = { e4m3 = true, e5m2 = true }
-local OUTS = { bf16 = true, fp16 = true, fp32 = true }
-
-local function ceil_div(a, b)
-    return (a + b - 1) // b
-end
-
-local function is_block(problem)
-    return problem.a_scale == "block" or problem.b_scale == "block"
-end
+local gemm = gemm -- scripts/lib/gemm.lua
+local ceil_div, is_block = gemm.ceil_div, gemm.is_block
 
 local function load_words(c)
     return c.unroll * (16 * c.row_tiles + 8 * c.token_tiles)
@@ -146,7 +137,7 @@ local function compile_problems(device)
         { m = 32, n = 28672, k = 4096, a_type = "int8", b_type = "int8", out_type = "fp16",
           bias_type = "fp16", a_scale = "tensor", b_scale = "row", azp = "tensor" },
     }
-    if device.cc_major * 10 + device.cc_minor >= 89 then
+    if gemm.cc(device) >= 89 then
         local fp8 = {
             { m = 1, n = 4096, k = 14336, a_type = "e4m3", b_type = "e4m3", out_type = "bf16",
               a_scale = "tensor", b_scale = "tensor" },
@@ -161,9 +152,7 @@ local function compile_problems(device)
               bias_type = "bf16", a_scale = "block", b_scale = "block", a_group_rows = 1,
               a_group_k = 128, b_group_rows = 128, b_group_k = 128 },
         }
-        for _, p in ipairs(fp8) do
-            problems[#problems + 1] = p
-        end
+        gemm.append(problems, fp8)
     end
     return problems
 end
@@ -174,26 +163,9 @@ return {
     arch = "sm_80",
 
     applies = function(problem, device)
-        local cc = device.cc_major * 10 + device.cc_minor
-        local fp8 = FP8[problem.a_type] and FP8[problem.b_type]
-        local int8 = problem.a_type == "int8" and problem.b_type == "int8"
-        if not ((fp8 and cc >= 89) or (int8 and cc >= 80)) or not OUTS[problem.out_type] then
-            return false
-        end
-        if problem.m > 512 then
-            return false
-        end
-        if is_block(problem) then
-            if not fp8 or problem.a_scale ~= "block" or problem.b_scale ~= "block"
-                or problem.a_group_rows ~= 1 or problem.a_group_k ~= SCALE_GROUP
-                or problem.b_group_rows ~= SCALE_GROUP or problem.b_group_k ~= SCALE_GROUP then
-                return false
-            end
-        end
-        if problem.azp and problem.azp ~= "none" and not int8 then
-            return false
-        end
-        return true
+        local operands = gemm.operands(problem)
+        return operands ~= nil and gemm.cc(device) >= (operands == "fp8" and 89 or 80)
+            and problem.m <= 512
     end,
 
     params = {

@@ -43,23 +43,11 @@ local MAX_ACC_REGS_FP8_SM90 = 64
 local REG_OVERHEAD = 14
 local REG_PREFETCH = 32
 local ACC_BYTES = 4
-local SCALE_GROUP = 128
 local REGS_PER_THREAD_MAX = 255
 
-local FP8 = { e4m3 = true, e5m2 = true }
-local OUTS = { bf16 = true, fp16 = true, fp32 = true }
-
-local function ceil_div(a, b)
-    return (a + b - 1) // b
-end
-
-local function is_block(problem)
-    return problem.a_scale == "block" or problem.b_scale == "block"
-end
-
-local function cc_of(device)
-    return device.cc_major * 10 + device.cc_minor
-end
+local gemm = gemm -- scripts/lib/gemm.lua
+local SCALE_GROUP, FP8 = gemm.SCALE_GROUP, gemm.FP8
+local ceil_div, is_block, cc_of, out_bytes = gemm.ceil_div, gemm.is_block, gemm.cc, gemm.out_bytes
 
 local function warps(c)
     return c.warps_m * c.warps_n * c.slice_k
@@ -82,10 +70,6 @@ local function registers(c, problem)
     local scales = is_block(problem) and (wm // 16 * 2 + 1) or 0
     return acc_regs(c, problem) + frags + scales + REG_OVERHEAD
         + (c.prefetch == 1 and REG_PREFETCH or 0)
-end
-
-local function out_bytes(problem)
-    return problem.out_type == "fp32" and 4 or 2
 end
 
 -- the ring, reused for the slices' partial sums and the staged output tile (epilogue 1: rows
@@ -280,9 +264,7 @@ local function compile_problems(device)
               bias_type = "bf16", a_scale = "block", b_scale = "block", a_group_rows = 1,
               a_group_k = 128, b_group_rows = 128, b_group_k = 128 },
         }
-        for _, p in ipairs(fp8) do
-            problems[#problems + 1] = p
-        end
+        gemm.append(problems, fp8)
     end
     return problems
 end
@@ -293,30 +275,14 @@ return {
     arch = "sm_80",
 
     applies = function(problem, device)
-        local cc = cc_of(device)
-        local fp8 = FP8[problem.a_type] and FP8[problem.b_type]
-        local int8 = problem.a_type == "int8" and problem.b_type == "int8"
-        if not ((fp8 and cc >= 89) or (int8 and cc >= 80)) or cc > 90
-            or not OUTS[problem.out_type] then
+        local cc, operands = cc_of(device), gemm.operands(problem)
+        if not operands or cc < (operands == "fp8" and 89 or 80) or cc > 90 then
             return false
         end
         -- Hopper has wgmma (sm90_gemm) and the decode family: this family competes there
         -- only when named (`w8a8 tune --space sm80_gemm`, compile plans), so that a first
         -- tune on an H100/H200 spends its compile time on the families that can win
-        if cc >= 90 and not device.named then
-            return false
-        end
-        if is_block(problem) then
-            if not fp8 or problem.a_scale ~= "block" or problem.b_scale ~= "block"
-                or problem.a_group_rows ~= 1 or problem.a_group_k ~= SCALE_GROUP
-                or problem.b_group_rows ~= SCALE_GROUP or problem.b_group_k ~= SCALE_GROUP then
-                return false
-            end
-        end
-        if problem.azp and problem.azp ~= "none" and not int8 then
-            return false
-        end
-        return true
+        return cc < 90 or device.named == true
     end,
 
     params = {

@@ -54,36 +54,18 @@ local ALIGN_SLACK = 1024        -- the kernel aligns its dynamic shared memory t
 local REG_OVERHEAD = 40         -- registers a consumer needs beside its accumulators
 local BLOCK_SCALE_REGS = 16     -- promoted accumulation: the sa/sb values of a K block
 local OVERLAP_OVERHEAD = 32     -- overlap 1: registers beside the three sets (+8 per 64 rows)
-local SCALE_GROUP = 128         -- block scales: A 1×128, B 128×128
 local CONSUMER_REGS = { 255, 232 } -- per consumer count: no setmaxnreg / setmaxnreg.inc 232
 
-local FP8 = { e4m3 = true, e5m2 = true }
-local OUTS = { bf16 = true, fp16 = true, fp32 = true }
+local gemm = gemm -- scripts/lib/gemm.lua
+local ceil_div, is_block, is_promoted = gemm.ceil_div, gemm.is_block, gemm.is_promoted
+local out_bytes = gemm.out_bytes
 
 local function is_int8(problem)
     return problem.a_type == "int8"
 end
 
-local function is_block(problem)
-    return problem.a_scale == "block" or problem.b_scale == "block"
-end
-
--- promoted accumulation: a temporary accumulator set per K block, added into the main one
--- (block scales; FP8 per-tensor / per-row with accum "promoted")
-local function is_promoted(problem)
-    return is_block(problem) or problem.accum == "promoted"
-end
-
 local function int8_n_ok(n)
     return n == 8 or n == 16 or n == 24 or n == 32 or (n >= 48 and n % 16 == 0)
-end
-
-local function ceil_div(a, b)
-    return (a + b - 1) // b
-end
-
-local function out_bytes(problem)
-    return problem.out_type == "fp32" and 4 or 2
 end
 
 local function rows_per_consumer(c)
@@ -446,23 +428,8 @@ return {
         if device.cc_major ~= 9 or device.cc_minor ~= 0 then
             return false
         end
-        local fp8 = FP8[problem.a_type] and FP8[problem.b_type]
-        local int8 = problem.a_type == "int8" and problem.b_type == "int8"
-        if not (fp8 or int8) or not OUTS[problem.out_type] then
-            return false
-        end
-        if is_block(problem) then
-            -- promoted accumulation: FP8, A 1×128 and B 128×128 groups only
-            if not fp8 or problem.a_scale ~= "block" or problem.b_scale ~= "block"
-                or problem.a_group_rows ~= 1 or problem.a_group_k ~= SCALE_GROUP
-                or problem.b_group_rows ~= SCALE_GROUP or problem.b_group_k ~= SCALE_GROUP then
-                return false
-            end
-        end
-        if problem.azp and problem.azp ~= "none" and not int8 then
-            return false
-        end
-        return true
+        -- (block scales: promoted accumulation, FP8 with A 1×128 and B 128×128 groups only)
+        return gemm.operands(problem) ~= nil
     end,
 
     params = {

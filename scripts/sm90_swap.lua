@@ -32,20 +32,11 @@ local ALIGN_SLACK = 1024
 local REG_OVERHEAD = 40
 local PROMOTED_REGS = 16
 local B_SCALE_AREA = 16         -- block scales: a stage's weight-block scales, after its tokens'
-local SCALE_GROUP = 128
 local CONSUMER_REGS = { 255, 232 }
 local MAX_M = 64
 
-local FP8 = { e4m3 = true, e5m2 = true }
-local OUTS = { bf16 = true, fp16 = true, fp32 = true }
-
-local function ceil_div(a, b)
-    return (a + b - 1) // b
-end
-
-local function is_block(problem)
-    return problem.a_scale == "block" or problem.b_scale == "block"
-end
+local gemm = gemm -- scripts/lib/gemm.lua
+local ceil_div, is_block, is_promoted = gemm.ceil_div, gemm.is_block, gemm.is_promoted
 
 local function rows_per_consumer(c)
     return c.pingpong == 1 and c.block_m or c.block_m // c.consumers
@@ -61,11 +52,6 @@ local function smem_bytes(c, problem)
     local scales = is_block(problem) and c.block_n * 4 + B_SCALE_AREA or 0
     return c.stages * (c.block_m + c.block_n) * BK + partials
         + (BARRIER_BYTES + scales) * c.stages + TURN_BYTES + ALIGN_SLACK
-end
-
--- promoted accumulation: a temporary accumulator set (block scales, or accum "promoted")
-local function is_promoted(problem)
-    return is_block(problem) or problem.accum == "promoted"
 end
 
 local TOKEN_TILES = { 8, 16, 24, 32, 48, 64 }
@@ -215,22 +201,7 @@ return {
         if device.cc_major ~= 9 or device.cc_minor ~= 0 or problem.m > MAX_M then
             return false
         end
-        local fp8 = FP8[problem.a_type] and FP8[problem.b_type]
-        local int8 = problem.a_type == "int8" and problem.b_type == "int8"
-        if not (fp8 or int8) or not OUTS[problem.out_type] then
-            return false
-        end
-        if is_block(problem) then
-            if not fp8 or problem.a_scale ~= "block" or problem.b_scale ~= "block"
-                or problem.a_group_rows ~= 1 or problem.a_group_k ~= SCALE_GROUP
-                or problem.b_group_rows ~= SCALE_GROUP or problem.b_group_k ~= SCALE_GROUP then
-                return false
-            end
-        end
-        if problem.azp and problem.azp ~= "none" and not int8 then
-            return false
-        end
-        return true
+        return gemm.operands(problem) ~= nil
     end,
 
     params = {

@@ -29,7 +29,6 @@
 #include "testutil.h"
 
 #define SEED 20261124u
-#define POISON 0xFF
 
 static w8a8_context *ctx;
 
@@ -293,58 +292,6 @@ START_TEST(two_runs_are_bitwise_equal)
 }
 END_TEST
 
-static void *upload(const void *src, size_t bytes)
-{
-    if (!src || !bytes)
-        return NULL;
-    void *d = test_gpu_alloc(ctx, bytes);
-    test_gpu_upload(ctx, d, src, bytes);
-    return d;
-}
-
-/* Runs the public entry point on c under graph capture, replays it, compares. */
-static void dispatched_in_a_graph(const pgen_case *c)
-{
-    void *a = upload(c->a, c->a_bytes), *b = upload(c->b, c->b_bytes);
-    void *sa = upload(c->a_scale, c->a_scale_bytes), *sb = upload(c->b_scale, c->b_scale_bytes);
-    void *bias = upload(c->bias, c->bias_bytes);
-    void *azp = upload(c->azp, c->azp_bytes), *sums = upload(c->b_col_sums, c->b_col_sums_bytes);
-    void *out = test_gpu_alloc(ctx, c->out_bytes);
-    test_gpu_poison(ctx, out, c->out_bytes, POISON);
-    w8a8_tensors t = {.a = a, .b = b, .out = out, .a_scale = sa, .b_scale = sb, .bias = bias,
-                      .azp = azp, .b_col_sums = sums};
-    const cu_api *cu = ctx->cu;
-    CUstream stream;
-    CUgraph graph;
-    CUgraphExec exec;
-    ck_assert_int_eq(cu->cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
-    ck_assert_int_eq(cu->cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_GLOBAL), CUDA_SUCCESS);
-    w8a8_status st = w8a8_scaled_mm(ctx, &c->problem, &t, stream);
-    ck_assert_int_eq(cu->cuStreamEndCapture(stream, &graph), CUDA_SUCCESS);
-    ck_assert_msg(st == W8A8_OK, "under capture: %s", w8a8_errmsg(ctx));
-    ck_assert_int_eq(cu->cuGraphInstantiateWithFlags(&exec, graph, 0), CUDA_SUCCESS);
-    ck_assert_int_eq(cu->cuGraphLaunch(exec, stream), CUDA_SUCCESS);
-    ck_assert_int_eq(cu->cuStreamSynchronize(stream), CUDA_SUCCESS);
-    unsigned char *got = malloc(c->out_bytes), *want = malloc(c->out_bytes);
-    ck_assert(got && want);
-    test_gpu_download(ctx, got, out, c->out_bytes);
-    ck_assert_int_eq(pgen_run_reference_gpu(ctx, c, want), W8A8_OK);
-    pgen_result r;
-    pgen_compare(&c->problem, got, want, &r);
-    double bound = test_accumulation_bound(&c->problem, r.tolerance);
-    ck_assert_msg(r.bad_values == 0 && r.bad_padding == 0 && r.rel_error <= bound,
-                  "graph replay: rel %.3e (bound %.3e)", r.rel_error, bound);
-    free(got);
-    free(want);
-    cu->cuGraphExecDestroy(exec);
-    cu->cuGraphDestroy(graph);
-    cu->cuStreamDestroy(stream);
-    void *bufs[] = {a, b, sa, sb, bias, azp, sums, out};
-    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
-        if (bufs[i])
-            test_gpu_free(ctx, bufs[i]);
-}
-
 /* The tuner times this space on the device (compiled for its own arch: plain sm_90 on
  * Hopper) into an empty database; the dispatcher then finds the winner and runs it. */
 START_TEST(tuned_and_dispatched_in_a_cuda_graph)
@@ -386,7 +333,7 @@ START_TEST(tuned_and_dispatched_in_a_cuda_graph)
     ck_assert_str_eq(e.match, "exact");
     pgen_case c;
     ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
-    dispatched_in_a_graph(&c);
+    test_dispatched_in_a_graph(ctx, &c);
     pgen_case_destroy(&c);
     w8a8_context_close(fresh);
     ctx = saved;

@@ -153,6 +153,43 @@ START_TEST(environment_holds_only_the_pure_libraries)
 }
 END_TEST
 
+/* Every space gets scripts/lib/gemm.lua as the global `gemm`, in each evaluation's fresh
+ * sandbox: a space from a file uses it in applies(), valid(), rank() and compile_problems(). */
+START_TEST(spaces_get_the_gemm_library)
+{
+    w8a8_context *ctx = ctx_open();
+    w8a8_problem problem;
+    w8a8_space_result r;
+    w8a8_problem_init(&problem, 8, 256, 96, W8A8_E4M3, W8A8_BF16);
+    w8a8_status st = w8a8_space_enumerate(ctx, SPACES "library.lua", &problem, "sm_80", &r);
+    ck_assert_msg(st == W8A8_OK, "%s", w8a8_errmsg(ctx));
+    ck_assert_int_eq(r.applies, 1);
+    ck_assert_uint_eq(r.count, 3); /* 96 = 6 · 16 = 3 · 32 = 2 · 48; 64 does not divide it */
+    ck_assert_str_eq(r.configs[0], "tile=48");
+    ck_assert_str_eq(r.configs[2], "tile=16");
+    w8a8_space_result_free(&r);
+    /* a zero point without INT8: gemm.operands() says nil */
+    problem.azp = W8A8_AZP_TENSOR;
+    ck_assert_int_eq(w8a8_space_enumerate(ctx, SPACES "library.lua", &problem, "sm_80", &r),
+                     W8A8_OK);
+    ck_assert_int_eq(r.applies, 0);
+    w8a8_space_result_free(&r);
+    space *s = NULL;
+    space_device dev;
+    w8a8_problem *problems = NULL;
+    size_t count = 0;
+    ck_assert(space_load(ctx, SPACES "library.lua", &s) == W8A8_OK);
+    ck_assert(space_device_nominal(ctx, "sm_80", &dev) == W8A8_OK);
+    ck_assert(space_compile_problems(ctx, s, &dev, &problems, &count) == W8A8_OK);
+    ck_assert_uint_eq(count, 2);
+    ck_assert_int_eq(problems[0].a_type, W8A8_INT8);
+    ck_assert_int_eq(problems[1].a_scale.kind, W8A8_SCALE_BLOCK);
+    free(problems);
+    space_free(s);
+    w8a8_context_close(ctx);
+}
+END_TEST
+
 static int dump_writer(lua_State *L, const void *data, size_t size, void *ud)
 {
     (void)L;
@@ -1203,6 +1240,7 @@ int main(void)
     tcase_set_timeout(enumeration, 60);
     tcase_add_test(enumeration, enumeration_counts_and_order_are_exact);
     tcase_add_test(enumeration, default_applies_and_compile_problems);
+    tcase_add_test(enumeration, spaces_get_the_gemm_library);
     tcase_add_test(enumeration, compile_plan_covers_every_applying_problem);
     tcase_add_test(enumeration, enumeration_is_fast);
     tcase_add_test(enumeration, prune_drops_values_before_the_walk);

@@ -293,6 +293,59 @@ void test_family_block_shapes(w8a8_context *ctx, const gemm_family *family, uint
 
 int64_t test_padded_ldc(int64_t n) { return (n + 7) / 8 * 8 + 8; }
 
+static void *upload_or_null(w8a8_context *ctx, const void *src, size_t bytes)
+{
+    if (!src || !bytes)
+        return NULL;
+    void *d = test_gpu_alloc(ctx, bytes);
+    test_gpu_upload(ctx, d, src, bytes);
+    return d;
+}
+
+void test_dispatched_in_a_graph(w8a8_context *ctx, const pgen_case *c)
+{
+    void *a = upload_or_null(ctx, c->a, c->a_bytes), *b = upload_or_null(ctx, c->b, c->b_bytes);
+    void *sa = upload_or_null(ctx, c->a_scale, c->a_scale_bytes);
+    void *sb = upload_or_null(ctx, c->b_scale, c->b_scale_bytes);
+    void *bias = upload_or_null(ctx, c->bias, c->bias_bytes);
+    void *azp = upload_or_null(ctx, c->azp, c->azp_bytes);
+    void *sums = upload_or_null(ctx, c->b_col_sums, c->b_col_sums_bytes);
+    void *out = test_gpu_alloc(ctx, c->out_bytes);
+    test_gpu_poison(ctx, out, c->out_bytes, 0xFF);
+    w8a8_tensors t = {.a = a, .b = b, .out = out, .a_scale = sa, .b_scale = sb, .bias = bias,
+                      .azp = azp, .b_col_sums = sums};
+    const cu_api *cu = ctx->cu;
+    CUstream stream;
+    CUgraph graph;
+    CUgraphExec exec;
+    ck_assert_int_eq(cu->cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
+    ck_assert_int_eq(cu->cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_GLOBAL), CUDA_SUCCESS);
+    w8a8_status st = w8a8_scaled_mm(ctx, &c->problem, &t, stream);
+    ck_assert_int_eq(cu->cuStreamEndCapture(stream, &graph), CUDA_SUCCESS);
+    ck_assert_msg(st == W8A8_OK, "under capture: %s", w8a8_errmsg(ctx));
+    ck_assert_int_eq(cu->cuGraphInstantiateWithFlags(&exec, graph, 0), CUDA_SUCCESS);
+    ck_assert_int_eq(cu->cuGraphLaunch(exec, stream), CUDA_SUCCESS);
+    ck_assert_int_eq(cu->cuStreamSynchronize(stream), CUDA_SUCCESS);
+    unsigned char *got = malloc(c->out_bytes), *want = malloc(c->out_bytes);
+    ck_assert(got && want);
+    test_gpu_download(ctx, got, out, c->out_bytes);
+    ck_assert_int_eq(pgen_run_reference_gpu(ctx, c, want), W8A8_OK);
+    pgen_result r;
+    pgen_compare(&c->problem, got, want, &r);
+    double bound = test_accumulation_bound(&c->problem, r.tolerance);
+    ck_assert_msg(r.bad_values == 0 && r.bad_padding == 0 && r.rel_error <= bound,
+                  "graph replay: rel %.3e (bound %.3e)", r.rel_error, bound);
+    free(got);
+    free(want);
+    cu->cuGraphExecDestroy(exec);
+    cu->cuGraphDestroy(graph);
+    cu->cuStreamDestroy(stream);
+    void *bufs[] = {a, b, sa, sb, bias, azp, sums, out};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+        if (bufs[i])
+            test_gpu_free(ctx, bufs[i]);
+}
+
 bool test_fake_cuda_locate(char *path, size_t size)
 {
     char exe[PATH_MAX];

@@ -65,6 +65,10 @@ void test_family_block_shapes(w8a8_context *ctx, const gemm_family *family, uint
 /* An out row pitch past N (N rounded up to 8, plus 8): the padding the reference check
  * watches for stray writes. */
 int64_t test_padded_ldc(int64_t n);
+/* c's inputs uploaded, its out poisoned with 0xFF, w8a8_scaled_mm captured in a CUDA graph and
+ * the graph replayed; the out equals the reference kernel's within the problem's bound (ck
+ * assertions), and every buffer is freed. */
+void test_dispatched_in_a_graph(w8a8_context *ctx, const pgen_case *c);
 /* That bound for problem p whose out dtype's own bound is `tolerance` (pgen_compare's). */
 double test_accumulation_bound(const w8a8_problem *p, double tolerance);
 

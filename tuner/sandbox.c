@@ -359,6 +359,21 @@ bool sandbox_run_chunk(sandbox *sb, const char *text, size_t size, int *last_lin
     return sandbox_call(sb, 0, 1, 0, NULL);
 }
 
+bool sandbox_run_library(sandbox *sb, const char *name, const char *global, const char *text,
+                         size_t size)
+{
+    lua_State *L = sb->L;
+    char chunkname[W8A8_PATH_BYTES + 2];
+    snprintf(chunkname, sizeof chunkname, "@%s", name);
+    int status = luaL_loadbufferx(L, text, size, chunkname, "t");
+    if (status != LUA_OK)
+        return record_status(sb, status, 0, NULL);
+    if (!sandbox_call(sb, 0, 1, 0, NULL))
+        return false;
+    lua_setglobal(L, global);
+    return true;
+}
+
 int sandbox_function_line(lua_State *L, int idx)
 {
     lua_Debug ar;

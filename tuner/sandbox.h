@@ -62,6 +62,10 @@ w8a8_status sandbox_protect(w8a8_context *ctx, sandbox *sb, sandbox_body body, v
  * recorded) on failure. last_line (optional OUT) gets the chunk's last line holding code
  * (where its returned table ends), for messages about that table. */
 bool sandbox_run_chunk(sandbox *sb, const char *text, size_t size, int *last_line);
+/* Runs a library chunk (messages name it `name`) and stores what it returns in the global
+ * `global`. Same failures as sandbox_run_chunk. */
+bool sandbox_run_library(sandbox *sb, const char *name, const char *global, const char *text,
+                         size_t size);
 
 /* Inside a body: calls the function below nargs arguments on the stack with a fresh budget
  * and the sandbox's message handler, leaving nresults results. On failure records

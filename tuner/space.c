@@ -37,7 +37,7 @@ static int global_assignment(lua_State *L)
 static bool open_table(sandbox *sb, const space *s)
 {
     lua_State *L = sb->L;
-    if (!sandbox_run_chunk(sb, s->source, s->source_size, NULL))
+    if (!space_run_chunk(sb, s, NULL))
         return false;
     if (!lua_istable(L, 1))
         return sandbox_fail(sb, s->table_line, "the chunk must return the space's table");

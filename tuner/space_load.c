@@ -1,6 +1,7 @@
-/* Loading a tuning space: its script's text (embedded, from W8A8_TEMPLATE_DIR or a file),
- * one sandboxed run of its chunk, and the table it returns checked and read into a space:
- * name, template, arch, params (in enumeration order) and which functions it defines. */
+/* Loading a tuning space: its script's text (embedded, from W8A8_TEMPLATE_DIR or a file) and
+ * the library every space gets (scripts/lib/gemm.lua, the global `gemm`), one sandboxed run of
+ * both, and the table the space returns checked and read into a space: name, template, arch,
+ * params (in enumeration order) and which functions it defines. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -31,6 +32,7 @@ void space_free(space *s)
     if (s) {
         space_memo_free(s->memo);
         free(s->source);
+        free(s->library);
         free(s);
     }
 }
@@ -195,12 +197,22 @@ static bool read_functions(sandbox *sb, space *s)
     return true;
 }
 
+#define SPACE_LIBRARY "lib/gemm.lua"
+#define SPACE_LIBRARY_GLOBAL "gemm"
+
+bool space_run_chunk(sandbox *sb, const space *s, int *last_line)
+{
+    return sandbox_run_library(sb, "scripts/" SPACE_LIBRARY, SPACE_LIBRARY_GLOBAL, s->library,
+                               s->library_size) &&
+           sandbox_run_chunk(sb, s->source, s->source_size, last_line);
+}
+
 static void load_body(sandbox *sb, void *ud)
 {
     space *s = ud;
     int cc;
     bool specific;
-    if (!sandbox_run_chunk(sb, s->source, s->source_size, &s->table_line))
+    if (!space_run_chunk(sb, s, &s->table_line))
         return;
     if (!lua_istable(sb->L, 1)) {
         sandbox_fail(sb, s->table_line, "the chunk must return the space's table (it returned "
@@ -239,6 +251,22 @@ static void file_stem(const char *path, char *out, size_t size)
     out[len] = '\0';
 }
 
+/* scripts/<name>'s text (embedded, or from W8A8_TEMPLATE_DIR) in a copy of the caller's. */
+static w8a8_status read_script(w8a8_context *ctx, const char *name, char **out, size_t *size)
+{
+    const char *text = NULL;
+    bool owned = false;
+    w8a8_status st = source_read(ctx, "scripts", name, &text, size, &owned);
+    if (st != W8A8_OK)
+        return st;
+    *out = owned ? (char *)text : malloc(*size + 1);
+    if (!*out)
+        return errorf(ctx, W8A8_NO_MEMORY, "no memory for scripts/%s", name);
+    if (!owned)
+        memcpy(*out, text, *size + 1);
+    return W8A8_OK;
+}
+
 /* The script's text: a file when name_or_path looks like one, else scripts/<name>.lua. */
 static w8a8_status space_read_source(w8a8_context *ctx, const char *name_or_path, space *s)
 {
@@ -255,20 +283,10 @@ static w8a8_status space_read_source(w8a8_context *ctx, const char *name_or_path
         return W8A8_OK;
     }
     char script[128];
-    const char *text = NULL;
-    bool owned = false;
     if (!util_format(script, sizeof script, "%s.lua", name_or_path) ||
         !util_format(s->file, sizeof s->file, "scripts/%s", script))
         return errorf(ctx, W8A8_INVALID, "space name is too long: %s", name_or_path);
-    w8a8_status st = source_read(ctx, "scripts", script, &text, &s->source_size, &owned);
-    if (st != W8A8_OK)
-        return st;
-    s->source = owned ? (char *)text : malloc(s->source_size + 1);
-    if (!s->source)
-        return errorf(ctx, W8A8_NO_MEMORY, "no memory for %s", s->file);
-    if (!owned)
-        memcpy(s->source, text, s->source_size + 1);
-    return W8A8_OK;
+    return read_script(ctx, script, &s->source, &s->source_size);
 }
 
 w8a8_status space_load(w8a8_context *ctx, const char *name_or_path, space **out)
@@ -280,6 +298,8 @@ w8a8_status space_load(w8a8_context *ctx, const char *name_or_path, space **out)
     if (!s)
         return errorf(ctx, W8A8_NO_MEMORY, "no memory for a tuning space");
     w8a8_status st = space_read_source(ctx, name_or_path, s);
+    if (st == W8A8_OK)
+        st = read_script(ctx, SPACE_LIBRARY, &s->library, &s->library_size);
     if (st == W8A8_OK) {
         file_stem(s->file, s->name, sizeof s->name);
         sandbox sb;

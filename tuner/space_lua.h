@@ -21,6 +21,8 @@ struct space {
     char file[W8A8_PATH_BYTES];
     char *source;
     size_t source_size;
+    char *library;                  /* scripts/lib/gemm.lua's text, run before the chunk */
+    size_t library_size;
     int table_line;                 /* where the returned table ends, for messages */
     int function_line[FN_COUNT];    /* 0: the script has no such function */
     int param_count;
@@ -28,6 +30,10 @@ struct space {
     size_t total;                   /* size of the cross product */
     struct space_memo *memo;        /* spaces with fits(): valid()'s answers (space.c) */
 };
+
+/* Inside a sandbox body: runs the library (the global `gemm`), then the space's chunk, whose
+ * table is left at index 1 (sandbox_run_chunk). */
+bool space_run_chunk(sandbox *sb, const space *s, int *last_line);
 
 /* The memo of a space with fits() (space.c): made at load, freed with the space. */
 struct space_memo *space_memo_create(void);

@@ -1,0 +1,64 @@
+-- What the GEMM tuning spaces (scripts/*.lua) share: run in each space's sandbox before its
+-- chunk, this chunk's table is the global `gemm` there (a space takes it into a local:
+-- `local gemm = gemm`). Spaces written for `w8a8 tune --space FILE` get it too.
+
+local M = {}
+
+M.SCALE_GROUP = 128 -- block scales: A 1×128, B 128×128
+M.FP8 = { e4m3 = true, e5m2 = true }
+M.OUTS = { bf16 = true, fp16 = true, fp32 = true }
+
+function M.ceil_div(a, b)
+    return (a + b - 1) // b
+end
+
+-- compute capability as one number: 80, 86, 89, 90
+function M.cc(device)
+    return device.cc_major * 10 + device.cc_minor
+end
+
+function M.is_block(problem)
+    return problem.a_scale == "block" or problem.b_scale == "block"
+end
+
+-- promoted accumulation: a temporary accumulator set per K block, added into the main one
+-- (block scales; FP8 per-tensor / per-row with accum "promoted")
+function M.is_promoted(problem)
+    return M.is_block(problem) or problem.accum == "promoted"
+end
+
+function M.out_bytes(problem)
+    return problem.out_type == "fp32" and 4 or 2
+end
+
+-- The operands of a problem the tensor-core families take: "fp8" (e4m3 / e5m2 on both sides)
+-- or "int8" (on both), with a bf16, fp16 or fp32 out; block scales only as FP8 with A 1×128
+-- and B 128×128 groups on both sides; a zero point only with INT8. nil for anything else.
+function M.operands(problem)
+    local fp8 = M.FP8[problem.a_type] and M.FP8[problem.b_type]
+    local int8 = problem.a_type == "int8" and problem.b_type == "int8"
+    if not (fp8 or int8) or not M.OUTS[problem.out_type] then
+        return nil
+    end
+    if M.is_block(problem) then
+        if not fp8 or problem.a_scale ~= "block" or problem.b_scale ~= "block"
+            or problem.a_group_rows ~= 1 or problem.a_group_k ~= M.SCALE_GROUP
+            or problem.b_group_rows ~= M.SCALE_GROUP or problem.b_group_k ~= M.SCALE_GROUP then
+            return nil
+        end
+    end
+    if problem.azp and problem.azp ~= "none" and not int8 then
+        return nil
+    end
+    return fp8 and "fp8" or "int8"
+end
+
+-- list with every entry of more appended (compile_problems' per-arch additions)
+function M.append(list, more)
+    for _, entry in ipairs(more) do
+        list[#list + 1] = entry
+    end
+    return list
+end
+
+return M
