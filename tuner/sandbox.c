@@ -337,17 +337,23 @@ static int chunk_last_line(lua_State *L)
     return last;
 }
 
-bool sandbox_run_chunk(sandbox *sb, const char *text, size_t size, int *last_line)
+/* Loads text as a source chunk named "@file" (bytecode refused) onto the stack. */
+static bool load_text(sandbox *sb, const char *file, const char *text, size_t size)
 {
-    lua_State *L = sb->L;
     if (size > 0 && text[0] == LUA_SIGNATURE[0])
         return sandbox_fail(sb, 0, "precompiled Lua bytecode is not accepted: a tuning space "
                                    "must be Lua source text");
     char chunkname[W8A8_PATH_BYTES + 2];
-    snprintf(chunkname, sizeof chunkname, "@%s", sb->file);
-    int status = luaL_loadbufferx(L, text, size, chunkname, "t");
-    if (status != LUA_OK)
-        return record_status(sb, status, 0, NULL);
+    snprintf(chunkname, sizeof chunkname, "@%s", file);
+    int status = luaL_loadbufferx(sb->L, text, size, chunkname, "t");
+    return status == LUA_OK || record_status(sb, status, 0, NULL);
+}
+
+bool sandbox_run_chunk(sandbox *sb, const char *text, size_t size, int *last_line)
+{
+    lua_State *L = sb->L;
+    if (!load_text(sb, sb->file, text, size))
+        return false;
     lua_Debug ar;
     lua_pushvalue(L, -1);
     if (lua_getinfo(L, ">S", &ar))
@@ -362,15 +368,9 @@ bool sandbox_run_chunk(sandbox *sb, const char *text, size_t size, int *last_lin
 bool sandbox_run_library(sandbox *sb, const char *name, const char *global, const char *text,
                          size_t size)
 {
-    lua_State *L = sb->L;
-    char chunkname[W8A8_PATH_BYTES + 2];
-    snprintf(chunkname, sizeof chunkname, "@%s", name);
-    int status = luaL_loadbufferx(L, text, size, chunkname, "t");
-    if (status != LUA_OK)
-        return record_status(sb, status, 0, NULL);
-    if (!sandbox_call(sb, 0, 1, 0, NULL))
+    if (!load_text(sb, name, text, size) || !sandbox_call(sb, 0, 1, 0, NULL))
         return false;
-    lua_setglobal(L, global);
+    lua_setglobal(sb->L, global);
     return true;
 }
 

@@ -251,7 +251,7 @@ static void file_stem(const char *path, char *out, size_t size)
     out[len] = '\0';
 }
 
-/* scripts/<name>'s text (embedded, or from W8A8_TEMPLATE_DIR) in a copy of the caller's. */
+/* scripts/<name>'s text (embedded, or from W8A8_TEMPLATE_DIR) in memory the caller frees. */
 static w8a8_status read_script(w8a8_context *ctx, const char *name, char **out, size_t *size)
 {
     const char *text = NULL;
