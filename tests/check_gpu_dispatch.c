@@ -24,64 +24,35 @@ static void teardown(void)
     ctx = NULL;
 }
 
-/* A case on the device: the pgen host tensors uploaded, an output buffer. */
+/* A case on the device: the pgen host tensors and their device copies. */
 typedef struct gpu_case {
     pgen_case host;
-    void *a, *b, *bias, *a_scale, *b_scale, *azp, *col_sums, *out;
+    test_gpu_tensors dev;
 } gpu_case;
-
-static void *upload(const void *src, size_t bytes)
-{
-    if (!src || !bytes)
-        return NULL;
-    void *d = test_gpu_alloc(ctx, bytes);
-    test_gpu_upload(ctx, d, src, bytes);
-    return d;
-}
 
 static void gpu_case_make(gpu_case *g, pgen_rng *rng, const w8a8_problem *p)
 {
     memset(g, 0, sizeof *g);
     ck_assert_int_eq(pgen_case_create(ctx, rng, p, &g->host), W8A8_OK);
-    pgen_case *h = &g->host;
-    g->a = upload(h->a, h->a_bytes);
-    g->b = upload(h->b, h->b_bytes);
-    g->bias = upload(h->bias, h->bias_bytes);
-    g->a_scale = upload(h->a_scale, h->a_scale_bytes);
-    g->b_scale = upload(h->b_scale, h->b_scale_bytes);
-    g->azp = upload(h->azp, h->azp_bytes);
-    g->col_sums = upload(h->b_col_sums, h->b_col_sums_bytes);
-    g->out = test_gpu_alloc(ctx, h->out_bytes);
-    test_gpu_poison(ctx, g->out, h->out_bytes, 0xFF); /* pgen_compare checks the padding */
-}
-
-static w8a8_tensors gpu_case_tensors(const gpu_case *g)
-{
-    w8a8_tensors t = {.a = g->a, .b = g->b, .out = g->out, .a_scale = g->a_scale,
-                      .b_scale = g->b_scale, .bias = g->bias, .azp = g->azp,
-                      .b_col_sums = g->col_sums};
-    return t;
+    test_gpu_tensors_upload(ctx, &g->host, &g->dev);
 }
 
 static void gpu_case_free(gpu_case *g)
 {
-    void *ptrs[] = {g->a, g->b, g->bias, g->a_scale, g->b_scale, g->azp, g->col_sums, g->out};
-    for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
-        if (ptrs[i])
-            test_gpu_free(ctx, ptrs[i]);
+    test_gpu_tensors_free(ctx, &g->dev);
     pgen_case_destroy(&g->host);
 }
 
-/* The output now in g->out against the reference kernel's for the same inputs. The reference
- * family must match it to pgen's tolerance; a tensor-core family to the tuner's bound (FP8
- * accumulation keeps fewer bits: see timing_tolerance). */
+/* The output now in g->dev.out against the reference kernel's for the same inputs. The
+ * reference family must match it to pgen's tolerance; a tensor-core family to the tuner's bound
+ * (FP8 accumulation keeps fewer bits: see timing_tolerance). */
 static void expect_reference(const gpu_case *g, const char *what)
 {
     size_t bytes = g->host.out_bytes;
     void *got = malloc(bytes), *want = malloc(bytes);
     ck_assert(got && want);
     test_gpu_sync(ctx);
-    test_gpu_download(ctx, got, g->out, bytes);
+    test_gpu_download(ctx, got, g->dev.out, bytes);
     ck_assert_int_eq(pgen_run_reference_gpu(ctx, &g->host, want), W8A8_OK);
     pgen_result r;
     pgen_compare(&g->host.problem, got, want, &r);
@@ -106,8 +77,8 @@ static void expect_reference(const gpu_case *g, const char *what)
 /* Dispatches the case (output poisoned first) and checks it; explain OUT. */
 static void dispatch_and_check(gpu_case *g, const char *what, w8a8_explain *e)
 {
-    w8a8_tensors t = gpu_case_tensors(g);
-    test_gpu_poison(ctx, g->out, g->host.out_bytes, 0xFF);
+    w8a8_tensors t = test_gpu_tensors_view(&g->dev);
+    test_gpu_poison(ctx, g->dev.out, g->host.out_bytes, 0xFF);
     w8a8_status st = w8a8_scaled_mm(ctx, &g->host.problem, &t, NULL);
     ck_assert_msg(st == W8A8_OK, "%s: %s", what, w8a8_errmsg(ctx));
     expect_reference(g, what);
@@ -197,7 +168,7 @@ START_TEST(test_second_call_compiles_nothing)
     w8a8_problem_init(&p, 200, 320, 512, W8A8_E4M3, W8A8_BF16); /* bucket 256 */
     gpu_case g;
     gpu_case_make(&g, &rng, &p);
-    w8a8_tensors t = gpu_case_tensors(&g);
+    w8a8_tensors t = test_gpu_tensors_view(&g.dev);
     ck_assert_int_eq(w8a8_scaled_mm(ctx, &g.host.problem, &t, NULL), W8A8_OK);
     test_gpu_sync(ctx);
     w8a8_context_stats before, after;
@@ -232,8 +203,8 @@ START_TEST(test_graph_capture)
     CUgraph graph;
     CUgraphExec exec;
     ck_assert_int_eq(cu->cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
-    test_gpu_poison(ctx, g.out, g.host.out_bytes, 0xFF);
-    w8a8_tensors t = gpu_case_tensors(&g);
+    test_gpu_poison(ctx, g.dev.out, g.host.out_bytes, 0xFF);
+    w8a8_tensors t = test_gpu_tensors_view(&g.dev);
     ck_assert_int_eq(cu->cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_GLOBAL), CUDA_SUCCESS);
     w8a8_status st = w8a8_scaled_mm(ctx, &g.host.problem, &t, stream);
     ck_assert_int_eq(cu->cuStreamEndCapture(stream, &graph), CUDA_SUCCESS);
@@ -276,7 +247,7 @@ START_TEST(test_swap_row_in_a_graph)
     CUgraph graph;
     CUgraphExec exec;
     ck_assert_int_eq(cu->cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
-    w8a8_tensors t = gpu_case_tensors(&g);
+    w8a8_tensors t = test_gpu_tensors_view(&g.dev);
     ck_assert_int_eq(cu->cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_GLOBAL), CUDA_SUCCESS);
     w8a8_status st = w8a8_scaled_mm(ctx, &g.host.problem, &t, stream);
     ck_assert_int_eq(cu->cuStreamEndCapture(stream, &graph), CUDA_SUCCESS);
@@ -285,11 +256,11 @@ START_TEST(test_swap_row_in_a_graph)
     unsigned char *first = malloc(g.host.out_bytes), *second = malloc(g.host.out_bytes);
     ck_assert(first && second);
     for (int replay = 0; replay < 2; replay++) {
-        test_gpu_poison(ctx, g.out, g.host.out_bytes, 0xFF);
+        test_gpu_poison(ctx, g.dev.out, g.host.out_bytes, 0xFF);
         ck_assert_int_eq(cu->cuGraphLaunch(exec, stream), CUDA_SUCCESS);
         ck_assert_int_eq(cu->cuStreamSynchronize(stream), CUDA_SUCCESS);
         expect_reference(&g, "swap row, graph replay");
-        test_gpu_download(ctx, replay ? second : first, g.out, g.host.out_bytes);
+        test_gpu_download(ctx, replay ? second : first, g.dev.out, g.host.out_bytes);
     }
     ck_assert_msg(memcmp(first, second, g.host.out_bytes) == 0, "two replays differ");
     free(first);
@@ -330,7 +301,7 @@ START_TEST(test_back_to_back_calls_keep_order)
         gpu_case_make(&fast, &rng, &fast_p);
         put_row(&slow.host.problem, cases[i].m, cases[i].family, cases[i].config);
         put_row(&fast.host.problem, cases[i].m, cases[i].family, cases[i].config);
-        w8a8_tensors ts = gpu_case_tensors(&slow), tf = gpu_case_tensors(&fast);
+        w8a8_tensors ts = test_gpu_tensors_view(&slow.dev), tf = test_gpu_tensors_view(&fast.dev);
         tf.out = ts.out; /* one output, the same shape */
         for (int last_fast = 0; last_fast < 2; last_fast++) {
             test_gpu_poison(ctx, ts.out, slow.host.out_bytes, 0xFF);
@@ -345,10 +316,10 @@ START_TEST(test_back_to_back_calls_keep_order)
             ck_assert_int_eq(w8a8_dispatch_explain(ctx, &slow.host.problem, &e), W8A8_OK);
             ck_assert_str_eq(e.family, cases[i].family);
             if (last_fast) {
-                void *own = fast.out;
-                fast.out = slow.out;
+                void *own = fast.dev.out;
+                fast.dev.out = slow.dev.out;
                 expect_reference(&fast, "fast call after slow ones");
-                fast.out = own;
+                fast.dev.out = own;
             } else {
                 expect_reference(&slow, "slow call after fast ones");
             }
@@ -367,7 +338,7 @@ typedef struct thread_job {
 static void *dispatch_thread(void *arg)
 {
     thread_job *job = arg;
-    w8a8_tensors t = gpu_case_tensors(job->g);
+    w8a8_tensors t = test_gpu_tensors_view(&job->g->dev);
     job->status = W8A8_OK;
     for (int i = 0; i < 50 && job->status == W8A8_OK; i++)
         job->status = w8a8_scaled_mm(ctx, &job->g->host.problem, &t, NULL);

@@ -302,18 +302,40 @@ static void *upload_or_null(w8a8_context *ctx, const void *src, size_t bytes)
     return d;
 }
 
+void test_gpu_tensors_upload(w8a8_context *ctx, const pgen_case *c, test_gpu_tensors *g)
+{
+    g->a = upload_or_null(ctx, c->a, c->a_bytes);
+    g->b = upload_or_null(ctx, c->b, c->b_bytes);
+    g->bias = upload_or_null(ctx, c->bias, c->bias_bytes);
+    g->a_scale = upload_or_null(ctx, c->a_scale, c->a_scale_bytes);
+    g->b_scale = upload_or_null(ctx, c->b_scale, c->b_scale_bytes);
+    g->azp = upload_or_null(ctx, c->azp, c->azp_bytes);
+    g->col_sums = upload_or_null(ctx, c->b_col_sums, c->b_col_sums_bytes);
+    g->out = test_gpu_alloc(ctx, c->out_bytes);
+    test_gpu_poison(ctx, g->out, c->out_bytes, 0xFF);
+}
+
+w8a8_tensors test_gpu_tensors_view(const test_gpu_tensors *g)
+{
+    w8a8_tensors t = {.a = g->a, .b = g->b, .out = g->out, .a_scale = g->a_scale,
+                      .b_scale = g->b_scale, .bias = g->bias, .azp = g->azp,
+                      .b_col_sums = g->col_sums};
+    return t;
+}
+
+void test_gpu_tensors_free(w8a8_context *ctx, test_gpu_tensors *g)
+{
+    void *ptrs[] = {g->a, g->b, g->bias, g->a_scale, g->b_scale, g->azp, g->col_sums, g->out};
+    for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
+        if (ptrs[i])
+            test_gpu_free(ctx, ptrs[i]);
+}
+
 void test_dispatched_in_a_graph(w8a8_context *ctx, const pgen_case *c)
 {
-    void *a = upload_or_null(ctx, c->a, c->a_bytes), *b = upload_or_null(ctx, c->b, c->b_bytes);
-    void *sa = upload_or_null(ctx, c->a_scale, c->a_scale_bytes);
-    void *sb = upload_or_null(ctx, c->b_scale, c->b_scale_bytes);
-    void *bias = upload_or_null(ctx, c->bias, c->bias_bytes);
-    void *azp = upload_or_null(ctx, c->azp, c->azp_bytes);
-    void *sums = upload_or_null(ctx, c->b_col_sums, c->b_col_sums_bytes);
-    void *out = test_gpu_alloc(ctx, c->out_bytes);
-    test_gpu_poison(ctx, out, c->out_bytes, 0xFF);
-    w8a8_tensors t = {.a = a, .b = b, .out = out, .a_scale = sa, .b_scale = sb, .bias = bias,
-                      .azp = azp, .b_col_sums = sums};
+    test_gpu_tensors g;
+    test_gpu_tensors_upload(ctx, c, &g);
+    w8a8_tensors t = test_gpu_tensors_view(&g);
     const cu_api *cu = ctx->cu;
     CUstream stream;
     CUgraph graph;
@@ -328,7 +350,7 @@ void test_dispatched_in_a_graph(w8a8_context *ctx, const pgen_case *c)
     ck_assert_int_eq(cu->cuStreamSynchronize(stream), CUDA_SUCCESS);
     unsigned char *got = malloc(c->out_bytes), *want = malloc(c->out_bytes);
     ck_assert(got && want);
-    test_gpu_download(ctx, got, out, c->out_bytes);
+    test_gpu_download(ctx, got, g.out, c->out_bytes);
     ck_assert_int_eq(pgen_run_reference_gpu(ctx, c, want), W8A8_OK);
     pgen_result r;
     pgen_compare(&c->problem, got, want, &r);
@@ -340,10 +362,7 @@ void test_dispatched_in_a_graph(w8a8_context *ctx, const pgen_case *c)
     cu->cuGraphExecDestroy(exec);
     cu->cuGraphDestroy(graph);
     cu->cuStreamDestroy(stream);
-    void *bufs[] = {a, b, sa, sb, bias, azp, sums, out};
-    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
-        if (bufs[i])
-            test_gpu_free(ctx, bufs[i]);
+    test_gpu_tensors_free(ctx, &g);
 }
 
 bool test_fake_cuda_locate(char *path, size_t size)

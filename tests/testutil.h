@@ -65,9 +65,19 @@ void test_family_block_shapes(w8a8_context *ctx, const gemm_family *family, uint
 /* An out row pitch past N (N rounded up to 8, plus 8): the padding the reference check
  * watches for stray writes. */
 int64_t test_padded_ldc(int64_t n);
-/* c's inputs uploaded, its out poisoned with 0xFF, w8a8_scaled_mm captured in a CUDA graph and
- * the graph replayed; the out equals the reference kernel's within the problem's bound (ck
- * assertions), and every buffer is freed. */
+/* A pgen case's tensors on the device. */
+typedef struct test_gpu_tensors {
+    void *a, *b, *bias, *a_scale, *b_scale, *azp, *col_sums, *out;
+} test_gpu_tensors;
+/* Uploads c's inputs (NULL where c has none) and allocates its out, poisoned with 0xFF
+ * (pgen_compare checks the padding). */
+void test_gpu_tensors_upload(w8a8_context *ctx, const pgen_case *c, test_gpu_tensors *g);
+/* The w8a8_tensors that name g's buffers. */
+w8a8_tensors test_gpu_tensors_view(const test_gpu_tensors *g);
+void test_gpu_tensors_free(w8a8_context *ctx, test_gpu_tensors *g);
+/* c's inputs uploaded, w8a8_scaled_mm captured in a CUDA graph and the graph replayed; the out
+ * equals the reference kernel's within the problem's bound (ck assertions), and every buffer
+ * is freed. */
 void test_dispatched_in_a_graph(w8a8_context *ctx, const pgen_case *c);
 /* That bound for problem p whose out dtype's own bound is `tolerance` (pgen_compare's). */
 double test_accumulation_bound(const w8a8_problem *p, double tolerance);
