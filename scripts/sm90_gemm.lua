@@ -79,10 +79,13 @@ end
 -- M <= SPLIT_MAX_M (a caller who names the space, w8a8 tune --space sm90_gemm, gets it at
 -- every M). Measured on an H100 (bench/results-2026-11-23-s6/, per-row FP8, every config of
 -- the space timed on 8 keys): split 2 won at M = 16 and 32 (82.5 vs 85.0 us at
--- 16x8192x28672, 24.7 vs 30.1 us at 32x4096x14336) and lost from M = 64 on. Shape
+-- 16x8192x28672, 24.7 vs 30.1 us at 32x4096x14336) and lost at M = 64 on those shapes. On an
+-- H200 (bench/results-2026-11-26-s19/, call K1, every config of the named space on 8
+-- block-scaled keys at M = 128) split 2 won 3: 128x2112x7168 13.0 -> 11.2 us (17 tile columns
+-- of 128 leave SMs idle), 128x7168x16384 and 128x4096x7168 3 %; so up to M = 128. Shape
 -- specialization (N and K compiled in) is offered everywhere: its best config won all 8 keys,
 -- 1-13 % faster than the best generic one (median twin 1-4.5 %).
-local SPLIT_MAX_M = 64
+local SPLIT_MAX_M = 128
 local STAGGER_MAX_M = 128
 local function prune(name, value, problem, device)
     -- Promoted accumulation only. Measured on an H100 (bench/results-2026-11-23-s7/, the

@@ -616,7 +616,7 @@ START_TEST(fits_memo_under_threads)
     ck_assert(space_load(ctx, "sm90_gemm", &shared) == W8A8_OK);
     race_key keys[RACE_KEYS];
     pthread_t ids[RACE_KEYS];
-    static const int64_t ms[RACE_KEYS] = {128, 256, 512, 1024, 4096, 16384};
+    static const int64_t ms[RACE_KEYS] = {192, 256, 512, 1024, 4096, 16384};
     for (int i = 0; i < RACE_KEYS; i++) {
         memset(&keys[i], 0, sizeof keys[i]);
         keys[i].s = shared;
@@ -770,7 +770,7 @@ END_TEST
  * 3 · (rows / 64) · block_n / 2 + 32 + 8 · rows / 64; stagger 1 (promoted accumulation only, at
  * M <= 128 unless named) needs 2 consumers
  * without pingpong; split > 1 needs cluster 1,
- * no pingpong, at least 2 · split K blocks of 128 and tiles · split ≤ 2 · SMs, and M ≤ 64
+ * no pingpong, at least 2 · split K blocks of 128 and tiles · split ≤ 2 · SMs, and M ≤ 128
  * unless the space is named; both values of specialize are valid; the
  * register-file check (128·40 + 256·232 = 64512 ≤ 65536) always passes. raster × group
  * (2 × 4) do not enter valid(). */
@@ -788,8 +788,8 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, boo
                                   128, 144, 160, 176, 192, 208, 224, 240, 256};
     static const int stages[] = {2, 3, 4, 5, 6, 7, 8, 10, 12};
     static const int splits[] = {1, 2, 4};
-    /* unnamed, split-K is offered only at M <= 64 (pruned above) */
-    const int split_values = named || x.m <= 64 ? 3 : 1, specialize_values = 2;
+    /* unnamed, split-K is offered only at M <= 128 (pruned above) */
+    const int split_values = named || x.m <= 128 ? 3 : 1, specialize_values = 2;
     /* prune() drops overlap 1 and stagger 1 without promoted accumulation; unnamed, stagger 1
      * at M > 128 and overlap 1 unless the scales are block scales */
     const int overlap_values = x.block && (named || x.scale_areas) ? 2 : 1;
@@ -1106,16 +1106,16 @@ START_TEST(sm90_space_prunes_to_exact_counts)
                       sm90_expected_valid((sm90_expect){4096, 7168, 16384, true, false, 2, false},
                                           smem_90a, sms_90a, false));
     space_enumeration_free(&e);
-    /* split-K candidates: at M = 128 only when the space is named, at M = 32 in a plain tune
-     * too (where it won on an H100), never with cluster 2 or ping-pong */
-    w8a8_problem_init(&p, 128, 4096, 4096, W8A8_E4M3, W8A8_BF16);
+    /* split-K candidates: at M = 256 only when the space is named, at M = 32 and 128 in a
+     * plain tune too (where it won on an H100 and an H200), never with cluster 2 or ping-pong */
+    w8a8_problem_init(&p, 256, 4096, 4096, W8A8_E4M3, W8A8_BF16);
     ck_assert_msg(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
     for (size_t i = 0; i < e.count; i++)
         ck_assert_msg(strstr(e.candidates[i].config, "split=1"), "%s", e.candidates[i].config);
     space_enumeration_free(&e);
-    for (int pass = 0; pass < 2; pass++) {
+    for (int pass = 0; pass < 3; pass++) {
         dev.named = pass == 0;
-        p.m = pass == 0 ? 128 : 32;
+        p.m = pass == 0 ? 256 : pass == 1 ? 128 : 32;
         ck_assert_msg(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
         size_t splits = 0;
         for (size_t i = 0; i < e.count; i++) {
