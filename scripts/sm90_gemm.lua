@@ -289,7 +289,16 @@ local function cost_model(c, problem, device, f)
     -- cluster 2 works in units of two tile-rows; an odd count wastes half a unit; split
     -- gives each tile `split` CTAs
     local tiles = ceil_div(tiles_m, c.cluster) * c.cluster * tiles_n * split
-    local waves = ceil_div(tiles, device.sm_count)
+    -- a cluster runs inside one GPC: clusters of 4 CTAs (split 4) leave SMs of each GPC over,
+    -- one cluster fewer than SMs / 4 run at once (H200, K1 of bench/results-2026-11-26-s19:
+    -- 33 tile columns of 128x64 split 4 took two waves at 128x2112x7168, 20.5 us, where 27
+    -- of 128x80 took one, 13.3 us)
+    local per_cluster = c.cluster * split
+    local slots = device.sm_count
+    if per_cluster >= 4 then
+        slots = (device.sm_count // per_cluster - 1) * per_cluster
+    end
+    local waves = ceil_div(tiles, slots)
     local k_blocks = ceil_div(ceil_div(problem.k, BK), split)
     local n = c.block_n
     local per_inst = math.max(n / 2, 16 + n / 4)          -- m64nNk32: math vs smem reads

@@ -115,7 +115,12 @@ local LAUNCH_NS = 2500
 local function rank(c, problem, device)
     local tiles = ceil_div(problem.n, c.block_m) * ceil_div(problem.m, c.block_n)
     local ctas = tiles * c.split
+    -- clusters of 4 (split 4) fit one fewer than SMs / 4 at once: a cluster stays inside a
+    -- GPC (scripts/sm90_gemm.lua's cost model)
     local slots = device.sm_count - device.sm_count % c.split
+    if c.split >= 4 then
+        slots = (device.sm_count // c.split - 1) * c.split
+    end
     local active = math.min(ctas, slots)
     local waves = ceil_div(ctas, slots)
     local k_blocks = ceil_div(ceil_div(problem.k, BK), c.split)
