@@ -115,11 +115,11 @@ local LAUNCH_NS = 2500
 local function rank(c, problem, device)
     local tiles = ceil_div(problem.n, c.block_m) * ceil_div(problem.m, c.block_n)
     local ctas = tiles * c.split
-    -- clusters of 4 (split 4) fit one fewer than SMs / 4 at once: a cluster stays inside a
-    -- GPC (scripts/sm90_gemm.lua's cost model)
+    -- clusters of 4 (split 4) stay inside a GPC: 30 of them run on a 132-SM H100/H200, 12 SMs
+    -- over (scripts/sm90_gemm.lua's cost model)
     local slots = device.sm_count - device.sm_count % c.split
     if c.split >= 4 then
-        slots = (device.sm_count // c.split - 1) * c.split
+        slots = (device.sm_count - 12) // c.split * c.split
     end
     local active = math.min(ctas, slots)
     local waves = ceil_div(ctas, slots)
