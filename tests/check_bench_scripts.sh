@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CPU checks of the Python tools: scripts/ratios.py, bench/compare.py, bench/peers.py,
 # bench/plot.py, bench/rank_offline.py, bench/narrow_space.py, bench/param_wins.py,
-# bench/rounds.py and bench/merge_rows.py, on results committed under bench/ (bench/results-2026-11-23's geometric
+# bench/rounds.py, bench/merge_rows.py and bench/stale_rows.py, on results committed under bench/ (bench/results-2026-11-23's geometric
 # means are the README's), with tests/bench_fakes standing in for torch and for `w8a8 bench`
 # where a run is needed. No GPU, no torch. plot.py is checked only where matplotlib imports
 # (said so when not); with a w8a8 binary as $1, its heat map also reads a real tuning database
@@ -287,6 +287,24 @@ if [ -n "$w8a8" ]; then
     "$w8a8" compile --arch sm_90a --rank 512,4096,4096 reference_gemm
   check "w8a8 compile --rank with a bad shape" 2 'wants M,N,K' \
     "$w8a8" compile --arch sm_90a --space sm90_gemm --rank 512,4096
+  # bench/stale_rows.py: a cache of one row (K6's 16x7168x16384 block row, tuned 31.49 us) and
+  # bench lines naming its config at 47.7 us (flagged) and 31.5 us (not), one naming another
+  # config (not compared), and a shape no row holds
+  mkdir -p "$tmp/stale"
+  grep -v '^INSERT' "$root/bench/results-2026-11-26-s19/k6/new.sql" > "$tmp/stale/one.sql"
+  grep "'none', 7168, 16384, 16, 'fast'" "$root/bench/results-2026-11-26-s19/k6/new.sql" \
+    >> "$tmp/stale/one.sql"
+  cfg=block_m=64,block_n=16,stages=6,consumers=2,pingpong=1,split=1,specialize=0,swap=1
+  line() { printf '{"provider": "w8a8jit", "dtype": "e4m3", "scale": "block", "accum": "fast", "m": %s, "n": 7168, "k": %s, "us": %s, "family": "sm90_gemm", "config": "%s", "match": "exact"}\n' "$@"; }
+  { line 16 16384 47.7 "$cfg"; line 12 16384 31.5 "$cfg"; line 16 16384 90 "block_m=64"
+    line 16 2048 90 "$cfg"; } > "$tmp/stale.jsonl"
+  dev="sm_90:NVIDIA H200:132:150109880320"
+  check "stale_rows: one row slower than tuned" 0 '1 of 2 rows compared run over 1.08x' \
+    env W8A8_CACHE_PATH="$tmp/stale" W8A8_CACHE_DB="$tmp/stale.db" \
+    "$python" "$root/bench/stale_rows.py" --w8a8 "$w8a8" --on "$dev" "$tmp/stale.jsonl"
+  expect "stale_rows: the 47.7 us line, x1.51" grep -q ' 16   7168  16384 .*x1.51 ' "$tmp/out"
+  check "stale_rows: a missing file" 2 'stale_rows: /nonexistent' \
+    "$python" "$root/bench/stale_rows.py" --w8a8 "$w8a8" --on "$dev" /nonexistent
 else
   echo "note: no w8a8 binary given: bench/rank_offline.py and compile --rank are not checked"
 fi
