@@ -298,7 +298,8 @@ local function cost_model(c, problem, device, f)
     local per_cluster = c.cluster * split
     local slots = device.sm_count
     if per_cluster >= 4 then
-        slots = (device.sm_count - CLUSTER4_LEFT_OVER) // per_cluster * per_cluster
+        slots = math.max(per_cluster,
+            (device.sm_count - CLUSTER4_LEFT_OVER) // per_cluster * per_cluster)
     end
     local waves = ceil_div(tiles, slots)
     local k_blocks = ceil_div(ceil_div(problem.k, BK), split)
