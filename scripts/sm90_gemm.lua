@@ -86,8 +86,6 @@ end
 -- specialization (N and K compiled in) is offered everywhere: its best config won all 8 keys,
 -- 1-13 % faster than the best generic one (median twin 1-4.5 %).
 local SPLIT_MAX_M = 128
--- SMs no cluster of 4 CTAs reaches on a 132-SM H100/H200 (GPCs of 16-18 SMs): 30 clusters run
-local CLUSTER4_LEFT_OVER = 12
 local STAGGER_MAX_M = 128
 local function prune(name, value, problem, device)
     -- Promoted accumulation only. Measured on an H100 (bench/results-2026-11-23-s7/, the
@@ -291,17 +289,10 @@ local function cost_model(c, problem, device, f)
     -- cluster 2 works in units of two tile-rows; an odd count wastes half a unit; split
     -- gives each tile `split` CTAs
     local tiles = ceil_div(tiles_m, c.cluster) * c.cluster * tiles_n * split
-    -- a cluster runs inside one GPC: clusters of 4 CTAs (split 4) leave SMs of each GPC over;
-    -- the driver runs 30 of them on a 132-SM H200 (bench/results-2026-11-26-s19, K5), and 33
-    -- tile columns of 128x64 split 4 took two waves at 128x2112x7168 (K1: 20.5 us, where 27
-    -- of 128x80 took one, 13.3 us)
-    local per_cluster = c.cluster * split
-    local slots = device.sm_count
-    if per_cluster >= 4 then
-        slots = math.max(per_cluster,
-            (device.sm_count - CLUSTER4_LEFT_OVER) // per_cluster * per_cluster)
-    end
-    local waves = ceil_div(tiles, slots)
+    -- clusters of 4 CTAs (split 4) do not fill the SMs (gemm.cluster_slots): 33 tile columns
+    -- of 128x64 split 4 took two waves at 128x2112x7168 (bench/results-2026-11-26-s19, K1:
+    -- 20.5 us, where 27 of 128x80 took one, 13.3 us)
+    local waves = ceil_div(tiles, gemm.cluster_slots(device, c.cluster * split))
     local k_blocks = ceil_div(ceil_div(problem.k, BK), split)
     local n = c.block_n
     local per_inst = math.max(n / 2, 16 + n / 4)          -- m64nNk32: math vs smem reads

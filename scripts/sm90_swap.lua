@@ -33,7 +33,6 @@ local REG_OVERHEAD = 40
 local PROMOTED_REGS = 16
 local B_SCALE_AREA = 16         -- block scales: a stage's weight-block scales, after its tokens'
 local CONSUMER_REGS = { 255, 232 }
-local CLUSTER4_LEFT_OVER = 12   -- SMs no cluster of 4 reaches on a 132-SM H100/H200
 local MAX_M = 64
 
 local gemm = gemm -- scripts/lib/gemm.lua
@@ -116,12 +115,7 @@ local LAUNCH_NS = 2500
 local function rank(c, problem, device)
     local tiles = ceil_div(problem.n, c.block_m) * ceil_div(problem.m, c.block_n)
     local ctas = tiles * c.split
-    -- clusters of 4 (split 4) stay inside a GPC: 30 of them run on a 132-SM H100/H200
-    -- (scripts/sm90_gemm.lua's cost model)
-    local slots = device.sm_count - device.sm_count % c.split
-    if c.split >= 4 then
-        slots = math.max(c.split, (device.sm_count - CLUSTER4_LEFT_OVER) // c.split * c.split)
-    end
+    local slots = gemm.cluster_slots(device, c.split)
     local active = math.min(ctas, slots)
     local waves = ceil_div(ctas, slots)
     local k_blocks = ceil_div(ceil_div(problem.k, BK), c.split)

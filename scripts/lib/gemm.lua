@@ -53,6 +53,18 @@ function M.operands(problem)
     return fp8 and "fp8" or "int8"
 end
 
+-- CTAs a grid of clusters of `ctas` CTAs (split-K, or 2-CTA clusters) runs at once. A cluster
+-- stays inside one GPC: clusters of 2 fill the SMs, clusters of 4 leave SMs of each GPC over
+-- (the driver runs 30 of them on a 132-SM H200, 12 SMs idle: bench/results-2026-11-26-s19, K5;
+-- taken as the same 12 on other sm_90 parts)
+local CLUSTER4_LEFT_OVER = 12
+function M.cluster_slots(device, ctas)
+    if ctas >= 4 then
+        return math.max(ctas, (device.sm_count - CLUSTER4_LEFT_OVER) // ctas * ctas)
+    end
+    return device.sm_count - device.sm_count % ctas
+end
+
 -- list with every entry of more appended (compile_problems' per-arch additions)
 function M.append(list, more)
     for _, entry in ipairs(more) do
