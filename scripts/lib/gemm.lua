@@ -55,8 +55,8 @@ end
 
 -- CTAs a grid of clusters of `ctas` CTAs (split-K, or 2-CTA clusters) runs at once. A cluster
 -- stays inside one GPC: clusters of 2 fill the SMs, clusters of 4 leave SMs of each GPC over
--- (the driver runs 30 of them on a 132-SM H200, 12 SMs idle: bench/results-2026-11-26-s19, K5;
--- taken as the same 12 on other sm_90 parts)
+-- (the driver runs 30 of them on a 132-SM H200 and H100, 12 SMs idle:
+-- bench/results-2026-11-26-s19, K5, K12; taken as the same 12 on other sm_90 parts)
 local CLUSTER4_LEFT_OVER = 12
 function M.cluster_slots(device, ctas)
     if ctas >= 4 then
