@@ -36,9 +36,10 @@
 --              order (consumers · rows · block_n · 4 bytes of shared memory more). For tiles
 --              fewer than the SMs (small M): every SM streams, tiles stay large. Offered to a
 --              plain tune at M <= 64, at every M when the space is named (see prune()).
---   overlap    0, or 1 (promoted accumulation, split 1): a third accumulator set; K blocks go
---              in pairs, the first promoted while the second's wgmmas run (wait_group 1), so half the
---              promotions hide under the tensor cores; an odd K block count runs one zero block
+--   overlap    0, or 1..3 (promoted accumulation, split 1): a third accumulator set; K blocks
+--              go in groups of 2^overlap, each promoted while the next one's wgmmas run
+--              (wait_group 1), so all but the group's last promotion hide under the tensor
+--              cores; a K block count not a multiple of the group runs zero blocks to fill it
 --   stagger    0, or 1 (promoted, two cooperative consumers): the consumers take turns
 --              issuing each K block's (or pair's) wgmmas, so one promotes while the tensor
 --              cores run the other's
@@ -53,7 +54,7 @@ local B_SCALE_AREA = 16         -- block scales: a stage's B scales, after its b
 local ALIGN_SLACK = 1024        -- the kernel aligns its dynamic shared memory to 1024
 local REG_OVERHEAD = 40         -- registers a consumer needs beside its accumulators
 local BLOCK_SCALE_REGS = 16     -- promoted accumulation: the sa/sb values of a K block
-local OVERLAP_OVERHEAD = 32     -- overlap 1: registers beside the three sets (+8 per 64 rows)
+local OVERLAP_OVERHEAD = 32     -- overlap >= 1: registers beside the three sets (+8 per 64 rows)
 local CONSUMER_REGS = { 255, 232 } -- per consumer count: no setmaxnreg / setmaxnreg.inc 232
 
 local gemm = gemm -- scripts/lib/gemm.lua
@@ -98,7 +99,7 @@ local function prune(name, value, problem, device)
     -- stagger at M <= STAGGER_MAX_M and overlap with block scales (promoted per-tensor/per-row:
     -- not measured, only when named); a named space (w8a8 tune --space sm90_gemm) offers both
     -- at every M.
-    if name == "overlap" and value == 1 then
+    if name == "overlap" and value >= 1 then
         return is_block(problem) or (is_promoted(problem) and device.named == true)
     end
     if name == "stagger" and value == 1 then
@@ -163,7 +164,7 @@ local function valid(c, problem, device)
     end
     local acc = (wg_m // 64) * c.block_n // 2
     local overhead = REG_OVERHEAD
-    if is_promoted(problem) and c.overlap == 1 then
+    if is_promoted(problem) and c.overlap >= 1 then
         -- two temporary sets beside the main one; what else the consumer keeps was measured
         -- (NVRTC, CUDA 13): 3 x 64 accumulators of a 64-row consumer compile clean; 3 x 72,
         -- one consumer with 3 x 72, and a 128-row consumer with 3 x 64 spill
@@ -199,7 +200,7 @@ local function valid(c, problem, device)
     if not prune("overlap", c.overlap, problem, device) then
         return false, "overlap: promoted accumulation, and only when the space is named"
     end
-    if c.overlap == 1 and c.split ~= 1 then
+    if c.overlap >= 1 and c.split ~= 1 then
         return false, "overlap needs split 1"
     end
     if not prune("stagger", c.stagger, problem, device) then
@@ -294,6 +295,11 @@ local function cost_model(c, problem, device, f)
     -- 20.5 us, where 27 of 128x80 took one, 13.3 us)
     local waves = ceil_div(tiles, gemm.cluster_slots(device, c.cluster * split))
     local k_blocks = ceil_div(ceil_div(problem.k, BK), split)
+    if c.overlap >= 1 then
+        -- groups of 2^overlap K blocks: the last group filled with zero blocks
+        local g = 1 << c.overlap
+        k_blocks = ceil_div(k_blocks, g) * g
+    end
     local n = c.block_n
     local per_inst = math.max(n / 2, 16 + n / 4)          -- m64nNk32: math vs smem reads
     local mma = (c.block_m // 64) * (BK // 32) * per_inst
@@ -326,9 +332,9 @@ local function cost_model(c, problem, device, f)
         -- consumer warpgroup issues its wgmmas meanwhile and hides most of it
         local wg_m = c.pingpong == 1 and c.block_m or c.block_m // c.consumers
         local promote = 200 + (wg_m // 64) * n
-        -- overlap 1: every other promotion runs under the next K block's wgmmas
+        -- overlap: one promotion of each group of 2^overlap waits for the tensor cores
         -- stagger 1: the two consumers' wgmmas alternate, one promotes while the other's run
-        local exposed = (c.consumers == 2 and 0.3 or 1.0) * (c.overlap == 1 and 0.5 or 1.0)
+        local exposed = (c.consumers == 2 and 0.3 or 1.0) / (1 << c.overlap)
             * (c.stagger == 1 and 0.5 or 1.0)
         per_block = per_block + promote * exposed
     end
@@ -450,7 +456,7 @@ return {
         epilogue = { 0, 1, 2 },
         split = { 1, 2, 4 },
         specialize = { 0, 1 },
-        overlap = { 0, 1 },
+        overlap = { 0, 1, 2, 3 },
         stagger = { 0, 1 },
     },
     order = { "block_m", "block_n", "stages", "consumers", "pingpong", "raster", "group",

@@ -34,8 +34,9 @@
 /* Block scales: the consumers hold a second accumulator set (promoted accumulation; overlap=1:
  * a third) and the scales of the K block they promote. */
 #define SM90_BLOCK_SCALE_REGS 16
-/* overlap=1: what a consumer needs beside its three sets, plus 8 per 64 rows. Measured with
- * NVRTC (CUDA 13): 128x128 tiles of two 64-row consumers (3 x 64 accumulators) compile clean;
+/* overlap 1..3: what a consumer needs beside its three sets, plus 8 per 64 rows. Measured with
+ * NVRTC (CUDA 13): 128x128 tiles of two 64-row consumers (3 x 64 accumulators) compile clean
+ * at every overlap;
  * 128x144 (3 x 72), one-consumer 64x144 and ping-pong 128x64 (3 x 64, 128 rows) spill. */
 #define SM90_OVERLAP_OVERHEAD 32
 #define SM90_REGS_ONE_CONSUMER 255
@@ -203,13 +204,15 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: split %d (1, 2 or 4)", c->split);
     if (c->specialize != 0 && c->specialize != 1)
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: specialize must be 0 or 1");
-    if (c->overlap != 0 && c->overlap != 1)
-        return errorf(ctx, W8A8_INVALID, "sm90_gemm config: overlap must be 0 or 1");
+    if (c->overlap < 0 || c->overlap > 3)
+        return errorf(ctx, W8A8_INVALID,
+                      "sm90_gemm config: overlap must be 0, or 1..3 (K blocks in groups of 2, 4 "
+                      "or 8), not %d", c->overlap);
     if (c->overlap && (!sm90_promoted(problem) || c->split != 1))
         return errorf(ctx, W8A8_INVALID,
-                      "sm90_gemm config: overlap=1 needs promoted accumulation (block scales or "
+                      "sm90_gemm config: overlap=%d needs promoted accumulation (block scales or "
                       "accum promoted) and split 1 (it overlaps the promotion with the next K "
-                      "block's wgmmas)");
+                      "block's wgmmas)", c->overlap);
     if (c->stagger != 0 && c->stagger != 1)
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: stagger must be 0 or 1");
     if (c->stagger && (!sm90_promoted(problem) || c->consumers != 2 || c->pingpong))

@@ -92,13 +92,15 @@
  * no scales: acc += tmp every K block, so the tensor core's reduced-precision accumulator
  * never sums more than 128 products; the scales stay in the epilogue. OVERLAP and STAGGER
  * apply to it as to block scales.
- *   OVERLAP     0, or 1 (block scales, SPLIT 1): a third accumulator set. K blocks go in
- *               pairs: both issued, the first promoted under the second's wgmmas
- *               (wait_group 1), then the second; half the promotions run while the tensor
- *               cores work. An odd K block count gets one more block past K (zero-filled by
- *               TMA, scales 0). valid() counts three sets.
+ *   OVERLAP     0, or 1…3 (promoted accumulation, SPLIT 1): a third accumulator set. K
+ *               blocks go in groups of 2^OVERLAP (pairs, fours, eights): the group's first
+ *               two issued, then each block promoted while the next one's wgmmas run
+ *               (wait_group 1), the two temporary sets taking turns; only the group's last
+ *               promotion waits for the tensor cores (wait_group 0), so 1 in 2^OVERLAP
+ *               promotions is exposed. A K block count that is not a multiple of the group
+ *               gets blocks past K (zero-filled by TMA, scales 0). valid() counts three sets.
  *   STAGGER     0, or 1 (block scales, two cooperative consumers): the consumers issue each
- *               K block's wgmmas (with OVERLAP each pair's) in turn, consumer 0 first, through
+ *               K block's wgmmas (with OVERLAP: see there) in turn, consumer 0 first, through
  *               named barriers 3 (0 has issued) and 4 (1 has issued; 0 waits for it before
  *               its next K block). The tensor cores then run one consumer's wgmmas while the
  *               other promotes, instead of both finishing together and idling through both
@@ -290,8 +292,11 @@ static_assert(W8A8_PROMOTE == 0 || (W8A8_PROMOTE == 1 && !SM90_BLOCK && !SM90_IN
 /* Promoted accumulation: a K block's wgmmas into tmp, then acc += tmp (times its block
  * scales when there are any). */
 #define SM90_PROMOTED (SM90_BLOCK || W8A8_PROMOTE)
-static_assert(W8A8_OVERLAP == 0 || (W8A8_OVERLAP == 1 && SM90_PROMOTED && W8A8_SPLIT == 1),
-              "OVERLAP is 0, or 1 with promoted accumulation and SPLIT 1");
+static_assert(W8A8_OVERLAP == 0 ||
+                  (W8A8_OVERLAP >= 1 && W8A8_OVERLAP <= 3 && SM90_PROMOTED && W8A8_SPLIT == 1),
+              "OVERLAP is 0, or 1..3 with promoted accumulation and SPLIT 1");
+/* OVERLAP: K blocks per group */
+#define SM90_GROUP (1 << W8A8_OVERLAP)
 static_assert(W8A8_STAGGER == 0 ||
                   (W8A8_STAGGER == 1 && SM90_PROMOTED && W8A8_CONSUMERS == 2 && !W8A8_PINGPONG),
               "STAGGER is 0, or 1 with promoted accumulation and two cooperative consumers");
@@ -1039,9 +1044,9 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
     const int m_tiles = (int)((SM90_ROWS + W8A8_BLOCK_M - 1) / W8A8_BLOCK_M);
     const int n_tiles = (int)((SM90_COLS + W8A8_BLOCK_N - 1) / W8A8_BLOCK_N);
     const int k_blocks = (int)((SM90_K + SM90_BK - 1) / SM90_BK);
-    /* OVERLAP takes K blocks in pairs: an odd count gets one more, wholly past K (TMA
-     * zero-fills it, its scales are 0) */
-    const int k_steps = W8A8_OVERLAP ? (k_blocks + 1) & ~1 : k_blocks;
+    /* OVERLAP takes K blocks in groups: a count not a multiple of the group gets more, wholly
+     * past K (TMA zero-fills them, their scales are 0) */
+    const int k_steps = (k_blocks + SM90_GROUP - 1) & ~(SM90_GROUP - 1);
     const sm90_units units = sm90_units_make(m_tiles, n_tiles, raster, group);
     /* this CTA's K blocks of every tile: all of them, or its slice with SPLIT > 1 */
     const int kb_begin = (int)((long long)units.k_rank * k_steps / W8A8_SPLIT);
@@ -1181,37 +1186,44 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
             (void)r_tile;
             sm90_block_scales scales;
 #if W8A8_OVERLAP
-            /* K blocks in pairs (kb_end - kb_begin is even): both issued, the first
-             * promoted while the second runs (wait_group 1), then the second. Each pair
+            /* K blocks in groups of SM90_GROUP (kb_end - kb_begin is a multiple): block g + 1
+             * is issued into one temporary set while block g, in the other, is promoted
+             * (wait_group 1); the group's last waits for everything (wait_group 0). Each group
              * finishes within its iteration: with a wgmma group still in flight across the
-             * loop's back edge in the other set, ptxas serializes every wgmma (C7514). */
-            sm90_block_scales scales1; /* the pair's second K block's */
-            for (int kb = kb_begin; kb < kb_end; kb += 2) {
-                int stage2 = stage; /* the pair's second stage */
-                sm90_u32 phase2 = phase;
-                sm90_ring_next(stage2, phase2);
+             * loop's back edge, ptxas serializes every wgmma (C7514). The group is unrolled, so
+             * which set and which scales a block uses are constants. With STAGGER a turn is the
+             * group's first two issues, then each further issue. */
+            sm90_block_scales scales1; /* the odd blocks' (scales: the even ones') */
+            for (int kb = kb_begin; kb < kb_end; kb += SM90_GROUP) {
+                int done = stage; /* the stage of the next block to promote */
                 sm90_bar_wait(full_bar + 8 * stage, phase);
-                sm90_bar_wait(full_bar + 8 * stage2, phase2);
                 sm90_block_scales_read(scales, scale_smem + stage * SM90_SCALE_STAGE_BYTES, r_tile);
                 sm90_stagger_before(consumer, nth == 0 && kb == kb_begin);
                 sm90_issue_k_block(tmp, sm90_desc_k128(a_smem + stage * SM90_A_BYTES + a_rows),
                                    sm90_desc_k128(b_smem + stage * SM90_B_BYTES), 0);
-                const int first = stage;
                 sm90_ring_next(stage, phase);
-                sm90_issue_k_block(tmp2, sm90_desc_k128(a_smem + stage * SM90_A_BYTES + a_rows),
-                                   sm90_desc_k128(b_smem + stage * SM90_B_BYTES), 0);
-                const int second = stage;
-                sm90_ring_next(stage, phase);
-                sm90_stagger_after(consumer, last_unit && kb + 2 == kb_end);
-                sm90_wgmma_wait<1>();
-                sm90_promote_block(acc, tmp, scales, (int)(col_tile & 127),
-                                   empty_bar + 8 * first, lane);
-                /* (the second block's scales only now: all three sets are live before) */
-                sm90_block_scales_read(scales1, scale_smem + second * SM90_SCALE_STAGE_BYTES,
-                                       r_tile);
-                sm90_wgmma_wait<0>();
-                sm90_promote_block(acc, tmp2, scales1, (int)(col_tile & 127),
-                                   empty_bar + 8 * second, lane);
+#pragma unroll
+                for (int g = 0; g < SM90_GROUP; ++g) {
+                    if (g + 1 < SM90_GROUP) {
+                        sm90_bar_wait(full_bar + 8 * stage, phase);
+                        sm90_block_scales_read(g & 1 ? scales : scales1,
+                                               scale_smem + stage * SM90_SCALE_STAGE_BYTES, r_tile);
+                        if (g > 0)
+                            sm90_stagger_before(consumer, false);
+                        sm90_issue_k_block(g & 1 ? tmp : tmp2,
+                                           sm90_desc_k128(a_smem + stage * SM90_A_BYTES + a_rows),
+                                           sm90_desc_k128(b_smem + stage * SM90_B_BYTES), 0);
+                        sm90_stagger_after(consumer, last_unit && kb + SM90_GROUP == kb_end &&
+                                                         g + 2 == SM90_GROUP);
+                        sm90_ring_next(stage, phase);
+                        sm90_wgmma_wait<1>();
+                    } else {
+                        sm90_wgmma_wait<0>();
+                    }
+                    sm90_promote_block(acc, g & 1 ? tmp2 : tmp, g & 1 ? scales1 : scales,
+                                       (int)(col_tile & 127), empty_bar + 8 * done, lane);
+                    done = done + 1 == W8A8_STAGES ? 0 : done + 1;
+                }
             }
 #else
             for (int kb = kb_begin; kb < kb_end; ++kb) {

@@ -13,8 +13,8 @@
  *  - block scales (A 1×128, B 128×128, promoted accumulation) on odd shapes (M = 1, 7, 129,
  *    1000; N not a multiple of the tile nor of 128; K tails of 16·odd), row-major and
  *    K-major scale matrices with padded ld, every out dtype, with and without bias, on
- *    configs whose tiles do and do not straddle 128-column scale blocks, with overlap=1
- *    (pairs of K blocks, odd counts padded) and stagger=1 (the consumers take turns; a
+ *    configs whose tiles do and do not straddle 128-column scale blocks, with overlap=1..3
+ *    (groups of 2, 4, 8 K blocks, short counts padded) and stagger=1 (the consumers take turns; a
  *    3999×2056 shape gives each CTA several tiles);
  *  - split-K in a cluster (split=2, 4) and N, K compiled in (specialize=1) among those
  *    configs, split-K's two runs bitwise equal;
@@ -87,21 +87,22 @@ static const char *const block_configs[] = {
     "block_m=128,block_n=128,stages=4,consumers=2,raster=0,group=8,cluster=1,split=2",
     "block_m=64,block_n=112,stages=5,consumers=1,raster=1,group=3,cluster=1,split=4",
     "block_m=128,block_n=128,stages=4,consumers=2,raster=0,group=8,cluster=1,split=2,specialize=1",
-    /* overlap: K blocks in pairs (odd counts padded with a zero block), one B scale per tile
-     * or straddling ones, cooperative, one consumer, ping-pong, a cluster, a 2-stage ring
-     * that the pair fills, shapes compiled in */
+    /* overlap: K blocks in groups of 2, 4, 8 (short counts padded with zero blocks), one B
+     * scale per tile or straddling ones, cooperative, one consumer, ping-pong, a cluster,
+     * 2-stage rings that a group runs through, shapes compiled in */
     "block_m=128,block_n=128,stages=4,consumers=2,raster=0,group=8,cluster=1,overlap=1",
-    "block_m=64,block_n=112,stages=6,consumers=1,raster=1,group=3,cluster=2,epilogue=1,overlap=1",
-    "block_m=64,block_n=96,stages=5,consumers=2,pingpong=1,raster=0,group=8,cluster=1,overlap=1",
+    "block_m=64,block_n=112,stages=6,consumers=1,raster=1,group=3,cluster=2,epilogue=1,overlap=3",
+    "block_m=64,block_n=96,stages=5,consumers=2,pingpong=1,raster=0,group=8,cluster=1,overlap=2",
     "block_m=128,block_n=64,stages=2,consumers=2,raster=0,group=8,cluster=1,epilogue=1,overlap=1",
-    "block_m=128,block_n=80,stages=3,consumers=2,raster=1,group=4,cluster=1,specialize=1,overlap=1",
+    "block_m=128,block_n=64,stages=2,consumers=2,raster=1,group=8,cluster=1,overlap=3",
+    "block_m=128,block_n=80,stages=3,consumers=2,raster=1,group=4,cluster=1,specialize=1,overlap=2",
     /* stagger: the two consumers take turns issuing (alone, with overlap, straddling tiles,
      * 128-row consumers, a cluster) */
     "block_m=128,block_n=128,stages=4,consumers=2,raster=0,group=8,cluster=1,stagger=1",
-    "block_m=128,block_n=128,stages=5,consumers=2,raster=1,group=8,cluster=1,overlap=1,stagger=1",
+    "block_m=128,block_n=128,stages=5,consumers=2,raster=1,group=8,cluster=1,overlap=2,stagger=1",
     "block_m=128,block_n=160,stages=3,consumers=2,raster=0,group=8,cluster=1,epilogue=1,stagger=1",
     "block_m=256,block_n=80,stages=3,consumers=2,raster=0,group=2,cluster=1,stagger=1",
-    "block_m=128,block_n=96,stages=6,consumers=2,raster=0,group=8,cluster=2,overlap=1,stagger=1",
+    "block_m=128,block_n=96,stages=6,consumers=2,raster=0,group=8,cluster=2,overlap=3,stagger=1",
 };
 #define BLOCK_CONFIG_COUNT ((int)(sizeof block_configs / sizeof block_configs[0]))
 
@@ -322,8 +323,10 @@ START_TEST(invalid_configs_are_refused)
     st = gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=128,consumers=2,overlap=1,split=2",
                                &plan);
     ck_assert_msg(st == W8A8_INVALID, "overlap with split 2: %s", w8a8_status_string(st));
-    st = gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=128,consumers=2,overlap=2", &plan);
-    ck_assert_msg(st == W8A8_INVALID, "overlap 2: %s", w8a8_status_string(st));
+    st = gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=128,consumers=2,overlap=4", &plan);
+    ck_assert_msg(st == W8A8_INVALID, "overlap 4: %s", w8a8_status_string(st));
+    st = gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=128,consumers=2,overlap=3", &plan);
+    ck_assert_msg(st == W8A8_OK, "overlap 3: %s", w8a8_errmsg(ctx));
     /* stagger: two cooperative consumers */
     st = gemm_family_sm90.plan(ctx, &p, "block_m=64,block_n=128,consumers=2,pingpong=1,stagger=1",
                                &plan);

@@ -765,7 +765,7 @@ END_TEST
  * bytes dividing the row) consumers · rows · 2 · box, and split > 1
  * keeps consumers · rows · block_n · 4 bytes of partial sums and 32 of barriers; (rows / 64) ·
  * block_n / 2 + 40 ≤ 255 (one consumer) or 232 (two), with block scales (promoted
- * accumulation) 2 · (rows / 64) · block_n / 2 + 40 + 16 instead, and with overlap 1 (promoted
+ * accumulation) 2 · (rows / 64) · block_n / 2 + 40 + 16 instead, and with overlap 1..3 (promoted
  * accumulation and split 1 only, offered with block scales, otherwise when the space is named)
  * 3 · (rows / 64) · block_n / 2 + 32 + 8 · rows / 64; stagger 1 (promoted accumulation only, at
  * M <= 128 unless named) needs 2 consumers
@@ -790,9 +790,9 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, boo
     static const int splits[] = {1, 2, 4};
     /* unnamed, split-K is offered only at M <= 128 (pruned above) */
     const int split_values = named || x.m <= 128 ? 3 : 1, specialize_values = 2;
-    /* prune() drops overlap 1 and stagger 1 without promoted accumulation; unnamed, stagger 1
-     * at M > 128 and overlap 1 unless the scales are block scales */
-    const int overlap_values = x.block && (named || x.scale_areas) ? 2 : 1;
+    /* prune() drops overlap 1..3 and stagger 1 without promoted accumulation; unnamed, stagger
+     * 1 at M > 128 and overlap 1..3 unless the scales are block scales */
+    const int overlap_values = x.block && (named || x.scale_areas) ? 4 : 1;
     const int stagger_values = x.block && (named || x.m <= 128) ? 2 : 1;
     size_t count = 0;
     for (int a = 0; a < 3; a++)
@@ -1046,7 +1046,7 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     ck_assert(space_device_nominal(ctx, "sm_90a", &dev) == W8A8_OK);
     ck_assert_msg(space_load(ctx, "sm90_gemm", &s) == W8A8_OK, "%s", w8a8_errmsg(ctx));
     ck_assert_str_eq(space_arch(s), "sm_90a");
-    ck_assert_uint_eq(space_config_total(s), 2239488); /* 3·18·9·2·2·2·4·2·3·3·2·2·2 */
+    ck_assert_uint_eq(space_config_total(s), 4478976); /* 3·18·9·2·2·2·4·2·3·3·2·4·2 */
     for (int int8 = 0; int8 <= 1; int8++) {
         w8a8_problem_init(&p, 4096, 28672, 4096, int8 ? W8A8_INT8 : W8A8_E4M3, W8A8_BF16);
         ck_assert(space_applies(ctx, s, &p, &dev, &applies) == W8A8_OK && applies);
@@ -1058,10 +1058,10 @@ START_TEST(sm90_space_prunes_to_exact_counts)
                           43552);
         /* unnamed at M > 64, prune() drops split 2 and 4 (and overlap 1, stagger 1: no block
          * scales) before any valid() call */
-        ck_assert_uint_eq(e.total, 2239488);
-        ck_assert_uint_eq(e.pruned, 2239488 - 186624);
+        ck_assert_uint_eq(e.total, 4478976);
+        ck_assert_uint_eq(e.pruned, 4478976 - 186624);
         ck_assert_uint_eq(e.count, 43552);
-        ck_assert_uint_eq(e.invalid, 2239488 - 43552);
+        ck_assert_uint_eq(e.invalid, 4478976 - 43552);
         assert_ranked_with_default(ctx, s, &p, &dev, &e);
         space_enumeration_free(&e);
     }
@@ -1070,12 +1070,12 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     size_t block_valid =
         sm90_expected_valid((sm90_expect){4096, 7168, 16384, false, true, 2, true}, smem_90a,
                             sms_90a, false);
-    ck_assert_uint_eq(block_valid, 53792); /* unnamed at M > 128: overlap 1, no stagger 1 */
+    ck_assert_uint_eq(block_valid, 99584); /* unnamed at M > 128: overlap 1..3, no stagger 1 */
     /* named: both (split 2, 4 stay invalid: the tiles fill the GPU) */
     const size_t block_named =
         sm90_expected_valid((sm90_expect){4096, 7168, 16384, false, true, 2, true}, smem_90a,
                             sms_90a, true);
-    ck_assert_uint_eq(block_named, 67744);
+    ck_assert_uint_eq(block_named, 125728);
     w8a8_problem_init(&p, 4096, 7168, 16384, W8A8_E4M3, W8A8_BF16);
     p.a_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 1, 128, 1, 0};
     p.b_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 128, 128, 0, 0};
