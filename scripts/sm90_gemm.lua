@@ -39,10 +39,11 @@
 --   overlap    0, or 1..3 (promoted accumulation, split 1): a third accumulator set; K blocks
 --              go in groups of 2^overlap, each promoted while the next one's wgmmas run
 --              (wait_group 1), so all but the group's last promotion hide under the tensor
---              cores; a K block count not a multiple of the group runs zero blocks to fill it
+--              cores; a K block count not a multiple of the group runs zero blocks to fill it.
+--              A plain tune offers 1 with block scales; 2 and 3 only a named space (prune())
 --   stagger    0, or 1 (promoted, two cooperative consumers): the consumers take turns
---              issuing each K block's (or pair's) wgmmas, so one promotes while the tensor
---              cores run the other's
+--              issuing each K block's wgmmas (with overlap: see the template), so one
+--              promotes while the tensor cores run the other's
 -- The template's swap=1 (swap-AB: the weights on wgmma's M side) is offered by its own space,
 -- scripts/sm90_swap.lua, at M <= 64; configs of this space leave it at 0.
 
@@ -99,8 +100,16 @@ local function prune(name, value, problem, device)
     -- stagger at M <= STAGGER_MAX_M and overlap with block scales (promoted per-tensor/per-row:
     -- not measured, only when named); a named space (w8a8 tune --space sm90_gemm) offers both
     -- at every M.
+    -- Overlap 2 and 3 (groups of 4, 8 K blocks) only when named: on an H200
+    -- (bench/results-2026-11-26-s20/, X1: 18 block-scaled DeepSeek-V3 keys at M = 512..4096,
+    -- every overlap and stagger value of 128-row tiles) the best overlap-2/3 config was
+    -- 0.95..1.05x the best overlap-0/1 one (geomean 1.00); with stagger 1 (also named-only
+    -- at M > 128) it won 2048x4096x7168 by 9 % over the shipped row.
     if name == "overlap" and value >= 1 then
-        return is_block(problem) or (is_promoted(problem) and device.named == true)
+        if device.named == true then
+            return is_promoted(problem)
+        end
+        return is_block(problem) and value == 1
     end
     if name == "stagger" and value == 1 then
         return is_promoted(problem) and (device.named == true or problem.m <= STAGGER_MAX_M)
