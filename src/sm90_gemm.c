@@ -31,13 +31,14 @@
 #define SM90_ALIGN_SLACK 1024u
 #define SM90_WARPGROUP 128u
 #define SM90_REG_OVERHEAD 40
-/* Block scales: the consumers hold a second accumulator set (promoted accumulation; overlap=1:
- * a third) and the scales of the K block they promote. */
+/* Block scales: the consumers hold a second accumulator set (promoted accumulation; overlap
+ * 1..3: a third) and the scales of the K block they promote. */
 #define SM90_BLOCK_SCALE_REGS 16
 /* overlap 1..3: what a consumer needs beside its three sets, plus 8 per 64 rows. Measured with
  * NVRTC (CUDA 13): 128x128 tiles of two 64-row consumers (3 x 64 accumulators) compile clean
- * at every overlap;
- * 128x144 (3 x 72), one-consumer 64x144 and ping-pong 128x64 (3 x 64, 128 rows) spill. */
+ * at every overlap (with overlap 3, stagger 1 and 4 stages some spill: the compile rejects
+ * those); 128x144 (3 x 72), one-consumer 64x144 and ping-pong 128x64 (3 x 64, 128 rows)
+ * spill. */
 #define SM90_OVERLAP_OVERHEAD 32
 #define SM90_REGS_ONE_CONSUMER 255
 #define SM90_REGS_TWO_CONSUMERS 232
