@@ -23,6 +23,10 @@
 --              0's registers in a fixed order (bitwise the same run to run, no workspace)
 --   specialize 0, or 1: N and K compiled in
 --   swap       always 1 here (sm90_gemm's own space leaves it at 0)
+--   evict      0, or 1: the weights' TMA loads carry an L2 evict-first policy (they are read
+--              once); on an H200 1 ran the decode grid's rows 0.4-1.3 % faster (up to 3.4 %),
+--              two block-scaled rows at N = 28672, K = 4096 5.5 % slower
+--              (bench/results-2026-11-26-s20, X9)
 
 local BK = 128                  -- K bytes per stage
 local BARRIER_BYTES = 16
@@ -146,7 +150,7 @@ local function rank(c, problem, device)
     -- swap config of each of the 56 keys ranks at median 12, at worst 62 (was 18 and 91
     -- before this term; a fit to the same data).
     local steps = (c.specialize == 1 and 0 or 0.2) + (c.pingpong == 1 and 0 or 0.5)
-        + (c.block_m == 64 and 0 or 1)
+        + (c.block_m == 64 and 0 or 1) + (c.evict == 1 and 0 or 0.1)
     return (waves * tile + FILL_NS + LAUNCH_NS) * (1 + 0.03 * steps)
 end
 
@@ -157,7 +161,7 @@ local function default(problem, device)
         for _, split in ipairs({ 1, 2, 4 }) do
             local c = { block_m = s[1], block_n = token_tile(problem.m),
                         consumers = s[2], pingpong = 0, split = split, specialize = 0,
-                        swap = 1, stages = 2 }
+                        swap = 1, evict = 0, stages = 2 }
             for _, stages in ipairs({ 16, 12, 10, 8, 6, 4 }) do
                 c.stages = stages
                 if smem_bytes(c, problem) <= device.max_smem then
@@ -213,9 +217,10 @@ return {
         split = { 1, 2, 4 },
         specialize = { 0, 1 },
         swap = { 1 },
+        evict = { 0, 1 },
     },
     order = { "block_m", "block_n", "stages", "consumers", "pingpong", "split", "specialize",
-        "swap" },
+        "swap", "evict" },
 
     valid = valid,
     rank = rank,

@@ -59,7 +59,7 @@ enum {
 
 typedef struct sm90_config {
     int block_m, block_n, stages, consumers, pingpong, raster, group, cluster, epilogue, split;
-    int specialize, overlap, stagger, swap;
+    int specialize, overlap, stagger, swap, evict;
 } sm90_config;
 
 /* In the space's parameter order; the canonical config string follows it. raster and group
@@ -80,6 +80,7 @@ static const gemm_param sm90_params[] = {
     {"overlap", offsetof(sm90_config, overlap), 0, false},
     {"stagger", offsetof(sm90_config, stagger), 0, false},
     {"swap", offsetof(sm90_config, swap), 0, false},
+    {"evict", offsetof(sm90_config, evict), 0, false},
 };
 #define SM90_PARAM_COUNT (sizeof sm90_params / sizeof sm90_params[0])
 
@@ -221,6 +222,12 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
                       "sm90_gemm config: stagger=1 needs promoted accumulation (block scales or "
                       "accum promoted) and two cooperative consumers (pingpong 0): they take "
                       "turns issuing each K block's wgmmas");
+    if (c->evict != 0 && c->evict != 1)
+        return errorf(ctx, W8A8_INVALID, "sm90_gemm config: evict must be 0 or 1");
+    if (c->evict && c->cluster != 1)
+        return errorf(ctx, W8A8_INVALID,
+                      "sm90_gemm config: evict=1 (the weights' loads evict-first in L2) needs "
+                      "cluster 1");
     if (c->swap != 0 && c->swap != 1)
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: swap must be 0 or 1");
     if (c->swap && (c->epilogue != 0 || c->overlap || c->stagger))

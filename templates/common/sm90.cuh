@@ -96,6 +96,25 @@ __device__ __forceinline__ void sm90_tma_load_2d(sm90_u32 dst, const sm90_tensor
                  : "memory");
 }
 
+/* The same load with an L2 cache policy (sm90_l2_evict_first) for data read once. */
+__device__ __forceinline__ void sm90_tma_load_2d_hint(sm90_u32 dst, const sm90_tensor_map *map,
+                                                      int inner, int outer, sm90_u32 bar,
+                                                      sm90_u64 policy)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                 ".L2::cache_hint [%0], [%1, {%2, %3}], [%4], %5;" ::"r"(dst),
+                 "l"(map), "r"(inner), "r"(outer), "r"(bar), "l"(policy)
+                 : "memory");
+}
+
+/* An L2 policy that evicts what it covers first: for operands streamed once (decode weights). */
+__device__ __forceinline__ sm90_u64 sm90_l2_evict_first()
+{
+    sm90_u64 policy;
+    asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+    return policy;
+}
+
 /* The same box, multicast: it lands at dst in every CTA of the cluster named in cta_mask and
  * completes transaction bytes on the barrier at the same offset in each of them. */
 __device__ __forceinline__ void sm90_tma_load_2d_multicast(sm90_u32 dst, const sm90_tensor_map *map,
