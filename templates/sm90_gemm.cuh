@@ -1101,32 +1101,25 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
         sm90_regs_dec<40>();
 #endif
         if (threadIdx.x == 0) {
-#if W8A8_EVICT
-            const sm90_u64 weights_policy = sm90_l2_evict_first();
-#endif
+            /* EVICT: the weights' loads (tma_a with SWAP, else tma_b) evict-first in L2 */
+            const sm90_u64 weights_policy = W8A8_EVICT ? sm90_l2_evict_first() : 0;
             sm90_ring_fill(units, kb_begin, kb_end, empty_bar,
                            [&](int stage, int mt, int nt, int kb) {
                 const sm90_u32 full = full_bar + 8 * stage;
                 /* our A tile, and the whole B tile: half from us, half from the peer */
                 sm90_bar_arrive_expect_tx(full, SM90_A_BYTES + SM90_B_BYTES);
-#if W8A8_EVICT && W8A8_SWAP
-                sm90_tma_load_2d_hint(a_smem + stage * SM90_A_BYTES, &tma_a, kb * SM90_BK,
-                                      mt * W8A8_BLOCK_M, full, weights_policy);
-#else
-                sm90_tma_load_2d(a_smem + stage * SM90_A_BYTES, &tma_a, kb * SM90_BK,
-                                 mt * W8A8_BLOCK_M, full);
-#endif
+                sm90_tma_load_2d_policy(a_smem + stage * SM90_A_BYTES, &tma_a, kb * SM90_BK,
+                                        mt * W8A8_BLOCK_M, full, W8A8_EVICT && W8A8_SWAP,
+                                        weights_policy);
 #if W8A8_CLUSTER == 2
                 sm90_tma_load_2d_multicast(
                     b_smem + stage * SM90_B_BYTES + units.rank * (SM90_B_BYTES / 2), &tma_b,
                     kb * SM90_BK, nt * W8A8_BLOCK_N + units.rank * (W8A8_BLOCK_N / 2), full,
                     (unsigned short)0x3);
-#elif W8A8_EVICT && !W8A8_SWAP
-                sm90_tma_load_2d_hint(b_smem + stage * SM90_B_BYTES, &tma_b, kb * SM90_BK,
-                                      nt * W8A8_BLOCK_N, full, weights_policy);
 #else
-                sm90_tma_load_2d(b_smem + stage * SM90_B_BYTES, &tma_b, kb * SM90_BK,
-                                 nt * W8A8_BLOCK_N, full);
+                sm90_tma_load_2d_policy(b_smem + stage * SM90_B_BYTES, &tma_b, kb * SM90_BK,
+                                        nt * W8A8_BLOCK_N, full, W8A8_EVICT && !W8A8_SWAP,
+                                        weights_policy);
 #endif
             });
             /* Every load of this CTA is issued: the next kernel may launch once all CTAs are

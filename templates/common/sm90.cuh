@@ -107,6 +107,17 @@ __device__ __forceinline__ void sm90_tma_load_2d_hint(sm90_u32 dst, const sm90_t
                  : "memory");
 }
 
+/* sm90_tma_load_2d, with the L2 policy when hint (a compile-time constant at the call). */
+__device__ __forceinline__ void sm90_tma_load_2d_policy(sm90_u32 dst, const sm90_tensor_map *map,
+                                                        int inner, int outer, sm90_u32 bar,
+                                                        bool hint, sm90_u64 policy)
+{
+    if (hint)
+        sm90_tma_load_2d_hint(dst, map, inner, outer, bar, policy);
+    else
+        sm90_tma_load_2d(dst, map, inner, outer, bar);
+}
+
 /* An L2 policy that evicts what it covers first: for operands streamed once (decode weights). */
 __device__ __forceinline__ sm90_u64 sm90_l2_evict_first()
 {
