@@ -44,6 +44,10 @@
 --   stagger    0, or 1 (promoted, two cooperative consumers): the consumers take turns
 --              issuing each K block's wgmmas (with overlap: see the template), so one
 --              promotes while the tensor cores run the other's
+--   wave       0, or 1 (promoted, overlap 0, 128 rows a consumer): one temporary set of a
+--              64-row sub-tile instead of two; each K block's wgmmas and promotion go sub-tile
+--              by sub-tile, so 128-row consumers fit wider tiles (e.g. 256×112, one-consumer
+--              128×128) that read less of L2 per FLOP. A plain tune offers it with block scales
 -- The template's swap=1 (swap-AB: the weights on wgmma's M side) is offered by its own space,
 -- scripts/sm90_swap.lua, at M <= 64; configs of this space leave it at 0.
 
@@ -111,6 +115,9 @@ local function prune(name, value, problem, device)
         end
         return is_block(problem) and value == 1
     end
+    if name == "wave" and value == 1 then
+        return is_block(problem) or (device.named == true and is_promoted(problem))
+    end
     if name == "stagger" and value == 1 then
         return is_promoted(problem) and (device.named == true or problem.m <= STAGGER_MAX_M)
     end
@@ -173,7 +180,16 @@ local function valid(c, problem, device)
     end
     local acc = (wg_m // 64) * c.block_n // 2
     local overhead = REG_OVERHEAD
-    if is_promoted(problem) and c.overlap >= 1 then
+    if c.wave == 1 and not (is_promoted(problem) and c.overlap == 0 and wg_m == 128) then
+        return false, "wave needs promoted accumulation, overlap 0 and 128 rows a consumer"
+    end
+    if c.wave == 1 then
+        -- the main set and one 64-row sub-tile's temporary set: measured (NVRTC, CUDA 13)
+        -- 256x112 and 256x96 of two consumers and one-consumer 128x128 compile clean; 256x128
+        -- of two consumers spills 24 bytes, one-consumer 128x160 248
+        acc = acc + c.block_n // 2
+        overhead = overhead + BLOCK_SCALE_REGS
+    elseif is_promoted(problem) and c.overlap >= 1 then
         -- two temporary sets beside the main one; what else the consumer keeps was measured
         -- (NVRTC, CUDA 13): 3 x 64 accumulators of a 64-row consumer compile clean; 3 x 72,
         -- one consumer with 3 x 72, and a 128-row consumer with 3 x 64 spill
@@ -220,6 +236,9 @@ local function valid(c, problem, device)
     end
     if not prune("split", c.split, problem, device) then
         return false, "split: 2 K blocks a slice, and M <= 64 unless the space is named"
+    end
+    if not prune("wave", c.wave, problem, device) then
+        return false, "wave: block scales (promoted per-tensor / per-row when the space is named)"
     end
     if c.split > 1 and (c.cluster ~= 1 or c.pingpong ~= 0) then
         return false, "split needs cluster 1 and pingpong 0"
@@ -341,6 +360,9 @@ local function cost_model(c, problem, device, f)
         -- consumer warpgroup issues its wgmmas meanwhile and hides most of it
         local wg_m = c.pingpong == 1 and c.block_m or c.block_m // c.consumers
         local promote = 200 + (wg_m // 64) * n
+        if c.wave == 1 then
+            promote = (wg_m // 64) * (200 + n) -- each sub-tile waits for its own wgmmas
+        end
         -- overlap: one promotion of each group of 2^overlap waits for the tensor cores
         -- stagger 1: the two consumers' wgmmas alternate, one promotes while the other's run
         local exposed = (c.consumers == 2 and 0.3 or 1.0) / (1 << c.overlap)
@@ -394,7 +416,7 @@ local function default(problem, device)
     for _, s in ipairs(is_promoted(problem) and BLOCK_DEFAULT_SHAPES or DEFAULT_SHAPES) do
         local c = { block_m = s[1], block_n = s[2], consumers = s[3], pingpong = s[4],
                     raster = 0, group = 8, cluster = 1, stages = 2, epilogue = 0, split = 1,
-                    specialize = 0, overlap = 0, stagger = 0 }
+                    specialize = 0, overlap = 0, stagger = 0, wave = 0 }
         -- the deepest ring that fits, at most 8
         for stages = 8, 2, -1 do
             c.stages = stages
@@ -467,9 +489,10 @@ return {
         specialize = { 0, 1 },
         overlap = { 0, 1, 2, 3 },
         stagger = { 0, 1 },
+        wave = { 0, 1 },
     },
     order = { "block_m", "block_n", "stages", "consumers", "pingpong", "raster", "group",
-        "cluster", "epilogue", "split", "specialize", "overlap", "stagger" },
+        "cluster", "epilogue", "split", "specialize", "overlap", "stagger", "wave" },
 
     valid = valid,
     fits = fits,

@@ -59,7 +59,7 @@ enum {
 
 typedef struct sm90_config {
     int block_m, block_n, stages, consumers, pingpong, raster, group, cluster, epilogue, split;
-    int specialize, overlap, stagger, swap, evict;
+    int specialize, overlap, stagger, wave, swap, evict;
 } sm90_config;
 
 /* In the space's parameter order; the canonical config string follows it. raster and group
@@ -79,6 +79,7 @@ static const gemm_param sm90_params[] = {
     {"specialize", offsetof(sm90_config, specialize), 0, false},
     {"overlap", offsetof(sm90_config, overlap), 0, false},
     {"stagger", offsetof(sm90_config, stagger), 0, false},
+    {"wave", offsetof(sm90_config, wave), 0, false},
     {"swap", offsetof(sm90_config, swap), 0, false},
     {"evict", offsetof(sm90_config, evict), 0, false},
 };
@@ -222,6 +223,13 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
                       "sm90_gemm config: stagger=1 needs promoted accumulation (block scales or "
                       "accum promoted) and two cooperative consumers (pingpong 0): they take "
                       "turns issuing each K block's wgmmas");
+    if (c->wave != 0 && c->wave != 1)
+        return errorf(ctx, W8A8_INVALID, "sm90_gemm config: wave must be 0 or 1");
+    if (c->wave && (!sm90_promoted(problem) || c->overlap || c->swap || wg_m != 128))
+        return errorf(ctx, W8A8_INVALID,
+                      "sm90_gemm config: wave=1 (one temporary set, a consumer's two 64-row "
+                      "sub-tiles in turn) needs promoted accumulation, overlap 0, swap 0 and 128 "
+                      "rows a consumer (%d)", wg_m);
     if (c->evict != 0 && c->evict != 1)
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: evict must be 0 or 1");
     if (c->evict && c->cluster != 1)
@@ -248,7 +256,8 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
         accumulators *= 3; /* the main set and two temporary ones */
         overhead = SM90_OVERLAP_OVERHEAD + 8 * (wg_m / 64); /* + the scales of its two K blocks */
     } else if (sm90_promoted(problem)) {
-        accumulators *= 2; /* the main set and a temporary one */
+        /* the main set and a temporary one (wave: of one 64-row sub-tile) */
+        accumulators += c->wave ? c->block_n / 2 : accumulators;
         overhead += SM90_BLOCK_SCALE_REGS;
     }
     int cap = c->consumers == 2 ? SM90_REGS_TWO_CONSUMERS : SM90_REGS_ONE_CONSUMER;

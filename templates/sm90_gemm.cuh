@@ -90,8 +90,8 @@
  * zero fill) uses its own scale. valid() counts the doubled accumulators.
  * PROMOTE 1 (per-tensor / per-row FP8, W8A8_ACCUM_PROMOTED) runs the same main loop with
  * no scales: acc += tmp every K block, so the tensor core's reduced-precision accumulator
- * never sums more than 128 products; the scales stay in the epilogue. OVERLAP and STAGGER
- * apply to it as to block scales.
+ * never sums more than 128 products; the scales stay in the epilogue. OVERLAP, STAGGER and
+ * WAVE apply to it as to block scales.
  *   OVERLAP     0, or 1…3 (promoted accumulation, SPLIT 1): a third accumulator set. K
  *               blocks go in groups of 2^OVERLAP (pairs, fours, eights): the group's first
  *               two issued, then each block promoted while the next one's wgmmas run
@@ -105,6 +105,11 @@
  *               its next K block). The tensor cores then run one consumer's wgmmas while the
  *               other promotes, instead of both finishing together and idling through both
  *               promotions.
+ *   WAVE        0, or 1 (promoted, OVERLAP 0, SWAP 0, 128 rows a consumer): one temporary
+ *               set of a 64-row sub-tile instead of one per sub-tile. Per K block a consumer
+ *               issues sub-tile 0's wgmmas, waits, promotes them, then sub-tile 1's; the
+ *               stage goes back after the last sub-tile's wgmmas. 128-row consumers then fit
+ *               block-scaled tiles such as 256×112 (two consumers) or 128×128 (one).
  *
  * SWAP 0, or 1 (swap-AB, for few tokens; EPILOGUE 0, no block scales): the host builds
  * tma_a over B (the weights, boxes of BLOCK_M rows) and tma_b over A (the tokens, boxes of
@@ -179,6 +184,9 @@
 #endif
 #ifndef W8A8_STAGGER
 #define W8A8_STAGGER 0
+#endif
+#ifndef W8A8_WAVE
+#define W8A8_WAVE 0
 #endif
 #ifndef W8A8_PROMOTE
 #define W8A8_PROMOTE 0
@@ -309,6 +317,10 @@ static_assert(W8A8_OVERLAP == 0 ||
 static_assert(W8A8_STAGGER == 0 ||
                   (W8A8_STAGGER == 1 && SM90_PROMOTED && W8A8_CONSUMERS == 2 && !W8A8_PINGPONG),
               "STAGGER is 0, or 1 with promoted accumulation and two cooperative consumers");
+static_assert(W8A8_WAVE == 0 || (W8A8_WAVE == 1 && SM90_PROMOTED && !W8A8_OVERLAP && !W8A8_SWAP &&
+                                  SM90_SUB_M >= 2),
+              "WAVE is 0, or 1 with promoted accumulation, OVERLAP 0, SWAP 0 and 128 rows a "
+              "consumer");
 static_assert(W8A8_AZP == W8A8_Z_NONE || SM90_INT8, "a zero point needs INT8");
 static_assert(W8A8_EVICT == 0 || (W8A8_EVICT == 1 && W8A8_CLUSTER == 1),
               "EVICT is 0, or 1 with CLUSTER 1");
@@ -742,23 +754,20 @@ __device__ __forceinline__ void sm90_fma2(float (&acc)[SM90_ACC], const float (&
 }
 
 #if !W8A8_SWAP
-/* acc += tmp · sa · sb; col_off is the tile's first column modulo 128. */
-__device__ __forceinline__ void sm90_promote(float (&acc)[SM90_SUB_M][SM90_ACC],
-                                             const float (&tmp)[SM90_SUB_M][SM90_ACC],
-                                             const sm90_block_scales &bs, int col_off)
+/* acc += tmp · sa · sb for m64 sub-tile s of the consumer's rows; col_off is the tile's first
+ * column modulo 128. */
+__device__ __forceinline__ void sm90_promote_sub(float (&acc)[SM90_ACC], const float (&tmp)[SM90_ACC],
+                                                 const sm90_block_scales &bs, int s, int col_off)
 {
 #if SM90_SB_ONE
     (void)col_off;
 #pragma unroll
-    for (int s = 0; s < SM90_SUB_M; ++s)
+    for (int h = 0; h < 2; ++h) {
+        const float sc = bs.sa[s][h] * bs.sb[0];
 #pragma unroll
-        for (int h = 0; h < 2; ++h) {
-            const float sc = bs.sa[s][h] * bs.sb[0];
-#pragma unroll
-            for (int j = 0; j < W8A8_BLOCK_N / 8; ++j) {
-                sm90_fma2(acc[s], tmp[s], 4 * j + 2 * h, sc);
-            }
-        }
+        for (int j = 0; j < W8A8_BLOCK_N / 8; ++j)
+            sm90_fma2(acc, tmp, 4 * j + 2 * h, sc);
+    }
 #else
 #pragma unroll
     for (int j = 0; j < W8A8_BLOCK_N / 8; ++j) {
@@ -768,14 +777,20 @@ __device__ __forceinline__ void sm90_promote(float (&acc)[SM90_SUB_M][SM90_ACC],
         for (int t = 1; t < SM90_SB_COUNT; ++t)
             sb = q == t ? bs.sb[t] : sb;
 #pragma unroll
-        for (int s = 0; s < SM90_SUB_M; ++s)
-#pragma unroll
-            for (int h = 0; h < 2; ++h) {
-                const float sc = bs.sa[s][h] * sb;
-                sm90_fma2(acc[s], tmp[s], 4 * j + 2 * h, sc);
-            }
+        for (int h = 0; h < 2; ++h)
+            sm90_fma2(acc, tmp, 4 * j + 2 * h, bs.sa[s][h] * sb);
     }
 #endif
+}
+
+/* acc += tmp · sa · sb over the consumer's sub-tiles */
+__device__ __forceinline__ void sm90_promote(float (&acc)[SM90_SUB_M][SM90_ACC],
+                                             const float (&tmp)[SM90_SUB_M][SM90_ACC],
+                                             const sm90_block_scales &bs, int col_off)
+{
+#pragma unroll
+    for (int s = 0; s < SM90_SUB_M; ++s)
+        sm90_promote_sub(acc[s], tmp[s], bs, s, col_off);
 }
 #else
 /* SWAP: acc[r, c] += tmp[r, c] · sb[r / 128] · sa[c] (col_off unused). */
@@ -805,15 +820,21 @@ struct sm90_block_scales {
 
 __device__ __forceinline__ void sm90_block_scales_read(sm90_block_scales &, sm90_u32, int) {}
 
+__device__ __forceinline__ void sm90_promote_sub(float (&acc)[SM90_ACC], const float (&tmp)[SM90_ACC],
+                                                 const sm90_block_scales &, int, int)
+{
+#pragma unroll
+    for (int i = 0; i < SM90_ACC; ++i)
+        acc[i] += tmp[i];
+}
+
 __device__ __forceinline__ void sm90_promote(float (&acc)[SM90_SUB_M][SM90_ACC],
                                              const float (&tmp)[SM90_SUB_M][SM90_ACC],
-                                             const sm90_block_scales &, int)
+                                             const sm90_block_scales &bs, int col_off)
 {
 #pragma unroll
     for (int s = 0; s < SM90_SUB_M; ++s)
-#pragma unroll
-        for (int i = 0; i < SM90_ACC; ++i)
-            acc[s][i] += tmp[s][i];
+        sm90_promote_sub(acc[s], tmp[s], bs, s, col_off);
 }
 #endif /* SM90_BLOCK */
 #endif /* SM90_PROMOTED */
@@ -843,6 +864,17 @@ __device__ __forceinline__ void sm90_issue_k_block(sm90_acc_t (&acc)[SM90_SUB_M]
             /* +32 bytes per k32 step (2 in the >>4 address field); +8192 bytes (64 rows of
              * 128 bytes) per m64 block. */
             sm90_wgmma(acc[s], desc_a + 2 * k + (8192 >> 4) * s, desc_b + 2 * k, (kb | k) != 0);
+    sm90_wgmma_commit();
+}
+
+/* WAVE: the wgmmas of one K block for m64 sub-tile s of the consumer's rows only, into t. */
+__device__ __forceinline__ void sm90_issue_sub(sm90_acc_t (&t)[SM90_ACC], sm90_u64 desc_a,
+                                               sm90_u64 desc_b, int s)
+{
+    sm90_wgmma_fence();
+#pragma unroll
+    for (int k = 0; k < SM90_BK / 32; ++k)
+        sm90_wgmma(t, desc_a + 2 * k + (8192 >> 4) * s, desc_b + 2 * k, k != 0);
     sm90_wgmma_commit();
 }
 
@@ -1158,7 +1190,8 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
         (void)staging;
         sm90_acc_t acc[SM90_SUB_M][SM90_ACC];
 #if SM90_PROMOTED
-        float tmp[SM90_SUB_M][SM90_ACC]; /* one K block's partial sums before promotion */
+        /* one K block's partial sums before promotion (WAVE: of one sub-tile at a time) */
+        float tmp[W8A8_WAVE ? 1 : SM90_SUB_M][SM90_ACC];
 #if W8A8_OVERLAP
         float tmp2[SM90_SUB_M][SM90_ACC]; /* the next K block's, in flight meanwhile */
 #endif
@@ -1246,12 +1279,32 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
                 /* the scales first: shared-memory reads finish before the wgmmas' fence */
                 sm90_block_scales_read(scales, scale_smem + stage * SM90_SCALE_STAGE_BYTES, r_tile);
                 sm90_stagger_before(consumer, nth == 0 && kb == kb_begin);
+#if W8A8_WAVE
+                /* one temporary set: each sub-tile's wgmmas, then its promotion, in turn; the
+                 * stage goes back once the last sub-tile's wgmmas are done */
+                const sm90_u64 da = sm90_desc_k128(a_smem + stage * SM90_A_BYTES + a_rows);
+                const sm90_u64 db = sm90_desc_k128(b_smem + stage * SM90_B_BYTES);
+#pragma unroll
+                for (int s = 0; s < SM90_SUB_M; ++s) {
+                    sm90_issue_sub(tmp[0], da, db, s);
+                    if (s == SM90_SUB_M - 1)
+                        sm90_stagger_after(consumer, last_unit && kb + 1 == kb_end);
+                    sm90_wgmma_wait<0>();
+#pragma unroll
+                    for (int i = 0; i < SM90_ACC; ++i)
+                        sm90_reg_fence(tmp[0][i]);
+                    if (s == SM90_SUB_M - 1)
+                        sm90_release(empty_bar + 8 * stage, lane);
+                    sm90_promote_sub(acc[s], tmp[0], scales, s, (int)(col_tile & 127));
+                }
+#else
                 sm90_issue_k_block(tmp, sm90_desc_k128(a_smem + stage * SM90_A_BYTES + a_rows),
                                    sm90_desc_k128(b_smem + stage * SM90_B_BYTES), 0);
                 sm90_stagger_after(consumer, last_unit && kb + 1 == kb_end);
                 sm90_wgmma_wait<0>();
                 sm90_promote_block(acc, tmp, scales, (int)(col_tile & 127),
                                    empty_bar + 8 * stage, lane);
+#endif
                 sm90_ring_next(stage, phase);
             }
 #endif

@@ -14,8 +14,9 @@
  *    1000; N not a multiple of the tile nor of 128; K tails of 16·odd), row-major and
  *    K-major scale matrices with padded ld, every out dtype, with and without bias, on
  *    configs whose tiles do and do not straddle 128-column scale blocks, with overlap=1..3
- *    (groups of 2, 4, 8 K blocks, short counts padded) and stagger=1 (the consumers take turns; a
- *    3999×2056 shape gives each CTA several tiles);
+ *    (groups of 2, 4, 8 K blocks, short counts padded), stagger=1 (the consumers take turns; a
+ *    3999×2056 shape gives each CTA several tiles) and wave=1 (128-row consumers promote their
+ *    two 64-row sub-tiles in turn through one temporary set);
  *  - split-K in a cluster (split=2, 4) and N, K compiled in (specialize=1) among those
  *    configs, split-K's two runs bitwise equal;
  *  - promoted accumulation of per-tensor / per-row FP8 (accum promoted) on the block configs
@@ -105,6 +106,15 @@ static const char *const block_configs[] = {
     "block_m=128,block_n=160,stages=3,consumers=2,raster=0,group=8,cluster=1,epilogue=1,stagger=1",
     "block_m=256,block_n=80,stages=3,consumers=2,raster=0,group=2,cluster=1,stagger=1",
     "block_m=128,block_n=96,stages=6,consumers=2,raster=0,group=8,cluster=2,overlap=3,stagger=1",
+    /* wave: 128-row consumers with one temporary set, sub-tile by sub-tile (straddling tiles,
+     * one consumer, ping-pong, a cluster, split-K, stagger, shapes compiled in) */
+    "block_m=256,block_n=112,stages=4,consumers=2,raster=0,group=8,cluster=1,wave=1",
+    "block_m=128,block_n=128,stages=5,consumers=1,raster=1,group=8,cluster=1,wave=1",
+    "block_m=128,block_n=96,stages=4,consumers=2,pingpong=1,raster=0,group=8,cluster=1,wave=1",
+    "block_m=256,block_n=64,stages=4,consumers=2,raster=0,group=4,cluster=2,wave=1",
+    "block_m=256,block_n=64,stages=3,consumers=2,raster=0,group=8,cluster=1,split=2,wave=1",
+    "block_m=256,block_n=96,stages=4,consumers=2,raster=1,group=8,cluster=1,stagger=1,wave=1",
+    "block_m=128,block_n=80,stages=6,consumers=1,raster=0,group=8,cluster=1,specialize=1,wave=1",
 };
 #define BLOCK_CONFIG_COUNT ((int)(sizeof block_configs / sizeof block_configs[0]))
 
@@ -337,6 +347,22 @@ START_TEST(invalid_configs_are_refused)
     ck_assert_msg(st == W8A8_INVALID, "stagger with pingpong: %s", w8a8_status_string(st));
     st = gemm_family_sm90.plan(ctx, &p, "block_m=64,block_n=128,consumers=1,stagger=1", &plan);
     ck_assert_msg(st == W8A8_INVALID, "stagger with one consumer: %s", w8a8_status_string(st));
+    /* wave: one temporary 64-row set beside 128 rows of accumulators; not with overlap, not
+     * with 64-row consumers; 256×128 of two consumers does not fit, one-consumer 128×128 does */
+    st = gemm_family_sm90.plan(ctx, &p, "block_m=256,block_n=128,consumers=2,wave=1", &plan);
+    ck_assert_msg(st == W8A8_INVALID, "wave 256×128: %s", w8a8_status_string(st));
+    st = gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=128,consumers=2,wave=1", &plan);
+    ck_assert_msg(st == W8A8_INVALID, "wave with 64-row consumers: %s", w8a8_status_string(st));
+    st = gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=128,consumers=1,overlap=1,wave=1",
+                               &plan);
+    ck_assert_msg(st == W8A8_INVALID, "wave with overlap: %s", w8a8_status_string(st));
+    st = gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=128,consumers=1,wave=2", &plan);
+    ck_assert_msg(st == W8A8_INVALID, "wave 2: %s", w8a8_status_string(st));
+    st = gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=128,consumers=1,wave=1", &plan);
+    ck_assert_msg(st == W8A8_OK, "wave one-consumer 128×128: %s", w8a8_errmsg(ctx));
+    st = gemm_family_sm90.plan(ctx, &p, "block_m=256,block_n=112,stages=3,consumers=2,wave=1",
+                               &plan);
+    ck_assert_msg(st == W8A8_OK, "wave 256×112: %s", w8a8_errmsg(ctx));
     /* and nothing to overlap without promotion: per-tensor FP8 with fast accumulation, and
      * INT8 (exact sums: accum promoted changes nothing there) */
     w8a8_problem_init(&p, 256, 256, 256, W8A8_E4M3, W8A8_BF16);
@@ -344,6 +370,8 @@ START_TEST(invalid_configs_are_refused)
     ck_assert_msg(st == W8A8_INVALID, "overlap per-tensor: %s", w8a8_status_string(st));
     st = gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=128,consumers=2,stagger=1", &plan);
     ck_assert_msg(st == W8A8_INVALID, "stagger per-tensor: %s", w8a8_status_string(st));
+    st = gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=128,consumers=1,wave=1", &plan);
+    ck_assert_msg(st == W8A8_INVALID, "wave per-tensor: %s", w8a8_status_string(st));
     w8a8_problem_init(&p, 256, 256, 256, W8A8_INT8, W8A8_BF16);
     p.accum = W8A8_ACCUM_PROMOTED;
     st = gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=128,consumers=2,overlap=1", &plan);

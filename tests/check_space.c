@@ -768,8 +768,9 @@ END_TEST
  * accumulation) 2 · (rows / 64) · block_n / 2 + 40 + 16 instead, and with overlap 1..3 (promoted
  * accumulation and split 1 only; overlap 1 offered with block scales, the rest when the space
  * is named)
- * 3 · (rows / 64) · block_n / 2 + 32 + 8 · rows / 64; stagger 1 (promoted accumulation only, at
- * M <= 128 unless named) needs 2 consumers
+ * 3 · (rows / 64) · block_n / 2 + 32 + 8 · rows / 64; wave 1 (block scales, or any promoted
+ * accumulation when named; overlap 0 and 128 rows a consumer) (rows / 64 + 1) · block_n / 2 + 40
+ * + 16; stagger 1 (promoted accumulation only, at M <= 128 unless named) needs 2 consumers
  * without pingpong; split > 1 needs cluster 1,
  * no pingpong, at least 2 · split K blocks of 128 and tiles · split ≤ 2 · SMs, and M ≤ 128
  * unless the space is named; both values of specialize are valid; the
@@ -795,6 +796,8 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, boo
      * 1 at M > 128, overlap 2 and 3, and overlap 1 unless the scales are block scales */
     const int overlap_values = !x.block ? 1 : named ? 4 : x.scale_areas ? 2 : 1;
     const int stagger_values = x.block && (named || x.m <= 128) ? 2 : 1;
+    /* prune() offers wave 1 with block scales, and named with any promoted accumulation */
+    const int wave_values = x.scale_areas || (named && x.block) ? 2 : 1;
     size_t count = 0;
     for (int a = 0; a < 3; a++)
         for (int b = 0; b < 18; b++)
@@ -805,7 +808,8 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, boo
                             for (int epilogue = 0; epilogue <= 2; epilogue++)
                                 for (int d = 0; d < split_values; d++)
                                 for (int overlap = 0; overlap < overlap_values; overlap++)
-                                for (int stagger = 0; stagger < stagger_values; stagger++) {
+                                for (int stagger = 0; stagger < stagger_values; stagger++)
+                                for (int wave = 0; wave < wave_values; wave++) {
                                     int bm = block_m[a], bn = block_n[b], st = stages[c];
                                     int split = splits[d];
                                     int wg_m = pingpong ? bm : bm / consumers;
@@ -832,10 +836,13 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, boo
                                         st * (bm + bn) * 128 + staging + partials +
                                                 (16 + scales) * st + 16 + 1024 <=
                                             max_smem &&
+                                        (!wave || (!overlap && wg_m == 128)) &&
                                         (overlap ? split == 1 &&
                                                        3 * (wg_m / 64 * bn / 2) + 32 + 8 * (wg_m / 64) <=
                                                            (consumers == 1 ? 255 : 232)
-                                                 : (x.block ? 2 : 1) * (wg_m / 64 * bn / 2) + 40 +
+                                         : wave ? wg_m / 64 * bn / 2 + bn / 2 + 40 + 16 <=
+                                                      (consumers == 1 ? 255 : 232)
+                                                : (x.block ? 2 : 1) * (wg_m / 64 * bn / 2) + 40 +
                                                            (x.block ? 16 : 0) <=
                                                        (consumers == 1 ? 255 : 232));
                                     count += ok ? 2 * 4 * (size_t)specialize_values : 0;
@@ -1047,7 +1054,7 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     ck_assert(space_device_nominal(ctx, "sm_90a", &dev) == W8A8_OK);
     ck_assert_msg(space_load(ctx, "sm90_gemm", &s) == W8A8_OK, "%s", w8a8_errmsg(ctx));
     ck_assert_str_eq(space_arch(s), "sm_90a");
-    ck_assert_uint_eq(space_config_total(s), 4478976); /* 3·18·9·2·2·2·4·2·3·3·2·4·2 */
+    ck_assert_uint_eq(space_config_total(s), 8957952); /* 3·18·9·2·2·2·4·2·3·3·2·4·2·2 */
     for (int int8 = 0; int8 <= 1; int8++) {
         w8a8_problem_init(&p, 4096, 28672, 4096, int8 ? W8A8_INT8 : W8A8_E4M3, W8A8_BF16);
         ck_assert(space_applies(ctx, s, &p, &dev, &applies) == W8A8_OK && applies);
@@ -1057,12 +1064,12 @@ START_TEST(sm90_space_prunes_to_exact_counts)
                               (sm90_expect){4096, 28672, 4096, int8, false, 2, false},
                               dev.max_smem_optin, dev.sm_count, false),
                           43552);
-        /* unnamed at M > 64, prune() drops split 2 and 4 (and overlap 1, stagger 1: no block
-         * scales) before any valid() call */
-        ck_assert_uint_eq(e.total, 4478976);
-        ck_assert_uint_eq(e.pruned, 4478976 - 186624);
+        /* unnamed at M > 64, prune() drops split 2 and 4 (and overlap 1, stagger 1, wave 1: no
+         * block scales) before any valid() call */
+        ck_assert_uint_eq(e.total, 8957952);
+        ck_assert_uint_eq(e.pruned, 8957952 - 186624);
         ck_assert_uint_eq(e.count, 43552);
-        ck_assert_uint_eq(e.invalid, 4478976 - 43552);
+        ck_assert_uint_eq(e.invalid, 8957952 - 43552);
         assert_ranked_with_default(ctx, s, &p, &dev, &e);
         space_enumeration_free(&e);
     }
@@ -1071,12 +1078,12 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     size_t block_valid =
         sm90_expected_valid((sm90_expect){4096, 7168, 16384, false, true, 2, true}, smem_90a,
                             sms_90a, false);
-    ck_assert_uint_eq(block_valid, 53792); /* unnamed at M > 128: overlap 0, 1, no stagger 1 */
+    ck_assert_uint_eq(block_valid, 65296); /* unnamed at M > 128: overlap 0, 1, wave 0, 1, no stagger 1 */
     /* named: both (split 2, 4 stay invalid: the tiles fill the GPU) */
     const size_t block_named =
         sm90_expected_valid((sm90_expect){4096, 7168, 16384, false, true, 2, true}, smem_90a,
                             sms_90a, true);
-    ck_assert_uint_eq(block_named, 125728);
+    ck_assert_uint_eq(block_named, 139616);
     w8a8_problem_init(&p, 4096, 7168, 16384, W8A8_E4M3, W8A8_BF16);
     p.a_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 1, 128, 1, 0};
     p.b_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 128, 128, 0, 0};
@@ -1160,9 +1167,9 @@ START_TEST(sm90_space_prunes_to_exact_counts)
         for (int pi = 0; pi < space_param_count(s); pi++) {
             const space_param *param = space_param_at(s, pi);
             if (strcmp(param->name, "split") == 0 || strcmp(param->name, "overlap") == 0 ||
-                strcmp(param->name, "stagger") == 0)
-                continue; /* split: valid only where tiles leave SMs idle; overlap, stagger:
-                           * only with block scales; all checked below */
+                strcmp(param->name, "stagger") == 0 || strcmp(param->name, "wave") == 0)
+                continue; /* split: valid only where tiles leave SMs idle; overlap, stagger,
+                           * wave: only with block scales; all checked below */
             for (int v = 0; v < param->count; v++) {
                 char item[64];
                 snprintf(item, sizeof item, "%s=%lld,", param->name, (long long)param->values[v]);
@@ -1187,14 +1194,16 @@ START_TEST(sm90_space_prunes_to_exact_counts)
             seen = strstr(plan.items[i].config, needle) != NULL;
         ck_assert_msg(seen, "no compiled config has %s", needle);
     }
-    bool overlapped = false, staggered = false; /* on the promoted compile problems */
+    bool overlapped = false, staggered = false, waved = false; /* on the promoted ones */
     for (size_t i = 0; i < plan.count; i++) {
         bool block = plan.items[i].problem.a_scale.kind == W8A8_SCALE_BLOCK ||
                      plan.items[i].problem.accum == W8A8_ACCUM_PROMOTED;
         overlapped |= block && strstr(plan.items[i].config, "overlap=1") != NULL;
         staggered |= block && strstr(plan.items[i].config, "stagger=1") != NULL;
+        waved |= block && strstr(plan.items[i].config, "wave=1") != NULL;
     }
-    ck_assert_msg(overlapped && staggered, "no compiled config has overlap=1 or stagger=1");
+    ck_assert_msg(overlapped && staggered && waved,
+                  "no compiled config has overlap=1, stagger=1 or wave=1");
     space_free(s);
     /* the compile problems: FP8 bf16, fp16, bf16 out; promoted FP8 fp16, bf16 out (counted as
      * block-scaled: the same main loop); INT8 fp32, bf16 out; block-scaled bf16, fp32 out (the
