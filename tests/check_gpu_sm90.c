@@ -322,47 +322,38 @@ START_TEST(invalid_configs_are_refused)
     pgen_block_scales(&p, 0, 0, 0);
     p.a_scale.group_k = p.b_scale.group_k = 64;
     ck_assert(!gemm_family_sm90.supports(ctx, &p));
-    /* doubled accumulators: legal without block scales, too many registers with them */
+    /* doubled accumulators: legal without block scales, too many registers with them; overlap:
+     * a third set fits 128×128 of two 64-row consumers, not 128×144, and needs split 1;
+     * stagger: two cooperative consumers; wave: one temporary 64-row set beside 128 rows of
+     * accumulators, not with overlap nor 64-row consumers (256×128 of two consumers does not
+     * fit, one-consumer 128×128 and 256×112 do) */
+    static const struct {
+        const char *config;
+        w8a8_status want;
+    } block_plans[] = {
+        {"block_m=128,block_n=128,consumers=2,pingpong=1", W8A8_INVALID},
+        {"block_m=128,block_n=256,consumers=2", W8A8_INVALID},
+        {"block_m=128,block_n=144,consumers=2,overlap=1", W8A8_INVALID},
+        {"block_m=128,block_n=128,consumers=2,overlap=1,split=2", W8A8_INVALID},
+        {"block_m=128,block_n=128,consumers=2,overlap=4", W8A8_INVALID},
+        {"block_m=128,block_n=128,consumers=2,overlap=3", W8A8_OK},
+        {"block_m=64,block_n=128,consumers=2,pingpong=1,stagger=1", W8A8_INVALID},
+        {"block_m=64,block_n=128,consumers=1,stagger=1", W8A8_INVALID},
+        {"block_m=256,block_n=128,consumers=2,wave=1", W8A8_INVALID},
+        {"block_m=128,block_n=128,consumers=2,wave=1", W8A8_INVALID},
+        {"block_m=128,block_n=128,consumers=1,overlap=1,wave=1", W8A8_INVALID},
+        {"block_m=128,block_n=128,consumers=1,wave=2", W8A8_INVALID},
+        {"block_m=128,block_n=128,consumers=1,wave=1", W8A8_OK},
+        {"block_m=256,block_n=112,stages=3,consumers=2,wave=1", W8A8_OK},
+    };
     pgen_block_scales(&p, 0, 0, 0);
     gemm_plan plan;
-    w8a8_status st =
-        gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=128,consumers=2,pingpong=1", &plan);
-    ck_assert_msg(st == W8A8_INVALID, "pingpong 128×128 with block scales: %s",
-                  w8a8_status_string(st));
-    st = gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=256,consumers=2", &plan);
-    ck_assert_msg(st == W8A8_INVALID, "128×256 with block scales: %s", w8a8_status_string(st));
-    /* overlap: a third set fits 128×128 of two 64-row consumers, not 128×144; needs split 1 */
-    st = gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=144,consumers=2,overlap=1", &plan);
-    ck_assert_msg(st == W8A8_INVALID, "overlap 128×144: %s", w8a8_status_string(st));
-    st = gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=128,consumers=2,overlap=1,split=2",
-                               &plan);
-    ck_assert_msg(st == W8A8_INVALID, "overlap with split 2: %s", w8a8_status_string(st));
-    st = gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=128,consumers=2,overlap=4", &plan);
-    ck_assert_msg(st == W8A8_INVALID, "overlap 4: %s", w8a8_status_string(st));
-    st = gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=128,consumers=2,overlap=3", &plan);
-    ck_assert_msg(st == W8A8_OK, "overlap 3: %s", w8a8_errmsg(ctx));
-    /* stagger: two cooperative consumers */
-    st = gemm_family_sm90.plan(ctx, &p, "block_m=64,block_n=128,consumers=2,pingpong=1,stagger=1",
-                               &plan);
-    ck_assert_msg(st == W8A8_INVALID, "stagger with pingpong: %s", w8a8_status_string(st));
-    st = gemm_family_sm90.plan(ctx, &p, "block_m=64,block_n=128,consumers=1,stagger=1", &plan);
-    ck_assert_msg(st == W8A8_INVALID, "stagger with one consumer: %s", w8a8_status_string(st));
-    /* wave: one temporary 64-row set beside 128 rows of accumulators; not with overlap, not
-     * with 64-row consumers; 256×128 of two consumers does not fit, one-consumer 128×128 does */
-    st = gemm_family_sm90.plan(ctx, &p, "block_m=256,block_n=128,consumers=2,wave=1", &plan);
-    ck_assert_msg(st == W8A8_INVALID, "wave 256×128: %s", w8a8_status_string(st));
-    st = gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=128,consumers=2,wave=1", &plan);
-    ck_assert_msg(st == W8A8_INVALID, "wave with 64-row consumers: %s", w8a8_status_string(st));
-    st = gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=128,consumers=1,overlap=1,wave=1",
-                               &plan);
-    ck_assert_msg(st == W8A8_INVALID, "wave with overlap: %s", w8a8_status_string(st));
-    st = gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=128,consumers=1,wave=2", &plan);
-    ck_assert_msg(st == W8A8_INVALID, "wave 2: %s", w8a8_status_string(st));
-    st = gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=128,consumers=1,wave=1", &plan);
-    ck_assert_msg(st == W8A8_OK, "wave one-consumer 128×128: %s", w8a8_errmsg(ctx));
-    st = gemm_family_sm90.plan(ctx, &p, "block_m=256,block_n=112,stages=3,consumers=2,wave=1",
-                               &plan);
-    ck_assert_msg(st == W8A8_OK, "wave 256×112: %s", w8a8_errmsg(ctx));
+    w8a8_status st;
+    for (size_t i = 0; i < sizeof block_plans / sizeof block_plans[0]; i++) {
+        st = gemm_family_sm90.plan(ctx, &p, block_plans[i].config, &plan);
+        ck_assert_msg(st == block_plans[i].want, "%s with block scales: %s (%s)",
+                      block_plans[i].config, w8a8_status_string(st), w8a8_errmsg(ctx));
+    }
     /* and nothing to overlap without promotion: per-tensor FP8 with fast accumulation, and
      * INT8 (exact sums: accum promoted changes nothing there) */
     w8a8_problem_init(&p, 256, 256, 256, W8A8_E4M3, W8A8_BF16);
