@@ -16,8 +16,17 @@ against torch.block, int8 against torch.int8; --also adds columns (default torch
     bench/compare.py --grid llama3 --max-m 512 --scale row --save bench/results-new
     bench/compare.py --grid decode --from bench/results-2026-11-23     (no GPU: saved rows)
 
+--interleave R measures shape by shape instead of grid after grid: for each shape, R rounds of
+ours (one `w8a8 bench` process a granularity) and the peers, alternating which goes first, and
+keeps each side's median round. A whole grid in one process runs the GPU into its power cap and
+the clock down (an H200 at 700 W: 1,980 MHz idle, 1,410-1,650 under a long run), so a shape's
+time depends on what ran before it: single shapes moved by up to 18 % between back-to-back grid
+rounds, while one shape per process stayed within 0.5 % over 3 rounds
+(bench/results-2026-11-26-s21/, Y6, Y7, Y10).
+
 --save DIR writes ours-<grid>-<A>-<B>.jsonl (ours-<grid>-int8.jsonl) and peers-<grid>.jsonl,
-the names under bench/results-*/, which --from DIR reads instead of running anything. Exit 2 on
+the names under bench/results-*/, which --from DIR reads instead of running anything (with
+--interleave: the median rounds, and every round in rounds-<grid>.jsonl). Exit 2 on
 a usage error or when the w8a8 binary, torch or the CUDA device is missing; 1 when a run fails.
 """
 import argparse
@@ -101,6 +110,9 @@ def parse_args(argv):
                     help="peers: calls per graph (default 20)")
     ap.add_argument("--replays", type=int, default=10, metavar="N",
                     help="peers: timed replays (default 10)")
+    ap.add_argument("--interleave", type=int, default=0, metavar="R",
+                    help="shape by shape, R rounds of ours and the peers alternating; the "
+                    "median round of each (see below)")
     ap.add_argument("--save", metavar="DIR", help="write the raw rows here (bench/results-* names)")
     ap.add_argument("--from", dest="load_dir", metavar="DIR",
                     help="read saved rows from DIR instead of running")
@@ -121,6 +133,8 @@ def parse_args(argv):
             raise UsageError(f"--from: '{args.load_dir}' is not a folder")
         if (args.samples is not None and args.samples < 1) or args.calls < 1 or args.replays < 1:
             raise UsageError("--samples, --calls and --replays must be at least 1")
+        if args.interleave < 0 or (args.interleave and args.load_dir):
+            raise UsageError("--interleave: a count of rounds (at least 1), not with --from")
     except UsageError as e:
         ap.error(str(e))
     args.exact_accum = args.exact_accum or args.promoted
@@ -134,10 +148,11 @@ def promoted_suffix(args):
     return "-promoted" if args.promoted else ""
 
 
-def run_ours(args, granularity, shapes):
-    """`w8a8 bench --json` for one granularity: its timed rows and failed rows."""
+def run_ours(args, granularity, shapes, by_shape=False):
+    """`w8a8 bench --json` for one granularity: its timed rows and failed rows. The shapes go
+    as --shape items when by_shape or an M range narrows the grid, else as --grid."""
     command = [args.bin, "bench", "--json", *granularity.bench_args()]
-    if args.min_m > 0 or args.max_m is not None:
+    if by_shape or args.min_m > 0 or args.max_m is not None:
         for m, n, k in shapes:
             command += ["--shape", f"{m},{n},{k}"]
     else:
@@ -188,22 +203,69 @@ def collect_run(args):
         upper = f" and <= {args.max_m}" if args.max_m is not None else ""
         raise UsageError(f"no shape of grid {args.grid} has M >= {args.min_m}{upper}")
     peers.require_cuda()  # before ours runs: a missing torch fails in a second, not after it
-    ours = {g.name: run_ours(args, g, shapes) for g in args.granularities}
-    peer_rows = []
-    peers.run(shapes, peer_providers(args), peer_rows.append, args.calls, args.replays)
+    if args.interleave:
+        ours, peer_rows, every = run_interleaved(args, shapes)
+    else:
+        ours = {g.name: run_ours(args, g, shapes) for g in args.granularities}
+        peer_rows, every = [], None
+        peers.run(shapes, peer_providers(args), peer_rows.append, args.calls, args.replays)
     peer_timed = [r for r in peer_rows if "us" in r]
     peer_failed = [r for r in peer_rows if "us" not in r]
     if args.save:
-        save(args, ours, peer_rows)
+        save(args, ours, peer_rows, every)
     return ours, (peer_timed, peer_failed)
 
 
-def save(args, ours, peer_rows):
+def median_rows(timed):
+    """Of rows timed in several rounds, the median round's row per (provider, shape) (the lower
+    of the two middle ones for an even count), in first-seen order."""
+    groups = {}
+    for row in timed:
+        groups.setdefault((row["provider"], rows.shape_of(row)), []).append(row)
+    return [sorted(g, key=lambda r: float(r["us"]))[(len(g) - 1) // 2] for g in groups.values()]
+
+
+def run_interleaved(args, shapes):
+    """--interleave: per shape, args.interleave rounds of every granularity of ours (a process
+    each) and the peers, ours first in even rounds, the peers first in odd ones. Returns ours and
+    the peers' rows as collect_run does (the median rounds; failed rows once per shape) and every
+    round's rows, each with its "round"."""
+    providers = peer_providers(args)
+    timed = {g.name: [] for g in args.granularities}
+    failed = {g.name: [] for g in args.granularities}
+    peer_timed, peer_failed, every = [], [], []
+    for shape in shapes:
+        for r in range(args.interleave):
+            def ours_round():
+                for g in args.granularities:
+                    t, f = run_ours(args, g, [shape], by_shape=True)
+                    timed[g.name] += [dict(row, round=r) for row in t]
+                    if r == 0:
+                        failed[g.name] += f
+                    every.extend(dict(row, round=r) for row in t + f)
+
+            def peers_round():
+                got = []
+                peers.run([shape], providers, got.append, args.calls, args.replays)
+                peer_timed.extend(dict(row, round=r) for row in got if "us" in row)
+                if r == 0:
+                    peer_failed.extend(row for row in got if "us" not in row)
+                every.extend(dict(row, round=r) for row in got)
+
+            for step in ((ours_round, peers_round) if r % 2 == 0 else (peers_round, ours_round)):
+                step()
+    ours = {name: (median_rows(timed[name]), failed[name]) for name in timed}
+    return ours, median_rows(peer_timed) + peer_failed, every
+
+
+def save(args, ours, peer_rows, every=None):
     os.makedirs(args.save, exist_ok=True)
     stem = f"ours-{args.grid}-{{}}{promoted_suffix(args)}.jsonl"
     files = {os.path.join(args.save, stem.format(g.file_stem)): sum(ours[g.name], [])
              for g in args.granularities}
     files[os.path.join(args.save, f"peers-{args.grid}.jsonl")] = peer_rows
+    if every is not None:
+        files[os.path.join(args.save, f"rounds-{args.grid}.jsonl")] = every
     for path, lines in files.items():
         with open(path, "w") as f:
             for row in lines:

@@ -127,6 +127,22 @@ expect "compare run: the files of --save" test -s "$tmp/run/ours-small-tensor-te
   -a -s "$tmp/run/peers-small.jsonl"
 expect "compare run: cublaslt rows of w8a8 bench join" grep -q \
   '^row vs cublaslt: 6 shapes, geometric mean 1\.100' "$tmp/run.out"
+# --interleave: shape by shape, a process a granularity and round; the stand-ins' times are
+# fixed, so the median rounds give the grid run's ratios
+check "compare --interleave 3 on the stand-ins" 0 '^tensor vs torch.tensor.fast: 6 shapes' \
+  env PYTHONPATH="$fakes" W8A8_FAKE_ARGS_LOG="$tmp/args-rounds" "$python" "$compare" --grid small \
+  --bin "$fakes/w8a8" --also torch.bf16,cublaslt --interleave 3 --save "$tmp/rounds"
+expect "compare --interleave: 6 shapes x 3 rounds x 3 granularities, one shape each" \
+  test "$(wc -l < "$tmp/args-rounds")" -eq 54 -a "$(grep -c -- '--shape [0-9,]* --graph$' "$tmp/args-rounds")" -eq 54
+for summary in 'tensor vs torch.tensor.fast' 'row vs cublaslt' 'int8 vs torch.int8'; do
+  line=$(grep "^$summary: " "$tmp/run.out")
+  expect "compare --interleave: $summary as the grid run" grep -qxF "$line" "$tmp/out"
+done
+expect "compare --interleave: every round saved" \
+  test "$(grep -c '"round": 2' "$tmp/rounds/rounds-small.jsonl")" -gt 0 -a \
+  "$(wc -l < "$tmp/rounds/peers-small.jsonl")" -lt "$(grep -c '"provider": "torch' "$tmp/rounds/rounds-small.jsonl")"
+check "compare --interleave with --from" 2 'not with --from' \
+  "$python" "$compare" --grid small --from "$tmp/run" --interleave 2
 check "compare --from what --save wrote" 0 '' \
   "$python" "$compare" --grid small --also torch.bf16,cublaslt --from "$tmp/run"
 expect "compare --from gives the run's table" \
