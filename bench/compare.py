@@ -20,7 +20,7 @@ against torch.block, int8 against torch.int8; --also adds columns (default torch
 ours (one `w8a8 bench` process a granularity) and the peers, alternating which goes first, and
 keeps each side's median round. A whole grid in one process runs the GPU into its power cap and
 the clock down (an H200 at 700 W: 1,980 MHz idle, 1,410-1,650 under a long run), so a shape's
-time depends on what ran before it: single shapes moved by up to 18 % between back-to-back grid
+time depends on what ran before it: single shapes moved by up to 20 % between back-to-back grid
 rounds, while one shape per process stayed within 0.5 % over 3 rounds
 (bench/results-2026-11-26-s21/, Y6, Y7, Y10).
 
