@@ -1099,7 +1099,7 @@ typedef enum w8a8_tune_phase {
     W8A8_TUNE_PHASE_PROBLEM,  /* a problem starts (total = its candidates) */
     W8A8_TUNE_PHASE_COMPILE,  /* waiting for the kernel of candidate done of total */
     W8A8_TUNE_PHASE_QUICK,    /* done/total candidates timed in the quick pass */
-    W8A8_TUNE_PHASE_FINAL,    /* done/total finalists timed again */
+    W8A8_TUNE_PHASE_FINAL,    /* done/total finalist timings (rounds × finalists) */
     W8A8_TUNE_PHASE_MEASURED, /* one candidate was measured: `measurement` is set */
     W8A8_TUNE_PHASE_DONE,     /* a problem ended: `result` is set */
     W8A8_TUNE_PHASE_PLAN      /* done/total problems planned, before any is timed

@@ -392,37 +392,100 @@ static int by_quick_time(const void *x, const void *y)
  * every launch queued at once, so no gap a host busy compiling leaves between launches enters
  * the recorded time. (Prompted by a swap-AB row of 80 CTAs at 16×10240×8192 that tuned at
  * 23.5 µs and benched at 29.9; later runs showed that config at 23 or 30 µs from one process to
- * the next whatever the launch mode, bench/results-2026-11-26-s16.) */
+ * the next whatever the launch mode, bench/results-2026-11-26-s16.)
+ * The samples come in TUNE_FINAL_ROUNDS rounds over the finalists, each round starting one
+ * finalist further, and a finalist's time is the median of its round medians. Timed one after
+ * the other, the first finalists ran cooler: under continuous load an H200 reaches its 700 W
+ * cap within a second and its clock falls from 1,980 MHz to 1,400–1,700 MHz
+ * (bench/results-2026-11-26-s21, Y10), which favoured the quick pass's best, timed first. */
+#define TUNE_FINAL_ROUNDS 3
+
+static int by_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* Finalist i's rounds folded into one timing: the median (of an even count, the lower middle)
+ * and the range of its round medians, every sample counted. */
+static timing_result final_fold(double *medians, int rounds, const timing_result *parts)
+{
+    timing_result t;
+    memset(&t, 0, sizeof t);
+    qsort(medians, (size_t)rounds, sizeof *medians, by_double);
+    t.median_us = medians[(rounds - 1) / 2];
+    t.spread_us = medians[rounds - 1] - medians[0];
+    t.min_us = parts[0].min_us;
+    for (int r = 0; r < rounds; r++) {
+        t.min_us = parts[r].min_us < t.min_us ? parts[r].min_us : t.min_us;
+        t.samples += parts[r].samples;
+        t.host_us += parts[r].host_us / rounds;
+        t.batch = parts[r].batch;
+    }
+    return t;
+}
+
 static w8a8_status final_pass(tune_run *run, timing_buffers *b, candidate_list *l)
 {
-    candidate **usable = malloc((l->count ? l->count : 1) * sizeof *usable);
-    if (!usable)
-        return errorf(run->ctx, W8A8_NO_MEMORY, "out of host memory");
-    size_t count = 0;
+    size_t usable_count = 0;
     for (size_t i = 0; i < l->count; i++)
+        usable_count += l->items[i].usable;
+    size_t n = (size_t)run->options.finalists < usable_count ? (size_t)run->options.finalists
+                                                               : usable_count;
+    int rounds = run->options.final_samples >= 2 * TUNE_FINAL_ROUNDS ? TUNE_FINAL_ROUNDS : 1;
+    int per_round = (run->options.final_samples + rounds - 1) / rounds;
+    candidate **usable = malloc((usable_count ? usable_count : 1) * sizeof *usable);
+    double *medians = malloc((n ? n : 1) * (size_t)rounds * sizeof *medians);
+    timing_result *parts = malloc((n ? n : 1) * (size_t)rounds * sizeof *parts);
+    int *done = calloc(n ? n : 1, sizeof *done); /* rounds timed; -1: failed */
+    w8a8_status st = W8A8_OK;
+    if (!usable || !medians || !parts || !done)
+        st = errorf(run->ctx, W8A8_NO_MEMORY, "out of host memory");
+    size_t count = 0;
+    for (size_t i = 0; i < l->count && st == W8A8_OK; i++)
         if (l->items[i].usable)
             usable[count++] = &l->items[i];
-    qsort(usable, count, sizeof *usable, by_quick_time);
-    size_t finalists = (size_t)run->options.finalists < count ? (size_t)run->options.finalists : count;
-    w8a8_status st = W8A8_OK;
-    for (size_t i = 0; i < finalists && st == W8A8_OK && tune_budget_left(run); i++) {
-        candidate *c = usable[i];
-        report(run, W8A8_TUNE_PHASE_FINAL, i, finalists, c, NULL, NULL);
-        timing_result t;
-        double t0 = util_now();
-        st = timing_measure(run->ctx, b, launch_plan, &c->plan, run->options.final_samples,
-                            TUNE_FINAL_BATCH_US, true, &t);
-        run->profile.timing_seconds += util_now() - t0;
-        if (st != W8A8_OK) {
-            st = candidate_failed(run, c, "launch_error", st, 2);
-            continue;
+    if (st == W8A8_OK)
+        qsort(usable, count, sizeof *usable, by_quick_time);
+    bool left = true;
+    for (int r = 0; r < rounds && st == W8A8_OK && left; r++)
+        for (size_t j = 0; j < n && st == W8A8_OK && (left = tune_budget_left(run)); j++) {
+            size_t i = (j + (size_t)r) % n;
+            if (done[i] < 0)
+                continue;
+            candidate *c = usable[i];
+            report(run, W8A8_TUNE_PHASE_FINAL, (size_t)r * n + j, (size_t)rounds * n, c, NULL, NULL);
+            timing_result *t = &parts[i * (size_t)rounds + (size_t)done[i]];
+            double t0 = util_now();
+            st = timing_measure(run->ctx, b, launch_plan, &c->plan, per_round, TUNE_FINAL_BATCH_US,
+                                true, t);
+            run->profile.timing_seconds += util_now() - t0;
+            if (st != W8A8_OK) {
+                done[i] = -1;
+                st = candidate_failed(run, c, "launch_error", st, 2);
+                continue;
+            }
+            medians[i * (size_t)rounds + (size_t)done[i]] = t->median_us;
+            done[i]++;
         }
+    /* a finalist keeps its quick time when the budget left it no round */
+    for (size_t i = 0; i < n && st == W8A8_OK; i++) {
+        if (done[i] <= 0)
+            continue;
+        candidate *c = usable[i];
+        timing_result t = final_fold(medians + i * (size_t)rounds, done[i],
+                                     parts + i * (size_t)rounds);
         c->final_us = t.median_us;
         note_best(run, c, t.median_us);
         st = record(run, c, "ok", &t, 2);
     }
-    report(run, W8A8_TUNE_PHASE_FINAL, finalists, finalists, NULL, NULL, NULL);
+    if (st == W8A8_OK)
+        report(run, W8A8_TUNE_PHASE_FINAL, (size_t)rounds * n, (size_t)rounds * n, NULL, NULL,
+               NULL);
     free(usable);
+    free(medians);
+    free(parts);
+    free(done);
     return st;
 }
 
