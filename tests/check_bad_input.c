@@ -110,6 +110,12 @@ START_TEST(matmul_bad_problems)
     w8a8_tune_options o = {.problems = &p, .problem_count = 1};
     EXPECT(ctx, w8a8_tune(ctx, &o, NULL, NULL, &report), W8A8_NO_DEVICE);
     w8a8_tune_report_free(&report);
+    for (int settle = -1; settle <= 1001; settle += 1002) { /* options.final_settle_ms: 0..1000 */
+        o.final_settle_ms = settle;
+        EXPECT(ctx, w8a8_tune(ctx, &o, NULL, NULL, &report), W8A8_INVALID);
+        w8a8_tune_report_free(&report);
+    }
+    o.final_settle_ms = 0;
     /* Bad tensors for the good problem. */
     w8a8_tensors bad[] = {
         {NULL, host, host, (float *)host, (float *)host, NULL, NULL, NULL},

@@ -65,6 +65,9 @@ START_TEST(usage_errors_exit_2)
     expect("tune --model llama3-8b --shard 2/2", 2, "--shard: bad value '2/2'");
     expect("tune --model llama3-8b --shard 1", 2, "--shard: bad value");
     expect("tune --model llama3-8b --explore 0", 2, "--explore: bad value");
+    expect("tune --model llama3-8b --settle 0", 2, "--settle: bad value '0'");
+    expect("tune --model llama3-8b --settle 1001", 2, "--settle: bad value");
+    expect("tune --model llama3-8b --settle 5ms", 2, "--settle: bad value");
     expect("tune --help", 0, "--shard I/N");
 }
 END_TEST

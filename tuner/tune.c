@@ -397,7 +397,9 @@ static int by_quick_time(const void *x, const void *y)
  * finalist further, and a finalist's time is the median of its round medians. Timed one after
  * the other, the first finalists ran cooler: under continuous load an H200 reaches its 700 W
  * cap within a second and its clock falls from 1,980 MHz to 1,400–1,700 MHz
- * (bench/results-2026-11-26-s21, Y10), which favoured the quick pass's best, timed first. */
+ * (bench/results-2026-11-26-s21, Y10), which favoured the quick pass's best, timed first.
+ * Rounds alone left a finalist's round medians 7 % apart (median; Y14); options.final_settle_ms
+ * of idle before each timing brings that to 0.2 % (Y15), idle before each round does not (Y16). */
 #define TUNE_FINAL_ROUNDS 3
 
 static int by_double(const void *x, const void *y)
@@ -448,7 +450,7 @@ static w8a8_status final_pass(tune_run *run, timing_buffers *b, candidate_list *
     if (st == W8A8_OK)
         qsort(usable, count, sizeof *usable, by_quick_time);
     bool left = true;
-    for (int r = 0; r < rounds && st == W8A8_OK && left; r++)
+    for (int r = 0; r < rounds && st == W8A8_OK && left; r++) {
         for (size_t j = 0; j < n && st == W8A8_OK && (left = tune_budget_left(run)); j++) {
             size_t i = (j + (size_t)r) % n;
             if (done[i] < 0)
@@ -456,6 +458,10 @@ static w8a8_status final_pass(tune_run *run, timing_buffers *b, candidate_list *
             candidate *c = usable[i];
             report(run, W8A8_TUNE_PHASE_FINAL, (size_t)r * n + j, (size_t)rounds * n, c, NULL, NULL);
             timing_result *t = &parts[i * (size_t)rounds + (size_t)done[i]];
+            if (run->options.final_settle_ms > 0) { /* see w8a8_tune_options */
+                const struct timespec settle = {0, run->options.final_settle_ms * 1000000L};
+                nanosleep(&settle, NULL);
+            }
             double t0 = util_now();
             st = timing_measure(run->ctx, b, launch_plan, &c->plan, per_round, TUNE_FINAL_BATCH_US,
                                 true, t);
@@ -468,6 +474,7 @@ static w8a8_status final_pass(tune_run *run, timing_buffers *b, candidate_list *
             medians[i * (size_t)rounds + (size_t)done[i]] = t->median_us;
             done[i]++;
         }
+    }
     /* a finalist keeps its quick time when the budget left it no round */
     for (size_t i = 0; i < n && st == W8A8_OK; i++) {
         if (done[i] <= 0)

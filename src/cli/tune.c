@@ -191,7 +191,7 @@ typedef struct tune_cli {
     bool untuned, force, json, tty;
     const char *space, *db;
     double budget, watchdog;
-    int max_candidates, threads, explore;
+    int max_candidates, threads, explore, settle;
     int restarts;                      /* after a hang (cli_supervise); 0: in this process */
     long long devices[TUNE_MAX_DEVICES];
     size_t device_count;
@@ -214,7 +214,7 @@ static void tune_usage(FILE *f)
             "                 [--db PATH] [--force]\n"
             "                 [--max-candidates N] [--threads N] [--devices LIST]\n"
             "                 [--shard I/N] [--explore N] [--watchdog SECONDS]\n"
-            "                 [--restarts N] [--json]\n"
+            "                 [--restarts N] [--settle MS] [--json]\n"
             "  --budget S     wall seconds for the whole run, planning included; keys not\n"
             "                 reached end \"budget spent\" (default: none)\n"
             "  --max-candidates N  per key and space, the N best-ranked configs (default: all,\n"
@@ -236,6 +236,9 @@ static void tune_usage(FILE *f)
             "                 never launched again; its process can no longer use the GPU\n"
             "  --restarts N   after a hang, tune again in a new process (which resumes) at\n"
             "                 most N times (default %d; 0: exit with status %d at once)\n"
+            "  --settle MS    idle the GPU MS milliseconds (1..1000) before each finalist's\n"
+            "                 timing: at its power cap a GPU's clock follows what ran before;\n"
+            "                 100 steadies the final times (2.4 s more a key; default 0)\n"
             "  --json         one object per measured candidate and per winner\n"
             "On a terminal, a progress line on stderr: keys planned, then the key at hand,\n"
             "its phase and candidates, candidates timed in the run, time against the budget\n"
@@ -316,7 +319,8 @@ static int tune_option(tune_cli *t, int argc, char **argv, int *i)
         }
     static const char *const valued[] = {"--shape", "--model", "--m", "--space", "--budget",
                                          "--db", "--max-candidates", "--threads", "--devices",
-                                         "--shard", "--explore", "--watchdog", "--restarts"};
+                                         "--shard", "--explore", "--watchdog", "--restarts",
+                                         "--settle"};
     size_t which = 0, count = sizeof valued / sizeof valued[0];
     while (which < count && strcmp(opt, valued[which]) != 0)
         which++;
@@ -349,6 +353,10 @@ static int tune_option(tune_cli *t, int argc, char **argv, int *i)
     case 12:
         t->restarts = atoi(v);
         ok = *v && strspn(v, "0123456789") == strlen(v) && t->restarts >= 0;
+        break;
+    case 13:
+        t->settle = atoi(v);
+        ok = *v && strspn(v, "0123456789") == strlen(v) && t->settle >= 1 && t->settle <= 1000;
         break;
     }
     if (!ok) {
@@ -645,7 +653,8 @@ static int tune_run_cli(tune_cli *t, w8a8_context *ctx)
                                  .threads = t->threads, .explore = t->explore,
                                  .more_contexts = t->more,
                                  .more_context_count = t->device_count ? t->device_count - 1 : 0,
-                                 .watchdog_seconds = t->watchdog};
+                                 .watchdog_seconds = t->watchdog,
+                                 .final_settle_ms = t->settle};
     w8a8_tune_report report;
     t->tty = cli_is_tty() && !t->json; /* no progress line beside --json output */
     w8a8_status st = w8a8_tune(ctx, &options, on_progress, t, &report);
