@@ -355,3 +355,6 @@ def test_explain_and_tune_mode_cpu():
         w8a8jit.set_tune_mode("sometimes", device="cpu")
     with pytest.raises(w8a8jit.NoDeviceError):
         w8a8jit.tune([(16, 4096, 4096)], device="cpu")
+    for settle in (-1, 1001):  # checked before the device is looked for
+        with pytest.raises(w8a8jit.InvalidError, match="settle_ms"):
+            w8a8jit.tune([(16, 4096, 4096)], settle_ms=settle, device="cpu")
