@@ -850,6 +850,15 @@ __device__ __forceinline__ void sm90_ring_next(int &stage, sm90_u32 &phase)
     }
 }
 
+/* The wgmma of k32 step k of a 128-byte K block for m64 sub-tile s of the consumer's rows
+ * (descriptors of A at its first row, and of B): +32 bytes per k32 step (2 in the >>4 address
+ * field); +8192 bytes (64 rows of 128 bytes) per m64 sub-tile. */
+__device__ __forceinline__ void sm90_wgmma_step(sm90_acc_t (&d)[SM90_ACC], sm90_u64 desc_a,
+                                                sm90_u64 desc_b, int k, int s, bool accumulate)
+{
+    sm90_wgmma(d, desc_a + 2 * k + (8192 >> 4) * s, desc_b + 2 * k, accumulate);
+}
+
 /* Issues (and commits as one group) the wgmmas of one 128-byte K block for a consumer's rows
  * (descriptors of A at its first row, and of B): 4 k32 steps × SUB_M m64 blocks. The first
  * step overwrites acc when kb is 0 (pass 0 to always overwrite). */
@@ -861,9 +870,7 @@ __device__ __forceinline__ void sm90_issue_k_block(sm90_acc_t (&acc)[SM90_SUB_M]
     for (int k = 0; k < SM90_BK / 32; ++k)
 #pragma unroll
         for (int s = 0; s < SM90_SUB_M; ++s)
-            /* +32 bytes per k32 step (2 in the >>4 address field); +8192 bytes (64 rows of
-             * 128 bytes) per m64 block. */
-            sm90_wgmma(acc[s], desc_a + 2 * k + (8192 >> 4) * s, desc_b + 2 * k, (kb | k) != 0);
+            sm90_wgmma_step(acc[s], desc_a, desc_b, k, s, (kb | k) != 0);
     sm90_wgmma_commit();
 }
 
@@ -874,7 +881,7 @@ __device__ __forceinline__ void sm90_issue_sub(sm90_acc_t (&t)[SM90_ACC], sm90_u
     sm90_wgmma_fence();
 #pragma unroll
     for (int k = 0; k < SM90_BK / 32; ++k)
-        sm90_wgmma(t, desc_a + 2 * k + (8192 >> 4) * s, desc_b + 2 * k, k != 0);
+        sm90_wgmma_step(t, desc_a, desc_b, k, s, k != 0);
     sm90_wgmma_commit();
 }
 
@@ -899,6 +906,15 @@ __device__ __forceinline__ void sm90_release(sm90_u32 empty, int lane)
 #endif
 }
 
+/* Keeps the compiler from moving reads of a set of accumulators above the wgmma wait. */
+template <typename T>
+__device__ __forceinline__ void sm90_fence_set(T (&set)[SM90_ACC])
+{
+#pragma unroll
+    for (int i = 0; i < SM90_ACC; ++i)
+        sm90_reg_fence(set[i]);
+}
+
 #if SM90_PROMOTED
 /* Hands a K block's stage back and adds its partial sums (tmp, its wgmmas done) into acc. */
 __device__ __forceinline__ void sm90_promote_block(float (&acc)[SM90_SUB_M][SM90_ACC],
@@ -908,9 +924,7 @@ __device__ __forceinline__ void sm90_promote_block(float (&acc)[SM90_SUB_M][SM90
 {
 #pragma unroll
     for (int s = 0; s < SM90_SUB_M; ++s)
-#pragma unroll
-        for (int i = 0; i < SM90_ACC; ++i)
-            sm90_reg_fence(tmp[s][i]);
+        sm90_fence_set(tmp[s]);
     sm90_release(empty, lane);
     sm90_promote(acc, tmp, bs, col_off);
 }
@@ -1290,9 +1304,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
                     if (s == SM90_SUB_M - 1)
                         sm90_stagger_after(consumer, last_unit && kb + 1 == kb_end);
                     sm90_wgmma_wait<0>();
-#pragma unroll
-                    for (int i = 0; i < SM90_ACC; ++i)
-                        sm90_reg_fence(tmp[0][i]);
+                    sm90_fence_set(tmp[0]);
                     if (s == SM90_SUB_M - 1)
                         sm90_release(empty_bar + 8 * stage, lane);
                     sm90_promote_sub(acc[s], tmp[0], scales, s, (int)(col_tile & 127));
@@ -1342,9 +1354,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
             sm90_wgmma_wait<0>();
 #pragma unroll
             for (int s = 0; s < SM90_SUB_M; ++s)
-#pragma unroll
-                for (int i = 0; i < SM90_ACC; ++i)
-                    sm90_reg_fence(acc[s][i]);
+                sm90_fence_set(acc[s]);
             if (W8A8_SPLIT == 1 || kb_end > kb_begin) /* an empty K slice took no stage */
                 sm90_release(empty_bar + 8 * last_stage, lane);
 #endif

@@ -402,28 +402,22 @@ static int by_quick_time(const void *x, const void *y)
  * of idle before each timing brings that to 0.2 % (Y15), idle before each round does not (Y16). */
 #define TUNE_FINAL_ROUNDS 3
 
-static int by_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-/* Finalist i's rounds folded into one timing: the median (of an even count, the lower middle)
- * and the range of its round medians, every sample counted. */
-static timing_result final_fold(double *medians, int rounds, const timing_result *parts)
+/* A finalist's rounds folded into one timing: timing_stats of its round medians (with at most
+ * three rounds, its p10..p90 spread is their range), every sample counted. */
+static timing_result final_fold(const timing_result *parts, int rounds)
 {
     timing_result t;
     memset(&t, 0, sizeof t);
-    qsort(medians, (size_t)rounds, sizeof *medians, by_double);
-    t.median_us = medians[(rounds - 1) / 2];
-    t.spread_us = medians[rounds - 1] - medians[0];
+    double medians[TUNE_FINAL_ROUNDS];
     t.min_us = parts[0].min_us;
     for (int r = 0; r < rounds; r++) {
+        medians[r] = parts[r].median_us;
         t.min_us = parts[r].min_us < t.min_us ? parts[r].min_us : t.min_us;
         t.samples += parts[r].samples;
         t.host_us += parts[r].host_us / rounds;
         t.batch = parts[r].batch;
     }
+    timing_stats(medians, rounds, &t.median_us, &t.spread_us);
     return t;
 }
 
@@ -437,11 +431,10 @@ static w8a8_status final_pass(tune_run *run, timing_buffers *b, candidate_list *
     int rounds = run->options.final_samples >= 2 * TUNE_FINAL_ROUNDS ? TUNE_FINAL_ROUNDS : 1;
     int per_round = (run->options.final_samples + rounds - 1) / rounds;
     candidate **usable = malloc((usable_count ? usable_count : 1) * sizeof *usable);
-    double *medians = malloc((n ? n : 1) * (size_t)rounds * sizeof *medians);
     timing_result *parts = malloc((n ? n : 1) * (size_t)rounds * sizeof *parts);
     int *done = calloc(n ? n : 1, sizeof *done); /* rounds timed; -1: failed */
     w8a8_status st = W8A8_OK;
-    if (!usable || !medians || !parts || !done)
+    if (!usable || !parts || !done)
         st = errorf(run->ctx, W8A8_NO_MEMORY, "out of host memory");
     size_t count = 0;
     for (size_t i = 0; i < l->count && st == W8A8_OK; i++)
@@ -471,7 +464,6 @@ static w8a8_status final_pass(tune_run *run, timing_buffers *b, candidate_list *
                 st = candidate_failed(run, c, "launch_error", st, 2);
                 continue;
             }
-            medians[i * (size_t)rounds + (size_t)done[i]] = t->median_us;
             done[i]++;
         }
     }
@@ -480,8 +472,7 @@ static w8a8_status final_pass(tune_run *run, timing_buffers *b, candidate_list *
         if (done[i] <= 0)
             continue;
         candidate *c = usable[i];
-        timing_result t = final_fold(medians + i * (size_t)rounds, done[i],
-                                     parts + i * (size_t)rounds);
+        timing_result t = final_fold(parts + i * (size_t)rounds, done[i]);
         c->final_us = t.median_us;
         note_best(run, c, t.median_us);
         st = record(run, c, "ok", &t, 2);
@@ -490,7 +481,6 @@ static w8a8_status final_pass(tune_run *run, timing_buffers *b, candidate_list *
         report(run, W8A8_TUNE_PHASE_FINAL, (size_t)rounds * n, (size_t)rounds * n, NULL, NULL,
                NULL);
     free(usable);
-    free(medians);
     free(parts);
     free(done);
     return st;

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Y8 (session 21, H200): wave=1 configs only (carry/wave/sm90_gemm.lua: sm90_gemm narrowed by
-# bench/narrow_space.py to wave=1, block_m 128/256, block_n 64..128, split 1, overlap 0) tuned
+# Y8 (session 21, H200): wave=1 configs only (carry/wave/sm90_gemm.lua, made from the commit's
+# space by: bench/narrow_space.py scripts/sm90_gemm.lua "block_m=128/256,
+# block_n=64/80/96/112/128,stages=2/3/4/5/6/7/8,consumers=1/2,pingpong=0/1,raster=0/1,
+# group=1/4/8/16,cluster=1/2,epilogue=0/1/2,split=1,specialize=0/1,overlap=0,stagger=0/1,wave=1")
+# tuned
 # on 14 block-scaled keys below torch.block (Llama M = 128..512, dsv3 M = 512..4096), 96
 # best-ranked a key; then A (shipped) / B (new rows over them) interleaved per shape, 3 rounds;
 # torch.block once.
