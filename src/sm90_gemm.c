@@ -27,7 +27,10 @@
 #define SM90_BARRIER_BYTES 16u
 #define SM90_TURN_BARRIER_BYTES 16u
 #define SM90_SPLIT_BARRIER_BYTES 32u /* split > 1: a ready and a free barrier per consumer */
-#define SM90_B_SCALE_AREA_BYTES 16u  /* block scales: a stage's B scales, after its A scales */
+/* block scales: a stage's B scales, after its A scales: 16 bytes, or 64 where a tile may
+ * straddle 128-column blocks (the TMA path puts each of up to 3 scales in 16 bytes) */
+#define SM90_B_SCALE_AREA_BYTES 16u
+#define SM90_B_SCALE_AREA_STRADDLE_BYTES 64u
 #define SM90_ALIGN_SLACK 1024u
 #define SM90_WARPGROUP 128u
 #define SM90_REG_OVERHEAD 40
@@ -144,9 +147,9 @@ static unsigned sm90_smem_bytes(const sm90_config *c, const w8a8_problem *proble
                                      : 0u;
     /* swap: the tile's token scales (its columns), then the weight blocks' (the 16 bytes) */
     unsigned scaled = (unsigned)(c->swap ? c->block_n : c->block_m);
-    unsigned scales = problem->a_scale.kind == W8A8_SCALE_BLOCK
-                          ? scaled * 4u + SM90_B_SCALE_AREA_BYTES
-                          : 0u;
+    unsigned b_area = c->swap || 128 % c->block_n == 0 ? SM90_B_SCALE_AREA_BYTES
+                                                        : SM90_B_SCALE_AREA_STRADDLE_BYTES;
+    unsigned scales = problem->a_scale.kind == W8A8_SCALE_BLOCK ? scaled * 4u + b_area : 0u;
     return (unsigned)c->stages * ((unsigned)c->block_m + (unsigned)c->block_n) * SM90_BLOCK_K_BYTES +
            staging + partials + (SM90_BARRIER_BYTES + scales) * (unsigned)c->stages +
            SM90_TURN_BARRIER_BYTES + SM90_ALIGN_SLACK;
@@ -443,6 +446,42 @@ static bool sm90_out_map(w8a8_context *ctx, CUtensorMap *map, const gemm_plan *p
     return rc == CUDA_SUCCESS; /* anything the map refuses goes the direct way */
 }
 
+/* Block scales without swap: FLOAT32 maps over the K-major A scales (dims {M, K blocks}, box
+ * {BLOCK_M, 1}) and the row-major B scales (dims {K blocks, N / 128}, box {4, the 128-column
+ * blocks a tile touches}), so that the TMA producer loads each stage's scales beside its
+ * tiles (the template's scale_tma). False (the scale loaders copy them) for other layouts or
+ * addresses and pitches that are not multiples of 16 bytes. */
+static bool sm90_scale_maps(w8a8_context *ctx, CUtensorMap *map_a, CUtensorMap *map_b,
+                            const gemm_plan *plan, const w8a8_gemm_args *args)
+{
+    if (!args->a_scale_k_major || args->b_scale_k_major ||
+        (uintptr_t)args->a_scale % SM90_TMA_ALIGN != 0 ||
+        (uintptr_t)args->b_scale % SM90_TMA_ALIGN != 0 ||
+        (uint64_t)args->a_scale_ld * 4u % SM90_TMA_ALIGN != 0 ||
+        (uint64_t)args->b_scale_ld * 4u % SM90_TMA_ALIGN != 0)
+        return false;
+    int block_n = (int)plan->ints[SM90_I_BLOCK_N];
+    cuuint32_t straddle = 128 % block_n == 0 ? 1u : (cuuint32_t)(block_n + 127) / 128u + 1u;
+    cuuint64_t k_blocks = (cuuint64_t)(args->k + 127) / 128u;
+    cuuint64_t dims_a[2] = {(cuuint64_t)args->m, k_blocks};
+    cuuint64_t strides_a[1] = {(cuuint64_t)args->a_scale_ld * 4u};
+    cuuint32_t box_a[2] = {(cuuint32_t)plan->ints[SM90_I_BLOCK_M], 1u};
+    cuuint64_t dims_b[2] = {k_blocks, (cuuint64_t)(args->n + 127) / 128u};
+    cuuint64_t strides_b[1] = {(cuuint64_t)args->b_scale_ld * 4u};
+    cuuint32_t box_b[2] = {4u, straddle};
+    cuuint32_t element_strides[2] = {1, 1};
+    return jit_tensor_map_encode(ctx, map_a, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2,
+                                 (void *)args->a_scale, dims_a, strides_a, box_a, element_strides,
+                                 CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                                 CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS &&
+           jit_tensor_map_encode(ctx, map_b, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2,
+                                 (void *)args->b_scale, dims_b, strides_b, box_b, element_strides,
+                                 CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                                 CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+
 static w8a8_status sm90_run(w8a8_context *ctx, const gemm_plan *plan, const w8a8_problem *problem,
                             const w8a8_tensors *tensors, CUstream stream)
 {
@@ -469,8 +508,12 @@ static w8a8_status sm90_run(w8a8_context *ctx, const gemm_plan *plan, const w8a8
     sm90_grid(plan, problem, &launch);
     launch.stream = stream;
     int raster = (int)plan->ints[SM90_I_RASTER], group = (int)plan->ints[SM90_I_GROUP];
+    CUtensorMap map_sa, map_sb;
+    int scale_tma = problem->a_scale.kind == W8A8_SCALE_BLOCK && !swap &&
+                    sm90_scale_maps(ctx, &map_sa, &map_sb, plan, &args);
     void *params[] = {&map_a, &map_b, tma_store ? &map_c : (void *)&no_map, &args, &tma_store,
-                      &raster, &group};
+                      &raster, &group, scale_tma ? &map_sa : (void *)&no_map,
+                      scale_tma ? &map_sb : (void *)&no_map, &scale_tma};
     return jit_kernel_launch(ctx, plan->kernels[0], &launch, params);
 }
 
