@@ -446,40 +446,16 @@ static bool sm90_out_map(w8a8_context *ctx, CUtensorMap *map, const gemm_plan *p
     return rc == CUDA_SUCCESS; /* anything the map refuses goes the direct way */
 }
 
-/* Block scales without swap: FLOAT32 maps over the K-major A scales (dims {M, K blocks}, box
- * {BLOCK_M, 1}) and the row-major B scales (dims {K blocks, N / 128}, box {4, the 128-column
- * blocks a tile touches}), so that the TMA producer loads each stage's scales beside its
- * tiles (the template's scale_tma). False (the scale loaders copy them) for other layouts or
- * addresses and pitches that are not multiples of 16 bytes. */
-static bool sm90_scale_maps(w8a8_context *ctx, CUtensorMap *map_a, CUtensorMap *map_b,
-                            const gemm_plan *plan, const w8a8_gemm_args *args)
+/* Block scales without swap are loaded by the TMA producer with bulk copies (the template's
+ * scale_bulk) when A's are K-major and B's row-major, both addresses and row pitches multiples
+ * of 16 bytes (the layouts DeepGEMM and vLLM use); otherwise by the scale loader warps. */
+static int sm90_scale_bulk(const w8a8_problem *problem, const w8a8_gemm_args *args, bool swap)
 {
-    if (!args->a_scale_k_major || args->b_scale_k_major ||
-        (uintptr_t)args->a_scale % SM90_TMA_ALIGN != 0 ||
-        (uintptr_t)args->b_scale % SM90_TMA_ALIGN != 0 ||
-        (uint64_t)args->a_scale_ld * 4u % SM90_TMA_ALIGN != 0 ||
-        (uint64_t)args->b_scale_ld * 4u % SM90_TMA_ALIGN != 0)
-        return false;
-    int block_n = (int)plan->ints[SM90_I_BLOCK_N];
-    cuuint32_t straddle = 128 % block_n == 0 ? 1u : (cuuint32_t)(block_n + 127) / 128u + 1u;
-    cuuint64_t k_blocks = (cuuint64_t)(args->k + 127) / 128u;
-    cuuint64_t dims_a[2] = {(cuuint64_t)args->m, k_blocks};
-    cuuint64_t strides_a[1] = {(cuuint64_t)args->a_scale_ld * 4u};
-    cuuint32_t box_a[2] = {(cuuint32_t)plan->ints[SM90_I_BLOCK_M], 1u};
-    cuuint64_t dims_b[2] = {k_blocks, (cuuint64_t)(args->n + 127) / 128u};
-    cuuint64_t strides_b[1] = {(cuuint64_t)args->b_scale_ld * 4u};
-    cuuint32_t box_b[2] = {4u, straddle};
-    cuuint32_t element_strides[2] = {1, 1};
-    return jit_tensor_map_encode(ctx, map_a, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2,
-                                 (void *)args->a_scale, dims_a, strides_a, box_a, element_strides,
-                                 CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
-                                 CU_TENSOR_MAP_L2_PROMOTION_NONE,
-                                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS &&
-           jit_tensor_map_encode(ctx, map_b, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2,
-                                 (void *)args->b_scale, dims_b, strides_b, box_b, element_strides,
-                                 CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
-                                 CU_TENSOR_MAP_L2_PROMOTION_NONE,
-                                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+    return problem->a_scale.kind == W8A8_SCALE_BLOCK && !swap && args->a_scale_k_major &&
+           !args->b_scale_k_major && (uintptr_t)args->a_scale % SM90_TMA_ALIGN == 0 &&
+           (uintptr_t)args->b_scale % SM90_TMA_ALIGN == 0 &&
+           (uint64_t)args->a_scale_ld * 4u % SM90_TMA_ALIGN == 0 &&
+           (uint64_t)args->b_scale_ld * 4u % SM90_TMA_ALIGN == 0;
 }
 
 static w8a8_status sm90_run(w8a8_context *ctx, const gemm_plan *plan, const w8a8_problem *problem,
@@ -508,12 +484,9 @@ static w8a8_status sm90_run(w8a8_context *ctx, const gemm_plan *plan, const w8a8
     sm90_grid(plan, problem, &launch);
     launch.stream = stream;
     int raster = (int)plan->ints[SM90_I_RASTER], group = (int)plan->ints[SM90_I_GROUP];
-    CUtensorMap map_sa, map_sb;
-    int scale_tma = problem->a_scale.kind == W8A8_SCALE_BLOCK && !swap &&
-                    sm90_scale_maps(ctx, &map_sa, &map_sb, plan, &args);
+    int scale_bulk = sm90_scale_bulk(problem, &args, swap);
     void *params[] = {&map_a, &map_b, tma_store ? &map_c : (void *)&no_map, &args, &tma_store,
-                      &raster, &group, scale_tma ? &map_sa : (void *)&no_map,
-                      scale_tma ? &map_sb : (void *)&no_map, &scale_tma};
+                      &raster, &group, &scale_bulk};
     return jit_kernel_launch(ctx, plan->kernels[0], &launch, params);
 }
 
