@@ -55,8 +55,7 @@ local BK = 128                  -- K bytes per stage (one 128-byte swizzle row)
 local BARRIER_BYTES = 16        -- a full and an empty mbarrier per stage
 local TURN_BYTES = 16           -- the two ping-pong turn mbarriers
 local SPLIT_BAR_BYTES = 32      -- split > 1: a ready and a free mbarrier per consumer
-local B_SCALE_AREA = 16         -- block scales: a stage's B scales, after its block_m A scales;
-local B_SCALE_AREA_STRADDLE = 64 -- 64 where a tile may straddle 128-column blocks (TMA boxes)
+local B_SCALE_AREA = 16         -- block scales: a stage's B scales, after its block_m A scales
 local ALIGN_SLACK = 1024        -- the kernel aligns its dynamic shared memory to 1024
 local REG_OVERHEAD = 40         -- registers a consumer needs beside its accumulators
 local BLOCK_SCALE_REGS = 16     -- promoted accumulation: the sa/sb values of a K block
@@ -153,8 +152,7 @@ local function smem_bytes(c, problem)
     end
     local scales = 0
     if is_block(problem) then
-        -- per stage, loaded beside the tiles
-        scales = c.block_m * 4 + (128 % c.block_n == 0 and B_SCALE_AREA or B_SCALE_AREA_STRADDLE)
+        scales = c.block_m * 4 + B_SCALE_AREA -- per stage, copied beside the tiles
     end
     return c.stages * (c.block_m + c.block_n) * BK + staging + partials
         + (BARRIER_BYTES + scales) * c.stages + TURN_BYTES + ALIGN_SLACK

@@ -27,10 +27,7 @@
 #define SM90_BARRIER_BYTES 16u
 #define SM90_TURN_BARRIER_BYTES 16u
 #define SM90_SPLIT_BARRIER_BYTES 32u /* split > 1: a ready and a free barrier per consumer */
-/* block scales: a stage's B scales, after its A scales: 16 bytes, or 64 where a tile may
- * straddle 128-column blocks (the TMA path puts each of up to 3 scales in 16 bytes) */
-#define SM90_B_SCALE_AREA_BYTES 16u
-#define SM90_B_SCALE_AREA_STRADDLE_BYTES 64u
+#define SM90_B_SCALE_AREA_BYTES 16u  /* block scales: a stage's B scales, after its A scales */
 #define SM90_ALIGN_SLACK 1024u
 #define SM90_WARPGROUP 128u
 #define SM90_REG_OVERHEAD 40
@@ -147,9 +144,9 @@ static unsigned sm90_smem_bytes(const sm90_config *c, const w8a8_problem *proble
                                      : 0u;
     /* swap: the tile's token scales (its columns), then the weight blocks' (the 16 bytes) */
     unsigned scaled = (unsigned)(c->swap ? c->block_n : c->block_m);
-    unsigned b_area = c->swap || 128 % c->block_n == 0 ? SM90_B_SCALE_AREA_BYTES
-                                                        : SM90_B_SCALE_AREA_STRADDLE_BYTES;
-    unsigned scales = problem->a_scale.kind == W8A8_SCALE_BLOCK ? scaled * 4u + b_area : 0u;
+    unsigned scales = problem->a_scale.kind == W8A8_SCALE_BLOCK
+                          ? scaled * 4u + SM90_B_SCALE_AREA_BYTES
+                          : 0u;
     return (unsigned)c->stages * ((unsigned)c->block_m + (unsigned)c->block_n) * SM90_BLOCK_K_BYTES +
            staging + partials + (SM90_BARRIER_BYTES + scales) * (unsigned)c->stages +
            SM90_TURN_BARRIER_BYTES + SM90_ALIGN_SLACK;
@@ -446,18 +443,6 @@ static bool sm90_out_map(w8a8_context *ctx, CUtensorMap *map, const gemm_plan *p
     return rc == CUDA_SUCCESS; /* anything the map refuses goes the direct way */
 }
 
-/* Block scales without swap are loaded by the TMA producer with bulk copies (the template's
- * scale_bulk) when A's are K-major and B's row-major, both addresses and row pitches multiples
- * of 16 bytes (the layouts DeepGEMM and vLLM use); otherwise by the scale loader warps. */
-static int sm90_scale_bulk(const w8a8_problem *problem, const w8a8_gemm_args *args, bool swap)
-{
-    return problem->a_scale.kind == W8A8_SCALE_BLOCK && !swap && args->a_scale_k_major &&
-           !args->b_scale_k_major && (uintptr_t)args->a_scale % SM90_TMA_ALIGN == 0 &&
-           (uintptr_t)args->b_scale % SM90_TMA_ALIGN == 0 &&
-           (uint64_t)args->a_scale_ld * 4u % SM90_TMA_ALIGN == 0 &&
-           (uint64_t)args->b_scale_ld * 4u % SM90_TMA_ALIGN == 0;
-}
-
 static w8a8_status sm90_run(w8a8_context *ctx, const gemm_plan *plan, const w8a8_problem *problem,
                             const w8a8_tensors *tensors, CUstream stream)
 {
@@ -484,9 +469,8 @@ static w8a8_status sm90_run(w8a8_context *ctx, const gemm_plan *plan, const w8a8
     sm90_grid(plan, problem, &launch);
     launch.stream = stream;
     int raster = (int)plan->ints[SM90_I_RASTER], group = (int)plan->ints[SM90_I_GROUP];
-    int scale_bulk = sm90_scale_bulk(problem, &args, swap);
     void *params[] = {&map_a, &map_b, tma_store ? &map_c : (void *)&no_map, &args, &tma_store,
-                      &raster, &group, &scale_bulk};
+                      &raster, &group};
     return jit_kernel_launch(ctx, plan->kernels[0], &launch, params);
 }
 

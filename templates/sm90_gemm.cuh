@@ -28,10 +28,6 @@
  *   tma_store             1: EPILOGUE 1 and 2 store through tma_c; 0: direct stores
  *   raster, group         the tile order (the config's raster and group, below): launch
  *                         arguments, so the configs that differ only there share a cubin
- *   scale_bulk            block scales without SWAP: 1 when A's are K-major, B's row-major,
- *                         both matrices' addresses and row pitches multiples of 16 bytes: the
- *                         TMA producer then loads each stage's scales with bulk copies (below);
- *                         0: the scale loaders copy them
  * Launch: block 128·(CONSUMERS+1) threads, dynamic shared memory SM90_SMEM_BYTES (below:
  * STAGES·(BLOCK_M+BLOCK_N)·128 + the epilogue staging + 16·STAGES + 16 + 1024 alignment
  * slack), a multiple of CLUSTER CTAs with the cluster launch attribute {CLUSTER, 1, 1}, at
@@ -86,17 +82,9 @@
  * block go into it, and after wait_group 0 the consumer adds tmp·sa[m,kb]·sb[n/128,kb] into
  * the main set in fp32. The scales travel with the ring: beside each stage's A and B tiles
  * the stage holds the tile's BLOCK_M A scales and its SM90_SB_COUNT B scales of that K block
- * (SM90_SCALE_STAGE_BYTES). With scale_bulk (K-major A scales and row-major B scales whose
- * addresses and row pitches are multiples of 16 bytes: the layouts DeepGEMM and vLLM use) the
- * TMA producer thread loads them itself with bulk copies on the stage's full barrier: the A
- * scales of the tile's rows as one run (up to A's ld; the rows past M are the caller's
- * padding, whose products are 0 and never stored), each B scale as the 16 bytes of its row
- * holding K blocks kb & ~3 … (kb & ~3) + 3. K blocks past the last, and 128-column blocks
- * past N, get no copy (the stage keeps older finite scales, or the zeros written at start:
- * their products are 0). Otherwise warps 1 and 2 of the producer warpgroup copy them with
- * cp.async (zero past M, N or K, either layout) and hand over on the full barrier (64 cp.async
- * arrivals beside the producer's one); on an H200 those loaders cost 12-17 % of the main loop's
- * time against no scale traffic at all (bench/results-2026-11-26-s22, Z2). A consumer reads its scales from shared
+ * (SM90_SCALE_STAGE_BYTES), which warps 1 and 2 of the producer warpgroup copy with cp.async
+ * (zero past M, N or K, either layout) and hand over on the stage's full barrier (64
+ * cp.async arrivals beside the TMA producer's one). A consumer reads its scales from shared
  * memory right after the full barrier, before its wgmmas, so no global load latency sits
  * in the K loop. The stage is released right after the wait. A partial last K block (TMA
  * zero fill) uses its own scale. valid() counts the doubled accumulators.
@@ -274,18 +262,16 @@
 #define SM90_RED_BYTES (W8A8_SPLIT > 1 ? W8A8_CONSUMERS * SM90_RED_WG_BYTES : 0)
 #define SM90_RED_BAR_BYTES (W8A8_SPLIT > 1 ? 32 : 0)
 /* Block scales: per stage the tile's BLOCK_M A scales, then its SM90_SB_COUNT B scales (one
- * when no tile straddles a 128-column block, else one per block a tile can touch); after the
- * barriers. The loaders put the B scales 4 bytes apart, the bulk copies (scale_bulk) 16 bytes
- * apart (4 K blocks of a row each): 16 bytes of B area when there is one, else 64. */
+ * when no tile straddles a 128-column block, else one per block a tile can touch), padded to
+ * 16 bytes; after the barriers. */
 #define SM90_BLOCK (W8A8_A_SCALE == W8A8_S_BLOCK)
 #define SM90_SB_ONE (128 % W8A8_BLOCK_N == 0)
 #define SM90_SB_COUNT (SM90_SB_ONE ? 1 : (W8A8_BLOCK_N + 127) / 128 + 1)
 /* SWAP: the tile's BLOCK_N token (A) scales, then the scales of the 128-row weight (B) blocks
  * its rows touch (SM90_RB_COUNT: tiles start at multiples of BLOCK_M, so 1, or 2 of 256 rows) */
 #define SM90_RB_COUNT (W8A8_BLOCK_M > 128 ? W8A8_BLOCK_M / 128 : 1)
-#define SM90_SB_AREA (SM90_SB_ONE || W8A8_SWAP ? 16 : 64)
 #define SM90_SCALE_STAGE_BYTES                                                                    \
-    (SM90_BLOCK ? (W8A8_SWAP ? W8A8_BLOCK_N : W8A8_BLOCK_M) * 4 + SM90_SB_AREA : 0)
+    (SM90_BLOCK ? (W8A8_SWAP ? W8A8_BLOCK_N : W8A8_BLOCK_M) * 4 + 16 : 0)
 #define SM90_LOADERS 2 /* block scales: the producer warpgroup's warps that copy them */
 #define SM90_SMEM_BYTES                                                                           \
     (W8A8_STAGES * (SM90_A_BYTES + SM90_B_BYTES) + SM90_C_BYTES + SM90_RED_BYTES +               \
@@ -313,8 +299,7 @@ static_assert(SM90_INT8 == (W8A8_B_TYPE == W8A8_T_INT8), "INT8 pairs only with I
 static_assert(W8A8_A_TYPE == W8A8_T_E4M3 || W8A8_A_TYPE == W8A8_T_E5M2 || SM90_INT8, "A_TYPE");
 static_assert(W8A8_B_TYPE == W8A8_T_E4M3 || W8A8_B_TYPE == W8A8_T_E5M2 || SM90_INT8, "B_TYPE");
 /* Block scales: A 1×128, B 128×128 (the host checks the group shapes), FP8 only, promoted. */
-static_assert(SM90_SB_COUNT <= 4 && (W8A8_SWAP || 16 * SM90_SB_COUNT <= SM90_SB_AREA),
-              "a stage's B scales fit its B area");
+static_assert(SM90_SB_COUNT <= 4, "a stage's B scales fit its 16 bytes");
 static_assert(SM90_BLOCK == (W8A8_B_SCALE == W8A8_S_BLOCK), "block scales on both sides or none");
 static_assert(!SM90_BLOCK || !SM90_INT8, "block scales need FP8");
 static_assert(!SM90_BLOCK || W8A8_AZP == W8A8_Z_NONE, "no zero point with block scales");
@@ -701,51 +686,9 @@ __device__ __forceinline__ void sm90_scale_fetch(sm90_u32 dst, const w8a8_gemm_a
         sm90_weight_scale_fetch(dst + W8A8_BLOCK_M * 4, args, col_tile, kb, kb_in, lane);
 }
 
-/* scale_bulk: the bytes the bulk copies of K block kb's scales bring for tile (mt, nt): the
- * A scales of the tile's rows up to A's ld, 16 per B scale whose 128-column block lies inside
- * N; none past the last K block. */
-__device__ __forceinline__ sm90_u32 sm90_scale_bulk_bytes(const w8a8_gemm_args &args, int mt,
-                                                          int nt, int kb, int k_blocks)
-{
-    if (kb >= k_blocks)
-        return 0u;
-    const long long rows = args.a_scale_ld - (long long)mt * W8A8_BLOCK_M;
-    const long long nb0 = ((long long)nt * W8A8_BLOCK_N) >> 7, nbs = (SM90_N + 127) >> 7;
-    sm90_u32 bytes = rows <= 0 ? 0u : 4u * (sm90_u32)(rows < W8A8_BLOCK_M ? rows : W8A8_BLOCK_M);
-#pragma unroll
-    for (int q = 0; q < SM90_SB_COUNT; ++q)
-        bytes += nb0 + q < nbs ? 16u : 0u;
-    return bytes;
-}
-
-/* scale_bulk: the TMA producer thread's copies of K block kb's scales for tile (mt, nt) into a
- * stage's scale area dst, completing on its full barrier (sm90_scale_bulk_bytes of them): A's
- * K-major run of the tile's rows, and for each B scale the 16 bytes of its row that hold K
- * blocks kb & ~3 … (kb & ~3) + 3 (the row pitch is a multiple of 4 floats, so they lie inside
- * the row). */
-__device__ __forceinline__ void sm90_scale_bulk_fetch(sm90_u32 dst, const w8a8_gemm_args &args,
-                                                      int mt, int nt, int kb, int k_blocks,
-                                                      sm90_u32 full)
-{
-    if (kb >= k_blocks)
-        return;
-    const long long row0 = (long long)mt * W8A8_BLOCK_M, rows = args.a_scale_ld - row0;
-    if (rows > 0)
-        sm90_bulk_load(dst, args.a_scale + (long long)kb * args.a_scale_ld + row0,
-                       4u * (sm90_u32)(rows < W8A8_BLOCK_M ? rows : W8A8_BLOCK_M), full);
-    const long long nb0 = ((long long)nt * W8A8_BLOCK_N) >> 7, nbs = (SM90_N + 127) >> 7;
-#pragma unroll
-    for (int q = 0; q < SM90_SB_COUNT; ++q)
-        if (nb0 + q < nbs)
-            sm90_bulk_load(dst + W8A8_BLOCK_M * 4 + 16 * q,
-                           args.b_scale + (nb0 + q) * args.b_scale_ld + (kb & ~3), 16u, full);
-}
-
 /* A consumer thread's scales of one K block from its stage's scale area src: rows r0 + 64s
- * + 8h of the tile (r0 tile-relative), and the tile's B scales: scale q at b_pitch · q + b_sub
- * past the A scales (the loaders' 4 · q, the bulk copies' 16 · q + 4 · (kb & 3)). */
-__device__ __forceinline__ void sm90_block_scales_read(sm90_block_scales &bs, sm90_u32 src, int r0,
-                                                       int b_pitch, int b_sub)
+ * + 8h of the tile (r0 tile-relative), and the tile's B scales. */
+__device__ __forceinline__ void sm90_block_scales_read(sm90_block_scales &bs, sm90_u32 src, int r0)
 {
 #pragma unroll
     for (int s = 0; s < SM90_SUB_M; ++s)
@@ -754,7 +697,7 @@ __device__ __forceinline__ void sm90_block_scales_read(sm90_block_scales &bs, sm
             bs.sa[s][h] = sm90_ld_shared_f32(src + (r0 + 64 * s + 8 * h) * 4);
 #pragma unroll
     for (int q = 0; q < SM90_SB_COUNT; ++q)
-        bs.sb[q] = sm90_ld_shared_f32(src + W8A8_BLOCK_M * 4 + b_pitch * q + b_sub);
+        bs.sb[q] = sm90_ld_shared_f32(src + W8A8_BLOCK_M * 4 + 4 * q);
 }
 
 #else /* SWAP: tile rows are weight rows, tile columns tokens */
@@ -786,10 +729,8 @@ __device__ __forceinline__ void sm90_scale_fetch(sm90_u32 dst, const w8a8_gemm_a
 }
 
 /* SWAP: r0 is the thread's first row in the tile; its consumer's rows start at r0 & ~63 (a
- * multiple of 64), sub-tile s at 64 rows further each, inside one 128-row weight block. The
- * loaders always copy these (b_pitch 4, b_sub 0). */
-__device__ __forceinline__ void sm90_block_scales_read(sm90_block_scales &bs, sm90_u32 src, int r0,
-                                                       int, int)
+ * multiple of 64), sub-tile s at 64 rows further each, inside one 128-row weight block. */
+__device__ __forceinline__ void sm90_block_scales_read(sm90_block_scales &bs, sm90_u32 src, int r0)
 {
     const int first = r0 & ~63, c0 = 2 * (int)(threadIdx.x % 4);
 #pragma unroll
@@ -877,10 +818,7 @@ __device__ __forceinline__ void sm90_promote(float (&acc)[SM90_SUB_M][SM90_ACC],
 struct sm90_block_scales {
 };
 
-__device__ __forceinline__ void sm90_block_scales_read(sm90_block_scales &, sm90_u32, int, int,
-                                                       int)
-{
-}
+__device__ __forceinline__ void sm90_block_scales_read(sm90_block_scales &, sm90_u32, int) {}
 
 __device__ __forceinline__ void sm90_promote_sub(float (&acc)[SM90_ACC], const float (&tmp)[SM90_ACC],
                                                  const sm90_block_scales &, int, int)
@@ -1132,8 +1070,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
     w8a8_sm90_gemm(const __grid_constant__ sm90_tensor_map tma_a,
                    const __grid_constant__ sm90_tensor_map tma_b,
                    const __grid_constant__ sm90_tensor_map tma_c, const w8a8_gemm_args args,
-                   const int tma_store, const int raster, const int group,
-                   const int scale_bulk)
+                   const int tma_store, const int raster, const int group)
 {
     extern __shared__ __align__(1024) unsigned char smem_raw[];
     /* Buffers must be 1024-byte aligned for the 128-byte swizzle; the host adds slack. The
@@ -1159,11 +1096,6 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
     (void)red_bar;
     (void)tma_c;
     (void)tma_store;
-    /* block scales without SWAP: the producer loads them (scale_bulk), else the loaders copy
-     * them; their B scales lie b_pitch bytes apart in a stage */
-    const bool scales_by_bulk = SM90_BLOCK && !W8A8_SWAP && scale_bulk;
-    const int b_pitch = scales_by_bulk ? 16 : 4;
-    (void)b_pitch;
 
     const int warpgroup = threadIdx.x / 128;
     const int m_tiles = (int)((SM90_ROWS + W8A8_BLOCK_M - 1) / W8A8_BLOCK_M);
@@ -1177,24 +1109,14 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
     const int kb_begin = (int)((long long)units.k_rank * k_steps / W8A8_SPLIT);
     const int kb_end = (int)((long long)(units.k_rank + 1) * k_steps / W8A8_SPLIT);
 
-#if SM90_BLOCK && !W8A8_SWAP
-    if (scales_by_bulk && warpgroup == 0) {
-        /* a stage whose first K block lies past the last gets no scale copy before its first
-         * use: zeros then, never shared memory that might hold NaN (their products are 0) */
-        for (int i = threadIdx.x; i < W8A8_STAGES * SM90_SCALE_STAGE_BYTES / 4; i += 128)
-            sm90_st_shared_u32(scale_smem + 4 * i, 0u);
-        sm90_fence_async_smem(); /* ordered before the bulk copies (the async proxy) */
-    }
-#endif
     if (threadIdx.x == 0) {
         sm90_tma_prefetch(&tma_a);
         sm90_tma_prefetch(&tma_b);
         if (W8A8_EPILOGUE && tma_store)
             sm90_tma_prefetch(&tma_c);
         for (int s = 0; s < W8A8_STAGES; ++s) {
-            /* the producer's expect_tx, and with loader-copied block scales the loaders' lanes */
-            sm90_bar_init(full_bar + 8 * s,
-                          SM90_BLOCK && !scales_by_bulk ? 1 + 32 * SM90_LOADERS : 1);
+            /* the producer's expect_tx, and with block scales the loaders' lanes */
+            sm90_bar_init(full_bar + 8 * s, SM90_BLOCK ? 1 + 32 * SM90_LOADERS : 1);
             /* one per consumer warp, of every CTA whose producer writes this stage */
             sm90_bar_init(empty_bar + 8 * s, 4 * SM90_TILE_OWNERS * W8A8_CLUSTER);
         }
@@ -1230,15 +1152,8 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
             sm90_ring_fill(units, kb_begin, kb_end, empty_bar,
                            [&](int stage, int mt, int nt, int kb) {
                 const sm90_u32 full = full_bar + 8 * stage;
-                /* our A tile, and the whole B tile: half from us, half from the peer; with
-                 * scale_bulk our scales (sm90_scale_bulk_bytes) */
-#if SM90_BLOCK && !W8A8_SWAP
-                const sm90_u32 scale_bytes =
-                    scales_by_bulk ? sm90_scale_bulk_bytes(args, mt, nt, kb, k_blocks) : 0u;
-#else
-                const sm90_u32 scale_bytes = 0u;
-#endif
-                sm90_bar_arrive_expect_tx(full, SM90_A_BYTES + SM90_B_BYTES + scale_bytes);
+                /* our A tile, and the whole B tile: half from us, half from the peer */
+                sm90_bar_arrive_expect_tx(full, SM90_A_BYTES + SM90_B_BYTES);
                 sm90_tma_load_2d_policy(a_smem + stage * SM90_A_BYTES, &tma_a, kb * SM90_BK,
                                         mt * W8A8_BLOCK_M, full, W8A8_EVICT && W8A8_SWAP,
                                         weights_policy);
@@ -1252,11 +1167,6 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
                                         nt * W8A8_BLOCK_N, full, W8A8_EVICT && !W8A8_SWAP,
                                         weights_policy);
 #endif
-#if SM90_BLOCK && !W8A8_SWAP
-                if (scales_by_bulk)
-                    sm90_scale_bulk_fetch(scale_smem + stage * SM90_SCALE_STAGE_BYTES, args, mt, nt,
-                                          kb, k_blocks, full);
-#endif
             });
             /* Every load of this CTA is issued: the next kernel may launch once all CTAs are
              * here, its prologue overlapping our last main loop and epilogue. Not earlier: a
@@ -1265,7 +1175,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
             w8a8_pdl_launch_dependents();
         }
 #if SM90_BLOCK
-        else if (!scales_by_bulk && threadIdx.x / 32 >= 1 && threadIdx.x / 32 <= SM90_LOADERS) {
+        else if (threadIdx.x / 32 >= 1 && threadIdx.x / 32 <= SM90_LOADERS) {
             /* the scale loaders: each stage's block scales, in the producer's order */
             const int loader = threadIdx.x / 32 - 1, lane = threadIdx.x % 32;
             sm90_ring_fill(units, kb_begin, kb_end, empty_bar,
@@ -1349,8 +1259,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
             for (int kb = kb_begin; kb < kb_end; kb += SM90_GROUP) {
                 int done = stage; /* the stage of the next block to promote */
                 sm90_bar_wait(full_bar + 8 * stage, phase);
-                sm90_block_scales_read(scales, scale_smem + stage * SM90_SCALE_STAGE_BYTES, r_tile,
-                                       b_pitch, b_pitch == 16 ? 4 * (kb & 3) : 0);
+                sm90_block_scales_read(scales, scale_smem + stage * SM90_SCALE_STAGE_BYTES, r_tile);
                 sm90_stagger_before(consumer, nth == 0 && kb == kb_begin);
                 sm90_issue_k_block(tmp, sm90_desc_k128(a_smem + stage * SM90_A_BYTES + a_rows),
                                    sm90_desc_k128(b_smem + stage * SM90_B_BYTES), 0);
@@ -1360,8 +1269,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
                     if (g + 1 < SM90_GROUP) {
                         sm90_bar_wait(full_bar + 8 * stage, phase);
                         sm90_block_scales_read(g & 1 ? scales : scales1,
-                                               scale_smem + stage * SM90_SCALE_STAGE_BYTES, r_tile,
-                                               b_pitch, b_pitch == 16 ? 4 * ((kb + g + 1) & 3) : 0);
+                                               scale_smem + stage * SM90_SCALE_STAGE_BYTES, r_tile);
                         if (g > 0)
                             sm90_stagger_before(consumer, false);
                         sm90_issue_k_block(g & 1 ? tmp : tmp2,
@@ -1383,8 +1291,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
             for (int kb = kb_begin; kb < kb_end; ++kb) {
                 sm90_bar_wait(full_bar + 8 * stage, phase);
                 /* the scales first: shared-memory reads finish before the wgmmas' fence */
-                sm90_block_scales_read(scales, scale_smem + stage * SM90_SCALE_STAGE_BYTES, r_tile,
-                                       b_pitch, b_pitch == 16 ? 4 * (kb & 3) : 0);
+                sm90_block_scales_read(scales, scale_smem + stage * SM90_SCALE_STAGE_BYTES, r_tile);
                 sm90_stagger_before(consumer, nth == 0 && kb == kb_begin);
 #if W8A8_WAVE
                 /* one temporary set: each sub-tile's wgmmas, then its promotion, in turn; the

@@ -96,17 +96,6 @@ __device__ __forceinline__ void sm90_tma_load_2d(sm90_u32 dst, const sm90_tensor
                  : "memory");
 }
 
-/* Copies bytes (a multiple of 16; both addresses 16-byte aligned) from global src to shared
- * dst with the bulk-copy engine; their arrival completes that many transaction bytes on bar. */
-__device__ __forceinline__ void sm90_bulk_load(sm90_u32 dst, const void *src, sm90_u32 bytes,
-                                               sm90_u32 bar)
-{
-    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], "
-                 "%2, [%3];" ::"r"(dst),
-                 "l"(src), "r"(bytes), "r"(bar)
-                 : "memory");
-}
-
 /* The same load with an L2 cache policy (sm90_l2_evict_first) for data read once. */
 __device__ __forceinline__ void sm90_tma_load_2d_hint(sm90_u32 dst, const sm90_tensor_map *map,
                                                       int inner, int outer, sm90_u32 bar,
