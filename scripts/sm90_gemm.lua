@@ -55,8 +55,7 @@ local BK = 128                  -- K bytes per stage (one 128-byte swizzle row)
 local BARRIER_BYTES = 16        -- a full and an empty mbarrier per stage
 local TURN_BYTES = 16           -- the two ping-pong turn mbarriers
 local SPLIT_BAR_BYTES = 32      -- split > 1: a ready and a free mbarrier per consumer
-local B_SCALE_AREA = 32         -- block scales: a stage's B scales (16 bytes) after its block_m
-                                -- A scales, then its scale-empty mbarrier (padded to 16)
+local B_SCALE_AREA = 16         -- block scales: a stage's B scales, after its block_m A scales
 local ALIGN_SLACK = 1024        -- the kernel aligns its dynamic shared memory to 1024
 local REG_OVERHEAD = 40         -- registers a consumer needs beside its accumulators
 local BLOCK_SCALE_REGS = 16     -- promoted accumulation: the sa/sb values of a K block

@@ -27,10 +27,7 @@
 #define SM90_BARRIER_BYTES 16u
 #define SM90_TURN_BARRIER_BYTES 16u
 #define SM90_SPLIT_BARRIER_BYTES 32u /* split > 1: a ready and a free barrier per consumer */
-/* block scales: after a stage's A scales its B scales (16 bytes), then (without swap) its
- * scale-empty mbarrier, padded to 16 */
-#define SM90_B_SCALE_AREA_BYTES 32u
-#define SM90_B_SCALE_AREA_SWAP_BYTES 16u
+#define SM90_B_SCALE_AREA_BYTES 16u  /* block scales: a stage's B scales, after its A scales */
 #define SM90_ALIGN_SLACK 1024u
 #define SM90_WARPGROUP 128u
 #define SM90_REG_OVERHEAD 40
@@ -148,8 +145,7 @@ static unsigned sm90_smem_bytes(const sm90_config *c, const w8a8_problem *proble
     /* swap: the tile's token scales (its columns), then the weight blocks' (the 16 bytes) */
     unsigned scaled = (unsigned)(c->swap ? c->block_n : c->block_m);
     unsigned scales = problem->a_scale.kind == W8A8_SCALE_BLOCK
-                          ? scaled * 4u + (c->swap ? SM90_B_SCALE_AREA_SWAP_BYTES
-                                                   : SM90_B_SCALE_AREA_BYTES)
+                          ? scaled * 4u + SM90_B_SCALE_AREA_BYTES
                           : 0u;
     return (unsigned)c->stages * ((unsigned)c->block_m + (unsigned)c->block_n) * SM90_BLOCK_K_BYTES +
            staging + partials + (SM90_BARRIER_BYTES + scales) * (unsigned)c->stages +

@@ -270,13 +270,8 @@
 /* SWAP: the tile's BLOCK_N token (A) scales, then the scales of the 128-row weight (B) blocks
  * its rows touch (SM90_RB_COUNT: tiles start at multiples of BLOCK_M, so 1, or 2 of 256 rows) */
 #define SM90_RB_COUNT (W8A8_BLOCK_M > 128 ? W8A8_BLOCK_M / 128 : 1)
-/* Without SWAP a stage's scale area also holds, after its 16 bytes of B scales, the stage's
- * scale-empty mbarrier (SM90_SCALE_EMPTY): the consumers release a stage's scales as soon as
- * they have read them, so the loaders refill it a K block before its tiles. */
-#define SM90_SCALE_RING (SM90_BLOCK && !W8A8_SWAP)
 #define SM90_SCALE_STAGE_BYTES                                                                    \
-    (SM90_BLOCK ? (W8A8_SWAP ? W8A8_BLOCK_N * 4 + 16 : W8A8_BLOCK_M * 4 + 32) : 0)
-#define SM90_SCALE_EMPTY (W8A8_BLOCK_M * 4 + 16) /* its offset in a stage's scale area */
+    (SM90_BLOCK ? (W8A8_SWAP ? W8A8_BLOCK_N : W8A8_BLOCK_M) * 4 + 16 : 0)
 #define SM90_LOADERS 2 /* block scales: the producer warpgroup's warps that copy them */
 #define SM90_SMEM_BYTES                                                                           \
     (W8A8_STAGES * (SM90_A_BYTES + SM90_B_BYTES) + SM90_C_BYTES + SM90_RED_BYTES +               \
@@ -897,20 +892,6 @@ __device__ __forceinline__ void sm90_pass_turn(sm90_u32 turn_bar, int consumer, 
         sm90_bar_arrive(turn_bar + 8 * (consumer ^ 1));
 }
 
-/* SM90_SCALE_RING: hands a stage's scales back to the loaders once this warp has read them
- * (area: the stage's scale area), one arrival per consumer warp. */
-__device__ __forceinline__ void sm90_scales_release(sm90_u32 area, int lane)
-{
-#if SM90_SCALE_RING
-    __syncwarp(); /* every lane's reads of the area are done */
-    if (lane == 0)
-        sm90_bar_arrive(area + SM90_SCALE_EMPTY);
-#else
-    (void)area;
-    (void)lane;
-#endif
-}
-
 /* Hands a ring stage back to its producer(s): one arrival per consumer warp, on this CTA's
  * empty barrier, and with CLUSTER 2 on the peer's too (its producer multicasts into ours). */
 __device__ __forceinline__ void sm90_release(sm90_u32 empty, int lane)
@@ -1030,12 +1011,11 @@ __device__ __forceinline__ void sm90_unit_tile(const sm90_units &u, int unit, in
 
 /* The producers' walk of the ring (the TMA thread's, and the scale loaders'): for every tile
  * of this CTA and every K block of its slice, in the consumers' order, waits until the next
- * stage is empty (its barrier at empty_bar + empty_stride · stage: the stage's empty barrier,
- * or the loaders' scale-empty one) and calls fill(stage, mt, nt, kb), which starts that
- * stage's loads and accounts them on its full barrier. */
+ * stage is empty and calls fill(stage, mt, nt, kb), which starts that stage's loads and
+ * accounts them on its full barrier. */
 template <typename Fill>
 __device__ __forceinline__ void sm90_ring_fill(const sm90_units &units, int kb_begin, int kb_end,
-                                               sm90_u32 empty_bar, sm90_u32 empty_stride, Fill fill)
+                                               sm90_u32 empty_bar, Fill fill)
 {
     int stage = 0;
     sm90_u32 phase = 0;
@@ -1043,7 +1023,7 @@ __device__ __forceinline__ void sm90_ring_fill(const sm90_units &units, int kb_b
         int mt, nt;
         sm90_unit_tile(units, unit, mt, nt);
         for (int kb = kb_begin; kb < kb_end; ++kb) {
-            sm90_bar_wait(empty_bar + empty_stride * stage, phase ^ 1u);
+            sm90_bar_wait(empty_bar + 8 * stage, phase ^ 1u);
             fill(stage, mt, nt, kb);
             sm90_ring_next(stage, phase);
         }
@@ -1139,11 +1119,6 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
             sm90_bar_init(full_bar + 8 * s, SM90_BLOCK ? 1 + 32 * SM90_LOADERS : 1);
             /* one per consumer warp, of every CTA whose producer writes this stage */
             sm90_bar_init(empty_bar + 8 * s, 4 * SM90_TILE_OWNERS * W8A8_CLUSTER);
-#if SM90_SCALE_RING
-            /* one per consumer warp of this CTA that reads the stage's scales */
-            sm90_bar_init(scale_smem + s * SM90_SCALE_STAGE_BYTES + SM90_SCALE_EMPTY,
-                          4 * SM90_TILE_OWNERS);
-#endif
         }
 #if W8A8_PINGPONG
         sm90_bar_init(turn_bar, 4);
@@ -1174,7 +1149,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
         if (threadIdx.x == 0) {
             /* EVICT: the weights' loads (tma_a with SWAP, else tma_b) evict-first in L2 */
             const sm90_u64 weights_policy = W8A8_EVICT ? sm90_l2_evict_first() : 0;
-            sm90_ring_fill(units, kb_begin, kb_end, empty_bar, 8,
+            sm90_ring_fill(units, kb_begin, kb_end, empty_bar,
                            [&](int stage, int mt, int nt, int kb) {
                 const sm90_u32 full = full_bar + 8 * stage;
                 /* our A tile, and the whole B tile: half from us, half from the peer */
@@ -1203,11 +1178,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
         else if (threadIdx.x / 32 >= 1 && threadIdx.x / 32 <= SM90_LOADERS) {
             /* the scale loaders: each stage's block scales, in the producer's order */
             const int loader = threadIdx.x / 32 - 1, lane = threadIdx.x % 32;
-            /* without SWAP they wait for the consumers to have read a stage's scales, not for
-             * its tiles to be done (SM90_SCALE_EMPTY) */
-            sm90_ring_fill(units, kb_begin, kb_end,
-                           SM90_SCALE_RING ? scale_smem + SM90_SCALE_EMPTY : empty_bar,
-                           SM90_SCALE_RING ? SM90_SCALE_STAGE_BYTES : 8u,
+            sm90_ring_fill(units, kb_begin, kb_end, empty_bar,
                            [&](int stage, int mt, int nt, int kb) {
                 sm90_scale_fetch(scale_smem + stage * SM90_SCALE_STAGE_BYTES, args,
                                  (long long)mt * W8A8_BLOCK_M, (long long)nt * W8A8_BLOCK_N, kb,
@@ -1289,7 +1260,6 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
                 int done = stage; /* the stage of the next block to promote */
                 sm90_bar_wait(full_bar + 8 * stage, phase);
                 sm90_block_scales_read(scales, scale_smem + stage * SM90_SCALE_STAGE_BYTES, r_tile);
-                sm90_scales_release(scale_smem + stage * SM90_SCALE_STAGE_BYTES, lane);
                 sm90_stagger_before(consumer, nth == 0 && kb == kb_begin);
                 sm90_issue_k_block(tmp, sm90_desc_k128(a_smem + stage * SM90_A_BYTES + a_rows),
                                    sm90_desc_k128(b_smem + stage * SM90_B_BYTES), 0);
@@ -1300,7 +1270,6 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
                         sm90_bar_wait(full_bar + 8 * stage, phase);
                         sm90_block_scales_read(g & 1 ? scales : scales1,
                                                scale_smem + stage * SM90_SCALE_STAGE_BYTES, r_tile);
-                        sm90_scales_release(scale_smem + stage * SM90_SCALE_STAGE_BYTES, lane);
                         if (g > 0)
                             sm90_stagger_before(consumer, false);
                         sm90_issue_k_block(g & 1 ? tmp : tmp2,
@@ -1323,7 +1292,6 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
                 sm90_bar_wait(full_bar + 8 * stage, phase);
                 /* the scales first: shared-memory reads finish before the wgmmas' fence */
                 sm90_block_scales_read(scales, scale_smem + stage * SM90_SCALE_STAGE_BYTES, r_tile);
-                sm90_scales_release(scale_smem + stage * SM90_SCALE_STAGE_BYTES, lane);
                 sm90_stagger_before(consumer, nth == 0 && kb == kb_begin);
 #if W8A8_WAVE
                 /* one temporary set: each sub-tile's wgmmas, then its promotion, in turn; the
