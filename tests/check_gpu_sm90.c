@@ -335,7 +335,7 @@ START_TEST(promoted_accumulation_is_more_accurate)
 }
 END_TEST
 
-START_TEST(invalid_padding_configsare_refused)
+START_TEST(invalid_configs_are_refused)
 {
     static const struct {
         const char *config;
@@ -532,7 +532,7 @@ int main(void)
      * in step with the tcases below). CK_RUN_CASE=block runs the config checks and the block-scaled configs alone */
     TCase *block = tcase_create("block");
     tcase_set_timeout(block, 1200);
-    tcase_add_test(block, invalid_padding_configsare_refused);
+    tcase_add_test(block, invalid_configs_are_refused);
     tcase_add_test(block, block_scales_on_odd_shapes);
     tcase_add_test(block, block_scale_padding_is_never_read);
     tcase_add_test(block, promoted_accumulation_on_odd_shapes);
