@@ -782,16 +782,6 @@ __device__ __forceinline__ void sm90_promote_sub(float (&acc)[SM90_ACC], const f
     }
 #endif
 }
-
-/* acc += tmp · sa · sb over the consumer's sub-tiles */
-__device__ __forceinline__ void sm90_promote(float (&acc)[SM90_SUB_M][SM90_ACC],
-                                             const float (&tmp)[SM90_SUB_M][SM90_ACC],
-                                             const sm90_block_scales &bs, int col_off)
-{
-#pragma unroll
-    for (int s = 0; s < SM90_SUB_M; ++s)
-        sm90_promote_sub(acc[s], tmp[s], bs, s, col_off);
-}
 #else
 /* SWAP: acc[r, c] += tmp[r, c] · sb[r / 128] · sa[c] (col_off unused). */
 __device__ __forceinline__ void sm90_promote(float (&acc)[SM90_SUB_M][SM90_ACC],
@@ -827,7 +817,10 @@ __device__ __forceinline__ void sm90_promote_sub(float (&acc)[SM90_ACC], const f
     for (int i = 0; i < SM90_ACC; ++i)
         acc[i] += tmp[i];
 }
+#endif /* SM90_BLOCK */
 
+#if !(SM90_BLOCK && W8A8_SWAP)
+/* acc += tmp (· sa · sb with block scales) over the consumer's sub-tiles */
 __device__ __forceinline__ void sm90_promote(float (&acc)[SM90_SUB_M][SM90_ACC],
                                              const float (&tmp)[SM90_SUB_M][SM90_ACC],
                                              const sm90_block_scales &bs, int col_off)
@@ -836,7 +829,7 @@ __device__ __forceinline__ void sm90_promote(float (&acc)[SM90_SUB_M][SM90_ACC],
     for (int s = 0; s < SM90_SUB_M; ++s)
         sm90_promote_sub(acc[s], tmp[s], bs, s, col_off);
 }
-#endif /* SM90_BLOCK */
+#endif
 #endif /* SM90_PROMOTED */
 
 /* ---- the kernel -------------------------------------------------------------------------- */

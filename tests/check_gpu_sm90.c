@@ -197,6 +197,17 @@ START_TEST(block_scales_on_odd_shapes)
 }
 END_TEST
 
+/* NaN in a rows × k_blocks scale matrix's padding: the entries between its inner extent and
+ * its leading dimension, in every outer line. */
+static void poison_padding(float *scale, const w8a8_scale_layout *l, int64_t rows,
+                           int64_t k_blocks)
+{
+    int64_t outer = l->k_major ? k_blocks : rows, inner = l->k_major ? rows : k_blocks;
+    for (int64_t o = 0; o < outer; o++)
+        for (int64_t i = inner; i < l->ld; i++)
+            scale[o * l->ld + i] = NAN;
+}
+
 /* Block scales in each layout with NaN in the scale matrices' padding, which no kernel may
  * read: M = 1001 with A's ld padded (A rows 1001.. of every K block when K-major), K = 1296 (11
  * K blocks: a K tail; overlap 3 pads them to 16) with B's ld padded (K blocks 11.. of every
@@ -237,16 +248,8 @@ START_TEST(block_scale_padding_is_never_read)
             pgen_case c;
             ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
             int64_t k_blocks = (p.k + 127) / 128, n_blocks = (p.n + 127) / 128;
-            int64_t a_outer = layouts[li].a_k_major ? k_blocks : p.m;
-            int64_t a_inner = layouts[li].a_k_major ? p.m : k_blocks;
-            for (int64_t o = 0; o < a_outer; o++)
-                for (int64_t i = a_inner; i < p.a_scale.ld; i++)
-                    c.a_scale[o * p.a_scale.ld + i] = NAN;
-            int64_t b_outer = layouts[li].b_k_major ? k_blocks : n_blocks;
-            int64_t b_inner = layouts[li].b_k_major ? n_blocks : k_blocks;
-            for (int64_t o = 0; o < b_outer; o++)
-                for (int64_t i = b_inner; i < p.b_scale.ld; i++)
-                    c.b_scale[o * p.b_scale.ld + i] = NAN;
+            poison_padding(c.a_scale, &p.a_scale, p.m, k_blocks);
+            poison_padding(c.b_scale, &p.b_scale, n_blocks, k_blocks);
             bool ok = check_case(&c, padding_configs[ci]);
             if (!ok)
                 printf("sm90: %s, %s differs\n", layouts[li].what, padding_configs[ci]);
