@@ -24,9 +24,9 @@
 --              shared memory (consumers · rows · block_n · out bytes more) and a TMA store
 --              writes it while the next tile's main loop runs; 2: the same through two
 --              output boxes per consumer (a box: the widest of 128/64/32/16 bytes dividing a
---              tile row), each stored as soon as it is written, so the staging takes
---              consumers · rows · 2 · box bytes and the ring can be deeper (tile rows of
---              more than two boxes of at least 32 bytes)
+--              tile row; one box when a row is two), each stored as soon as it is written, so
+--              the staging takes consumers · rows · 2 (or 1) · box bytes and the ring can be
+--              deeper (tile rows of two boxes or more, of at least 32 bytes)
 --   specialize 0, or 1: N and K compiled in (a cubin per shape): constant loop trip counts,
 --              no column predicates when block_n divides N. Offered in every tune (see
 --              prune() for what it measured).
@@ -144,7 +144,10 @@ local function smem_bytes(c, problem)
     if c.epilogue == 1 then
         staging = c.consumers * rows_per_consumer(c) * c.block_n * out_bytes(problem)
     elseif c.epilogue == 2 then
-        staging = c.consumers * rows_per_consumer(c) * 2 * out_box_bytes(c, problem)
+        -- two boxes, or one when a tile row is two boxes (the template's SM90_C_SLOTS)
+        local box = out_box_bytes(c, problem)
+        local slots = c.block_n * out_bytes(problem) > 2 * box and 2 or 1
+        staging = c.consumers * rows_per_consumer(c) * slots * box
     end
     local partials = 0
     if c.split > 1 then
@@ -216,8 +219,8 @@ local function valid(c, problem, device)
         return false, "epilogue is 0, 1 or 2"
     end
     if c.epilogue == 2 and (out_box_bytes(c, problem) < 32
-            or c.block_n * out_bytes(problem) <= 2 * out_box_bytes(c, problem)) then
-        return false, "epilogue 2: more than two output boxes of at least 32 bytes (else 1)"
+            or c.block_n * out_bytes(problem) < 2 * out_box_bytes(c, problem)) then
+        return false, "epilogue 2: two output boxes or more, of at least 32 bytes (else 1)"
     end
     if c.stages < 2 then
         return false, "stages"

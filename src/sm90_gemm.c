@@ -122,13 +122,16 @@ static unsigned sm90_c_box_bytes(int block_n, const w8a8_problem *problem)
 }
 
 /* The staging of epilogue 1 (each consumer's rows of the tile in the out dtype) or 2 (two
- * output boxes of them per consumer); 0 without. */
+ * output boxes of them per consumer, one when a tile row is two boxes: the template's
+ * SM90_C_SLOTS); 0 without. */
 static unsigned sm90_staging_bytes(const sm90_config *c, const w8a8_problem *problem)
 {
     unsigned rows = (unsigned)c->consumers * (unsigned)sm90_wg_m(c);
     unsigned row_bytes = (unsigned)c->block_n * sm90_out_bytes(problem);
+    unsigned box = sm90_c_box_bytes(c->block_n, problem);
+    unsigned slots = row_bytes / box > 2 ? 2u : 1u;
     return c->epilogue == 1   ? rows * row_bytes
-           : c->epilogue == 2 ? rows * 2u * sm90_c_box_bytes(c->block_n, problem)
+           : c->epilogue == 2 ? rows * slots * box
                               : 0u;
 }
 
@@ -197,11 +200,11 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: epilogue must be 0, 1 or 2");
     if (c->epilogue == 2) {
         unsigned box = sm90_c_box_bytes(c->block_n, problem);
-        if (box < 32 || (unsigned)c->block_n * sm90_out_bytes(problem) <= 2 * box)
+        if (box < 32 || (unsigned)c->block_n * sm90_out_bytes(problem) < 2 * box)
             return errorf(ctx, W8A8_INVALID,
-                          "sm90_gemm config: epilogue 2 stages two output boxes of a tile row: "
-                          "it needs more than two of them, of at least 32 bytes (block_n %d, "
-                          "%u-byte boxes)", c->block_n, box);
+                          "sm90_gemm config: epilogue 2 stores a tile row box by box: it needs "
+                          "two boxes or more, of at least 32 bytes (block_n %d, %u-byte boxes)",
+                          c->block_n, box);
     }
     if (c->split != 1 && c->split != 2 && c->split != 4)
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: split %d (1, 2 or 4)", c->split);

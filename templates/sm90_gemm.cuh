@@ -52,8 +52,9 @@
  *               per pair. A consumer releases a stage to both producers (the empty barrier
  *               counts the consumer warps of both CTAs). Units are rastered like tiles.
  *   EPILOGUE    0: direct global stores; 1: shared-memory staging of the consumer's rows and
- *               TMA stores; 2 (more than two boxes of at least 32 bytes): staging of two
- *               boxes of them, each stored when written (SM90_C_SLOTS)
+ *               TMA stores; 2 (two boxes or more, of at least 32 bytes): staging of two boxes
+ *               of them (one when a row is two boxes), each stored when written
+ *               (SM90_C_SLOTS)
  *   SPECIALIZE  0, or 1: the problem's N and K are compiled in (W8A8_N, W8A8_K): the K loop's
  *               trip count and the grid's tile count are constants, and when BLOCK_N divides
  *               N the epilogue drops its column predicates (every tile is whole along N). The
@@ -248,10 +249,11 @@
 #define SM90_C_SWIZZLE_BITS                                                                       \
     (SM90_C_BOX_BYTES == 128 ? 3 : SM90_C_BOX_BYTES == 64 ? 2 : SM90_C_BOX_BYTES == 32 ? 1 : 0)
 #define SM90_C_BOXES (SM90_C_ROW_BYTES / SM90_C_BOX_BYTES)
-/* EPILOGUE 2: a consumer stages two boxes at a time, box b in slot b % 2, each stored as soon as
- * it is written (box b + 2 waits until box b's store has read its slot); EPILOGUE 1 stages
- * all of them (slot = box) and stores them together. */
-#define SM90_C_SLOTS (W8A8_EPILOGUE == 2 ? 2 : SM90_C_BOXES)
+/* EPILOGUE 2: a consumer stages two boxes at a time (one when a tile row is two boxes), box b
+ * in slot b % SLOTS, each stored as soon as it is written (box b + SLOTS waits until box b's
+ * store has read its slot); EPILOGUE 1 stages all of them (slot = box) and stores them
+ * together. */
+#define SM90_C_SLOTS (W8A8_EPILOGUE == 2 ? (SM90_C_BOXES > 2 ? 2 : 1) : SM90_C_BOXES)
 #define SM90_C_BOX_AREA (SM90_WG_M * SM90_C_BOX_BYTES)
 #define SM90_C_WG_BYTES (SM90_C_SLOTS * SM90_C_BOX_AREA)
 #define SM90_C_BYTES (W8A8_EPILOGUE ? W8A8_CONSUMERS * SM90_C_WG_BYTES : 0)
@@ -288,8 +290,8 @@ static_assert(W8A8_STAGES >= 2 && W8A8_STAGES <= 16, "STAGES");
 static_assert(W8A8_CLUSTER == 1 || (W8A8_CLUSTER == 2 && W8A8_BLOCK_N % 16 == 0),
               "CLUSTER 1, or 2 with BLOCK_N a multiple of 16 (half a B tile is whole 1024-byte atoms)");
 static_assert(W8A8_EPILOGUE >= 0 && W8A8_EPILOGUE <= 2, "EPILOGUE is 0, 1 or 2");
-static_assert(W8A8_EPILOGUE != 2 || (SM90_C_BOXES > 2 && SM90_C_BOX_BYTES >= 32),
-              "EPILOGUE 2 needs more than two boxes of at least 32 bytes (else it is EPILOGUE 1)");
+static_assert(W8A8_EPILOGUE != 2 || (SM90_C_BOXES >= 2 && SM90_C_BOX_BYTES >= 32),
+              "EPILOGUE 2 needs two boxes or more of at least 32 bytes (else it is EPILOGUE 1)");
 static_assert(W8A8_SPLIT == 1 || W8A8_SPLIT == 2 || W8A8_SPLIT == 4, "SPLIT is 1, 2 or 4");
 static_assert(W8A8_SPECIALIZE == 0 || W8A8_SPECIALIZE == 1, "SPECIALIZE is 0 or 1");
 static_assert(W8A8_SPLIT == 1 || (W8A8_CLUSTER == 1 && !W8A8_PINGPONG),
@@ -1362,15 +1364,16 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
             sm90_epilogue_swap(acc, args, row0, col0);
 #else
             /* Staged (EPILOGUE 1, 2): before box b, its slot must have been read by the TMA
-             * stores that used it last (the previous tile's, or with EPILOGUE 2 box b - 2's);
-             * after it, the box is stored (EPILOGUE 2), or every box after the last. */
+             * stores that used it last (the previous tile's, or with EPILOGUE 2 box
+             * b - SLOTS's); after it, the box is stored (EPILOGUE 2), or every box after the
+             * last. */
             auto before_box = [&](int b) {
-                if (b == 0 || (W8A8_EPILOGUE == 2 && b >= 2)) {
+                if (b == 0 || (W8A8_EPILOGUE == 2 && b >= SM90_C_SLOTS)) {
                     if (store_issuer) {
                         if (b == 0)
                             sm90_bulk_wait_read<0>();
                         else
-                            sm90_bulk_wait_read<1>();
+                            sm90_bulk_wait_read<SM90_C_SLOTS - 1>();
                     }
                     sm90_named_sync(1 + consumer, 128);
                 }

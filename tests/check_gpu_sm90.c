@@ -61,6 +61,9 @@ static const char *const configs[] = {
      * bytes beside a 4-stage ring; 11 boxes of 32 (16-bit) or 64 bytes (fp32) with ping-pong */
     "block_m=128,block_n=256,stages=4,consumers=2,raster=0,group=8,cluster=1,epilogue=2",
     "block_m=128,block_n=176,stages=4,consumers=2,pingpong=1,raster=1,group=4,cluster=2,epilogue=2",
+    /* epilogue 2 with rows of two boxes (16-bit out): one staged box at a time, so that 6
+     * stages of 128×128 fit */
+    "block_m=128,block_n=128,stages=6,consumers=2,raster=0,group=8,cluster=2,epilogue=2",
     /* split-K in a cluster: K slices that the split does not divide evenly, and (K = 16,
      * one K block) ranks with empty slices */
     "block_m=128,block_n=128,stages=4,consumers=2,raster=0,group=8,cluster=1,split=2",
@@ -115,6 +118,10 @@ static const char *const block_configs[] = {
     "block_m=256,block_n=64,stages=3,consumers=2,raster=0,group=8,cluster=1,split=2,wave=1",
     "block_m=256,block_n=96,stages=4,consumers=2,raster=1,group=8,cluster=1,stagger=1,wave=1",
     "block_m=128,block_n=80,stages=6,consumers=1,raster=0,group=8,cluster=1,specialize=1,wave=1",
+    /* epilogue 2 with rows of two boxes: one staged box a consumer, so that 6 stages of
+     * 128×128 fit beside the scale areas (cuBLASLt's block tile), alone and with a cluster */
+    "block_m=128,block_n=128,stages=6,consumers=2,raster=0,group=8,cluster=1,epilogue=2",
+    "block_m=128,block_n=128,stages=6,consumers=2,raster=1,group=4,cluster=2,epilogue=2,overlap=1",
 };
 #define BLOCK_CONFIG_COUNT ((int)(sizeof block_configs / sizeof block_configs[0]))
 
@@ -357,7 +364,7 @@ START_TEST(invalid_configs_are_refused)
         {"block_m=128,block_n=24,cluster=2", W8A8_E4M3},                /* half of B: 12 rows */
         {"block_m=128,block_n=128,cluster=3", W8A8_E4M3},               /* cluster */
         {"block_m=128,block_n=128,epilogue=3", W8A8_E4M3},              /* epilogue */
-        {"block_m=128,block_n=128,epilogue=2", W8A8_E4M3},  /* 2 boxes: that is epilogue 1 */
+        {"block_m=128,block_n=64,consumers=2,epilogue=2", W8A8_E4M3},   /* one box a row */
         {"block_m=128,block_n=24,consumers=2,epilogue=2", W8A8_E4M3},   /* 16-byte boxes */
         {"block_m=128,block_n=256,stages=4,consumers=2,epilogue=1", W8A8_E4M3}, /* staging */
         {"block_m=128,block_n=128,stages=4,consumers=2,split=3", W8A8_E4M3},    /* split */
