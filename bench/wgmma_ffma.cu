@@ -11,6 +11,10 @@
  *   neighbour  warpgroup 0 as chain, warpgroup 1 only the FFMAs of a promotion, no wgmma
  *   half       both: promote only 32 of the 64 accumulators (half the FFMAs)
  *   stream     both: 4 wgmmas accumulating, commit, wait 1 (sm90_gemm's per-tensor loop)
+ *   promote3   three warpgroups as promote (a third consumer: does it hide the promotion?)
+ *   chain3     three warpgroups as chain
+ *   promote3n96, chain3n96, promote2n96: the same with m64n96k32 (48 accumulators a thread,
+ *              what a third consumer's registers allow beside a temporary set)
  *
  * Prints one JSON line per mode: TFLOP/s of the wgmmas (all CTAs), and cycles per K block of
  * warpgroup 0 (clock64, median over CTAs). Usage: wgmma_ffma [iterations] */
@@ -30,8 +34,7 @@
         }                                                                                      \
     } while (0)
 
-enum { CHAIN, PROMOTE, OVERLAP, SOLO, NEIGHBOUR, HALF, STREAM, MODES };
-static const char *const mode_names[] = {"chain", "promote", "overlap", "solo", "neighbour", "half", "stream"};
+enum { CHAIN, PROMOTE, OVERLAP, SOLO, NEIGHBOUR, HALF, STREAM };
 
 #define F4(d, i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3])
 #define F16(d, i) F4(d, i), F4(d, i + 4), F4(d, i + 8), F4(d, i + 12)
@@ -50,13 +53,28 @@ __device__ __forceinline__ void wgmma(float (&d)[64], uint64_t da, uint64_t db, 
                  :
                  : "memory");
 }
+#define F48(d) F16(d, 0), F16(d, 16), F16(d, 32)
+#define LIST48                                                                                 \
+    "%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,"   \
+    "%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,"     \
+    "%47,%48,%49,%50"
+
+__device__ __forceinline__ void wgmma(float (&d)[48], uint64_t da, uint64_t db, int acc)
+{
+    asm volatile("{ .reg .pred p;\n setp.ne.b32 p, %0, 0;\n"
+                 " wgmma.mma_async.sync.aligned.m64n96k32.f32.e4m3.e4m3 {" LIST48
+                 "}, %1, %2, p, 1, 1;\n}"
+                 : "+r"(acc), "+l"(da), "+l"(db), F48(d)
+                 :
+                 : "memory");
+}
 __device__ __forceinline__ void fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
 template <int N> __device__ __forceinline__ void wait() { asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(N) : "memory"); }
-__device__ __forceinline__ void reg_fence(float (&d)[64])
+template <int NA> __device__ __forceinline__ void reg_fence(float (&d)[NA])
 {
 #pragma unroll
-    for (int i = 0; i < 64; ++i)
+    for (int i = 0; i < NA; ++i)
         asm volatile("" : "+f"(d[i])::"memory");
 }
 
@@ -68,7 +86,8 @@ __device__ __forceinline__ uint64_t desc(uint32_t addr)
 }
 
 /* the 4 k32 wgmmas of one K block; first: overwrite instead of accumulate */
-__device__ __forceinline__ void k_block(float (&d)[64], uint32_t a, uint32_t b, bool first)
+template <int NA>
+__device__ __forceinline__ void k_block(float (&d)[NA], uint32_t a, uint32_t b, bool first)
 {
     fence();
 #pragma unroll
@@ -77,31 +96,32 @@ __device__ __forceinline__ void k_block(float (&d)[64], uint32_t a, uint32_t b, 
     commit();
 }
 
-template <int NF>
-__device__ __forceinline__ void promote(float (&acc)[64], const float (&tmp)[64], float s)
+template <int NF, int NA>
+__device__ __forceinline__ void promote(float (&acc)[NA], const float (&tmp)[NA], float s)
 {
 #pragma unroll
     for (int i = 0; i < NF; ++i)
         acc[i] = __fmaf_rn(tmp[i], s, acc[i]);
 }
 
-template <int mode>
-__global__ void __launch_bounds__(256, 1) bench(int iters, const float *scales, float *sink,
-                                                long long *cycles)
+template <int mode, int WGS, int N>
+__global__ void __launch_bounds__(128 * WGS, 1) bench(int iters, const float *scales, float *sink,
+                                                      long long *cycles)
 {
+    constexpr int NA = N / 2; /* accumulators a thread */
     extern __shared__ __align__(1024) unsigned char smem_raw[];
     const uint32_t base = ((uint32_t)__cvta_generic_to_shared(smem_raw) + 1023u) & ~1023u;
     unsigned char *p = smem_raw + (base - (uint32_t)__cvta_generic_to_shared(smem_raw));
-    /* A: 2 × 64 rows, B: 128 rows, 128 bytes each; small e4m3 codes (no NaN / inf) */
-    for (int i = threadIdx.x; i < 256 * 128; i += blockDim.x)
+    /* A: WGS × 64 rows, B: N rows, 128 bytes each; small e4m3 codes (no NaN / inf) */
+    for (int i = threadIdx.x; i < (WGS * 64 + N) * 128; i += blockDim.x)
         p[i] = (unsigned char)(((i * 2654435761u) >> 13) & 0x37);
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     __syncthreads();
     const int wg = threadIdx.x / 128;
-    const uint32_t a = base + wg * 64 * 128, b = base + 128 * 128;
-    float acc[64], tmp[64], tmp2[64];
+    const uint32_t a = base + wg * 64 * 128, b = base + WGS * 64 * 128;
+    float acc[NA], tmp[NA], tmp2[NA];
 #pragma unroll
-    for (int i = 0; i < 64; ++i)
+    for (int i = 0; i < NA; ++i)
         acc[i] = tmp[i] = tmp2[i] = 0.0f;
     const float s0 = scales[threadIdx.x & 7], s1 = scales[(threadIdx.x + 3) & 7];
     long long t0 = clock64();
@@ -119,12 +139,12 @@ __global__ void __launch_bounds__(256, 1) bench(int iters, const float *scales, 
         }
         wait<0>();
         reg_fence(acc);
-    } else if (mode == NEIGHBOUR) { /* warpgroup 1: a promotion's FFMAs per K block */
+    } else if (mode == NEIGHBOUR) { /* the other warpgroups: a promotion's FFMAs per K block */
         for (int it = 0; it < iters; ++it) {
-            promote<64>(acc, tmp, (it & 1) ? s0 : s1);
+            promote<NA>(acc, tmp, (it & 1) ? s0 : s1);
             reg_fence(acc);
 #pragma unroll
-            for (int i = 0; i < 64; ++i)
+            for (int i = 0; i < NA; ++i)
                 tmp[i] = acc[i] * 0.5f; /* keeps tmp live and changing */
             reg_fence(tmp);
         }
@@ -134,9 +154,9 @@ __global__ void __launch_bounds__(256, 1) bench(int iters, const float *scales, 
             wait<0>();
             reg_fence(tmp);
             if (mode == PROMOTE)
-                promote<64>(acc, tmp, (it & 1) ? s0 : s1);
+                promote<NA>(acc, tmp, (it & 1) ? s0 : s1);
             else
-                promote<32>(acc, tmp, (it & 1) ? s0 : s1);
+                promote<NA / 2>(acc, tmp, (it & 1) ? s0 : s1);
         }
     } else if (mode == OVERLAP) { /* pairs finish inside their iteration (ptxas C7514) */
         for (int it = 0; it + 1 < iters; it += 2) {
@@ -144,21 +164,27 @@ __global__ void __launch_bounds__(256, 1) bench(int iters, const float *scales, 
             k_block(tmp2, a, b, true);
             wait<1>();
             reg_fence(tmp);
-            promote<64>(acc, tmp, s0);
+            promote<NA>(acc, tmp, s0);
             wait<0>();
             reg_fence(tmp2);
-            promote<64>(acc, tmp2, s1);
+            promote<NA>(acc, tmp2, s1);
         }
     }
     long long t1 = clock64();
     if (threadIdx.x % 128 == 0)
-        cycles[blockIdx.x * 2 + wg] = t1 - t0;
+        cycles[blockIdx.x * 4 + wg] = t1 - t0;
     float sum = 0.0f;
 #pragma unroll
-    for (int i = 0; i < 64; ++i)
+    for (int i = 0; i < NA; ++i)
         sum += acc[i] + tmp[i] + tmp2[i];
     sink[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }
+
+struct mode_case {
+    const char *name;
+    void (*kernel)(int, const float *, float *, long long *);
+    int wgs, n, issuing; /* warpgroups, wgmma N, warpgroups issuing wgmmas */
+};
 
 int main(int argc, char **argv)
 {
@@ -167,16 +193,28 @@ int main(int argc, char **argv)
     CHECK(cudaGetDevice(&dev));
     CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     const int smem = 160 * 1024; /* one CTA per SM */
-    void (*const kernels[MODES])(int, const float *, float *, long long *) = {
-        bench<CHAIN>, bench<PROMOTE>, bench<OVERLAP>, bench<SOLO>, bench<NEIGHBOUR>, bench<HALF>,
-        bench<STREAM>};
-    for (int m = 0; m < MODES; ++m)
-        CHECK(cudaFuncSetAttribute(kernels[m], cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    const mode_case cases[] = {
+        {"chain", bench<CHAIN, 2, 128>, 2, 128, 2},
+        {"promote", bench<PROMOTE, 2, 128>, 2, 128, 2},
+        {"overlap", bench<OVERLAP, 2, 128>, 2, 128, 2},
+        {"solo", bench<SOLO, 2, 128>, 2, 128, 1},
+        {"neighbour", bench<NEIGHBOUR, 2, 128>, 2, 128, 1},
+        {"half", bench<HALF, 2, 128>, 2, 128, 2},
+        {"stream", bench<STREAM, 2, 128>, 2, 128, 2},
+        {"chain3", bench<CHAIN, 3, 128>, 3, 128, 3},
+        {"promote3", bench<PROMOTE, 3, 128>, 3, 128, 3},
+        {"chain3n96", bench<CHAIN, 3, 96>, 3, 96, 3},
+        {"promote3n96", bench<PROMOTE, 3, 96>, 3, 96, 3},
+        {"promote2n96", bench<PROMOTE, 2, 96>, 2, 96, 2},
+    };
+    const int modes = (int)(sizeof cases / sizeof cases[0]);
+    for (int m = 0; m < modes; ++m)
+        CHECK(cudaFuncSetAttribute(cases[m].kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     float *scales, *sink;
     long long *cycles;
     CHECK(cudaMalloc(&scales, 8 * sizeof(float)));
-    CHECK(cudaMalloc(&sink, (size_t)sms * 256 * sizeof(float)));
-    CHECK(cudaMalloc(&cycles, (size_t)sms * 2 * sizeof(long long)));
+    CHECK(cudaMalloc(&sink, (size_t)sms * 512 * sizeof(float)));
+    CHECK(cudaMalloc(&cycles, (size_t)sms * 4 * sizeof(long long)));
     float hs[8] = {0.5f, 0.25f, 1.0f, 0.125f, 0.75f, 0.5f, 2.0f, 1.5f};
     CHECK(cudaMemcpy(scales, hs, sizeof hs, cudaMemcpyHostToDevice));
     cudaEvent_t e0, e1;
@@ -184,36 +222,40 @@ int main(int argc, char **argv)
     CHECK(cudaEventCreate(&e1));
     /* rounds over the modes, so that each sees the same clock and power states */
     const int rounds = 3;
-    std::vector<std::vector<float>> ms(MODES);
-    std::vector<std::vector<long long>> cyc(MODES);
+    std::vector<std::vector<float>> ms(modes);
+    std::vector<std::vector<long long>> cyc(modes);
     for (int r = 0; r < rounds; ++r)
-        for (int m = 0; m < MODES; ++m) {
-            kernels[m]<<<sms, 256, smem>>>(iters / 10, scales, sink, cycles); /* warm */
+        for (int m = 0; m < modes; ++m) {
+            const int threads = 128 * cases[m].wgs;
+            cases[m].kernel<<<sms, threads, smem>>>(iters / 10, scales, sink, cycles); /* warm */
             CHECK(cudaEventRecord(e0));
-            kernels[m]<<<sms, 256, smem>>>(iters, scales, sink, cycles);
+            cases[m].kernel<<<sms, threads, smem>>>(iters, scales, sink, cycles);
             CHECK(cudaEventRecord(e1));
             CHECK(cudaEventSynchronize(e1));
             CHECK(cudaGetLastError());
             float t = 0;
             CHECK(cudaEventElapsedTime(&t, e0, e1));
             ms[m].push_back(t);
-            std::vector<long long> c(sms * 2);
+            std::vector<long long> c(sms * 4);
             CHECK(cudaMemcpy(c.data(), cycles, c.size() * sizeof(long long), cudaMemcpyDeviceToHost));
             std::vector<long long> c0;
             for (int i = 0; i < sms; ++i)
-                c0.push_back(c[2 * i]);
+                c0.push_back(c[4 * i]);
             std::sort(c0.begin(), c0.end());
             cyc[m].push_back(c0[sms / 2]);
         }
-    for (int m = 0; m < MODES; ++m) {
+    for (int m = 0; m < modes; ++m) {
         std::sort(ms[m].begin(), ms[m].end());
         std::sort(cyc[m].begin(), cyc[m].end());
-        const int issuing = (m == SOLO || m == NEIGHBOUR) ? 1 : 2;
-        const double flop = 2.0 * 64 * 128 * 128 * (double)iters * issuing * sms;
-        printf("{\"mode\": \"%s\", \"iters\": %d, \"ms\": %.3f, \"tflops\": %.1f, "
-               "\"wg0_cycles_per_kblock\": %.1f}\n",
-               mode_names[m], iters, ms[m][rounds / 2], flop / (ms[m][rounds / 2] * 1e-3) / 1e12,
-               (double)cyc[m][rounds / 2] / iters);
+        const double flop = 2.0 * 64 * cases[m].n * 128 * (double)iters * cases[m].issuing * sms;
+        const double cycles_per_kb = (double)cyc[m][rounds / 2] / iters;
+        /* tensor-pipe cycles a K block of every issuing warpgroup needs at the SM's peak of
+         * 8192 dense FP8 FLOP a cycle, over the cycles warpgroup 0 took for one */
+        const double busy = 2.0 * 64 * cases[m].n * 128 * cases[m].issuing / 8192.0 / cycles_per_kb;
+        printf("{\"mode\": \"%s\", \"warpgroups\": %d, \"n\": %d, \"iters\": %d, \"ms\": %.3f, "
+               "\"tflops\": %.1f, \"wg0_cycles_per_kblock\": %.1f, \"tensor_busy\": %.3f}\n",
+               cases[m].name, cases[m].wgs, cases[m].n, iters, ms[m][rounds / 2],
+               flop / (ms[m][rounds / 2] * 1e-3) / 1e12, cycles_per_kb, busy);
     }
     return 0;
 }
