@@ -60,8 +60,7 @@ local ALIGN_SLACK = 1024        -- the kernel aligns its dynamic shared memory t
 local REG_OVERHEAD = 40         -- registers a consumer needs beside its accumulators
 local BLOCK_SCALE_REGS = 16     -- promoted accumulation: the sa/sb values of a K block
 local OVERLAP_OVERHEAD = 32     -- overlap >= 1: registers beside the three sets (+8 per 64 rows)
-local CONSUMER_REGS = { 255, 232, 152 } -- per consumer count: no setmaxnreg / setmaxnreg.inc
-local THREE_CONSUMER_OVERHEAD = 24 -- promoted, 3 consumers: registers beside the two sets
+local CONSUMER_REGS = { 255, 232 } -- per consumer count: no setmaxnreg / setmaxnreg.inc 232
 
 local gemm = gemm -- scripts/lib/gemm.lua
 local ceil_div, is_block, is_promoted = gemm.ceil_div, gemm.is_block, gemm.is_promoted
@@ -170,12 +169,6 @@ local function valid(c, problem, device)
     if c.block_m % c.consumers ~= 0 or (wg_m ~= 64 and wg_m ~= 128) then
         return false, "rows per consumer must be 64 or 128"
     end
-    if (c.block_m == 192) ~= (c.consumers == 3) then
-        return false, "block_m 192 goes with 3 consumers, 3 consumers with block_m 192"
-    end
-    if c.consumers == 3 and (c.split ~= 1 or c.stagger ~= 0 or not is_promoted(problem)) then
-        return false, "3 consumers: promoted accumulation, no split-K, no stagger"
-    end
     if c.block_n % 8 ~= 0 or c.block_n < 8 or c.block_n > 256 then
         return false, "block_n is wgmma N: 8..256 step 8"
     end
@@ -208,18 +201,12 @@ local function valid(c, problem, device)
     elseif is_promoted(problem) then
         acc = 2 * acc -- promoted accumulation: a temporary set beside the main one
         overhead = overhead + BLOCK_SCALE_REGS
-        if c.consumers == 3 then
-            -- measured (NVRTC, CUDA 13): 192x128 of three 64-row consumers (2 x 64
-            -- accumulators) compiles clean at 152 registers, 192x144 spills
-            overhead = THREE_CONSUMER_OVERHEAD
-        end
     end
     if acc + overhead > CONSUMER_REGS[c.consumers] then
         return false, "accumulator registers"
     end
     -- setmaxnreg: producer 40 + consumers at their cap must fit the register file
-    if c.consumers >= 2 and 128 * 40 + 128 * c.consumers * CONSUMER_REGS[c.consumers]
-            > (device.regs_per_sm or 65536) then
+    if c.consumers == 2 and 128 * 40 + 256 * CONSUMER_REGS[2] > (device.regs_per_sm or 65536) then
         return false, "register file"
     end
     if c.cluster ~= 1 and c.cluster ~= 2 then

@@ -42,10 +42,6 @@
 #define SM90_OVERLAP_OVERHEAD 32
 #define SM90_REGS_ONE_CONSUMER 255
 #define SM90_REGS_TWO_CONSUMERS 232
-#define SM90_REGS_THREE_CONSUMERS 152 /* 128 · 40 + 384 · 152 ≤ 65536 */
-/* promoted accumulation with 3 consumers: what a consumer needs beside its two sets; measured
- * with NVRTC (CUDA 13): 192x128 (2 x 64 accumulators) compiles clean at 152, 192x144 spills */
-#define SM90_THREE_CONSUMER_OVERHEAD 24
 #define SM90_TMA_BOX_MAX 256
 #define SM90_MAX_STAGES 16
 #define SM90_MAX_GROUP 64
@@ -169,25 +165,19 @@ static bool sm90_int8_n_ok(int n)
 static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *problem,
                                      const sm90_config *c)
 {
-    if (c->consumers < 1 || c->consumers > 3)
-        return errorf(ctx, W8A8_INVALID, "sm90_gemm config: consumers must be 1, 2 or 3");
+    if (c->consumers != 1 && c->consumers != 2)
+        return errorf(ctx, W8A8_INVALID, "sm90_gemm config: consumers must be 1 or 2");
     if (c->pingpong != 0 && c->pingpong != 1)
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: pingpong must be 0 or 1");
     if (c->pingpong && c->consumers != 2)
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: pingpong needs 2 consumers");
     /* rows per consumer warpgroup: the whole tile in ping-pong, a share otherwise */
     int wg_m = sm90_wg_m(c);
-    if ((c->block_m != 64 && c->block_m != 128 && c->block_m != 256 &&
-         !(c->block_m == 192 && c->consumers == 3)) ||
-        c->block_m % c->consumers != 0 || (wg_m != 64 && wg_m != 128))
+    if ((c->block_m != 64 && c->block_m != 128 && c->block_m != 256) ||
+        (wg_m != 64 && wg_m != 128))
         return errorf(ctx, W8A8_INVALID,
-                      "sm90_gemm config: block_m %d with %d consumers, pingpong %d (block_m 64, "
-                      "128, 256, or 192 with 3 consumers; rows per consumer must be 64 or 128)",
-                      c->block_m, c->consumers, c->pingpong);
-    if (c->consumers == 3 && (c->split != 1 || c->swap || !sm90_promoted(problem)))
-        return errorf(ctx, W8A8_INVALID,
-                      "sm90_gemm config: 3 consumers run promoted accumulation (block scales "
-                      "or accum promoted), without split-K and swap");
+                      "sm90_gemm config: block_m %d with %d consumers, pingpong %d (rows per "
+                      "consumer must be 64 or 128)", c->block_m, c->consumers, c->pingpong);
     if (c->block_n < 8 || c->block_n > SM90_TMA_BOX_MAX || c->block_n % 8 != 0)
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: block_n %d (8..256 step 8)", c->block_n);
     if (problem->a_type == W8A8_INT8 && !sm90_int8_n_ok(c->block_n))
@@ -272,12 +262,8 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
         /* the main set and a temporary one (wave: of one 64-row sub-tile) */
         accumulators += c->wave ? c->block_n / 2 : accumulators;
         overhead += SM90_BLOCK_SCALE_REGS;
-        if (c->consumers == 3)
-            overhead = SM90_THREE_CONSUMER_OVERHEAD;
     }
-    int cap = c->consumers == 3   ? SM90_REGS_THREE_CONSUMERS
-              : c->consumers == 2 ? SM90_REGS_TWO_CONSUMERS
-                                  : SM90_REGS_ONE_CONSUMER;
+    int cap = c->consumers == 2 ? SM90_REGS_TWO_CONSUMERS : SM90_REGS_ONE_CONSUMER;
     if (accumulators + overhead > cap)
         return errorf(ctx, W8A8_INVALID,
                       "sm90_gemm config: %d accumulator registers per thread exceed the cap %d",

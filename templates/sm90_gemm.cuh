@@ -38,9 +38,7 @@
  *               PINGPONG) must be 64 or 128
  *   BLOCK_N     FP8: 8…256 in steps of 8; INT8: 8, 16, 24, 32, 48…256 in steps of 16
  *   STAGES      2…16, within the shared-memory limit
- *   CONSUMERS   1, 2 or 3 consumer warpgroups (3: BLOCK_M 192, 64 rows each, setmaxnreg
- *               40 / 152, no SPLIT; with block scales a third warpgroup's wgmmas keep the
- *               tensor cores busy while two promote)
+ *   CONSUMERS   1 or 2 consumer warpgroups
  *   PINGPONG    0: the consumers share each tile (BLOCK_M / CONSUMERS rows each);
  *               1 (needs CONSUMERS 2): each consumer takes every other tile of the CTA
  *               whole (BLOCK_M = 64 or 128 rows), so one warpgroup's epilogue overlaps
@@ -281,12 +279,8 @@
     (W8A8_STAGES * (SM90_A_BYTES + SM90_B_BYTES) + SM90_C_BYTES + SM90_RED_BYTES +               \
      16 * W8A8_STAGES + 16 + SM90_RED_BAR_BYTES + W8A8_STAGES * SM90_SCALE_STAGE_BYTES + 1024)
 
-static_assert(W8A8_BLOCK_M == 64 || W8A8_BLOCK_M == 128 || W8A8_BLOCK_M == 256 ||
-                  (W8A8_BLOCK_M == 192 && W8A8_CONSUMERS == 3),
-              "BLOCK_M: 64, 128, 256 (192 with 3 consumers)");
-static_assert(W8A8_CONSUMERS >= 1 && W8A8_CONSUMERS <= 3, "CONSUMERS is 1, 2 or 3");
-static_assert(W8A8_CONSUMERS != 3 || (W8A8_SPLIT == 1 && !W8A8_SWAP),
-              "3 consumers: no split-K (its barriers are per consumer of 2) and no swap");
+static_assert(W8A8_BLOCK_M == 64 || W8A8_BLOCK_M == 128 || W8A8_BLOCK_M == 256, "BLOCK_M");
+static_assert(W8A8_CONSUMERS == 1 || W8A8_CONSUMERS == 2, "CONSUMERS is 1 or 2");
 static_assert(SM90_WG_M == 64 || SM90_WG_M == 128, "rows per consumer must be 64 or 128");
 static_assert(!W8A8_PINGPONG || W8A8_CONSUMERS == 2, "PINGPONG needs 2 consumers");
 static_assert(W8A8_BLOCK_N % 8 == 0 && W8A8_BLOCK_N >= 8 && W8A8_BLOCK_N <= 256, "BLOCK_N");
@@ -1144,7 +1138,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
 
     if (warpgroup == 0) {
         /* ---- producer ---- */
-#if W8A8_CONSUMERS >= 2
+#if W8A8_CONSUMERS == 2
         sm90_regs_dec<40>();
 #endif
         if (threadIdx.x == 0) {
@@ -1192,8 +1186,6 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
         /* ---- consumers ---- */
 #if W8A8_CONSUMERS == 2
         sm90_regs_inc<232>();
-#elif W8A8_CONSUMERS == 3
-        sm90_regs_inc<152>(); /* 128 · 40 + 384 · 152 ≤ 65536 */
 #endif
         const int consumer = warpgroup - 1;
         const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
