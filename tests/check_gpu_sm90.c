@@ -61,8 +61,8 @@ static const char *const configs[] = {
      * bytes beside a 4-stage ring; 11 boxes of 32 (16-bit) or 64 bytes (fp32) with ping-pong */
     "block_m=128,block_n=256,stages=4,consumers=2,raster=0,group=8,cluster=1,epilogue=2",
     "block_m=128,block_n=176,stages=4,consumers=2,pingpong=1,raster=1,group=4,cluster=2,epilogue=2",
-    /* epilogue 2 with rows of two boxes (16-bit out): one staged box at a time, so that 6
-     * stages of 128×128 fit */
+    /* epilogue 2 with rows of two boxes (16-bit out): one staged box at a time (fp32 rows
+     * are four boxes: two), beside a 6-stage ring */
     "block_m=128,block_n=128,stages=6,consumers=2,raster=0,group=8,cluster=2,epilogue=2",
     /* split-K in a cluster: K slices that the split does not divide evenly, and (K = 16,
      * one K block) ranks with empty slices */
