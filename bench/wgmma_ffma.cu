@@ -38,36 +38,27 @@ enum { CHAIN, PROMOTE, OVERLAP, SOLO, NEIGHBOUR, HALF, STREAM };
 
 #define F4(d, i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3])
 #define F16(d, i) F4(d, i), F4(d, i + 4), F4(d, i + 8), F4(d, i + 12)
-#define F64(d) F16(d, 0), F16(d, 16), F16(d, 32), F16(d, 48)
-#define LIST64                                                                                 \
-    "%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,"   \
-    "%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,"     \
-    "%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63,%64,%65,%66"
-
-__device__ __forceinline__ void wgmma(float (&d)[64], uint64_t da, uint64_t db, int acc)
-{
-    asm volatile("{ .reg .pred p;\n setp.ne.b32 p, %0, 0;\n"
-                 " wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {" LIST64
-                 "}, %1, %2, p, 1, 1;\n}"
-                 : "+r"(acc), "+l"(da), "+l"(db), F64(d)
-                 :
-                 : "memory");
-}
 #define F48(d) F16(d, 0), F16(d, 16), F16(d, 32)
+#define F64(d) F48(d), F16(d, 48)
 #define LIST48                                                                                 \
     "%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,"   \
     "%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,"     \
     "%47,%48,%49,%50"
+#define LIST64 LIST48 ",%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63,%64,%65,%66"
 
-__device__ __forceinline__ void wgmma(float (&d)[48], uint64_t da, uint64_t db, int acc)
-{
-    asm volatile("{ .reg .pred p;\n setp.ne.b32 p, %0, 0;\n"
-                 " wgmma.mma_async.sync.aligned.m64n96k32.f32.e4m3.e4m3 {" LIST48
-                 "}, %1, %2, p, 1, 1;\n}"
-                 : "+r"(acc), "+l"(da), "+l"(db), F48(d)
-                 :
-                 : "memory");
-}
+/* wgmma.m64n<N>k32 e4m3 into d (N / 2 accumulators a thread): acc 0 overwrites d */
+#define WGMMA(N, LIST, FD)                                                                     \
+    __device__ __forceinline__ void wgmma(float (&d)[N / 2], uint64_t da, uint64_t db, int acc) \
+    {                                                                                          \
+        asm volatile("{ .reg .pred p;\n setp.ne.b32 p, %0, 0;\n"                               \
+                     " wgmma.mma_async.sync.aligned.m64n" #N "k32.f32.e4m3.e4m3 {" LIST       \
+                     "}, %1, %2, p, 1, 1;\n}"                                                  \
+                     : "+r"(acc), "+l"(da), "+l"(db), FD(d)                                    \
+                     :                                                                         \
+                     : "memory");                                                              \
+    }
+WGMMA(128, LIST64, F64)
+WGMMA(96, LIST48, F48)
 __device__ __forceinline__ void fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
 template <int N> __device__ __forceinline__ void wait() { asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(N) : "memory"); }
