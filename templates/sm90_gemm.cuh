@@ -85,7 +85,10 @@
  * the stage holds the tile's BLOCK_M A scales and its SM90_SB_COUNT B scales of that K block
  * (SM90_SCALE_STAGE_BYTES), which warps 1 and 2 of the producer warpgroup copy with cp.async
  * (zero past M, N or K, either layout) and hand over on the stage's full barrier (64
- * cp.async arrivals beside the TMA producer's one). A consumer reads its scales from shared
+ * cp.async arrivals beside the TMA producer's one). K-major A scales at a 16-byte aligned
+ * address and pitch travel instead as one bulk copy a stage, issued by loader 0's lane 0 and
+ * counted as transaction bytes on the same barrier (tiles of up to 128 rows; the scale areas
+ * start zeroed). A consumer reads its scales from shared
  * memory right after the full barrier, before its wgmmas, so no global load latency sits
  * in the K loop. The stage is released right after the wait. A partial last K block (TMA
  * zero fill) uses its own scale. valid() counts the doubled accumulators.
@@ -669,6 +672,27 @@ struct sm90_block_scales {
  * the consumers only if a K block costs them few instructions: one address per lane,
  * stepped by 64 rows. They run on the producer's 40 registers, so they keep no state
  * between K blocks. */
+/* The same with K-major A scales at a 16-byte aligned address and pitch: the tile's rows of K
+ * block kb are one run up to A's ld (rows past M are padding, whose products are 0 and never
+ * stored), copied by loader 0's lane 0 with one bulk copy that completes transaction bytes
+ * on the stage's full barrier `full`; rows past ld keep the zeros written at the start. The
+ * B scales as in sm90_scale_fetch. */
+__device__ __forceinline__ void sm90_scale_fetch_bulk(sm90_u32 dst, const w8a8_gemm_args &args,
+                                                      long long row_tile, long long col_tile,
+                                                      int kb, int k_blocks, int loader, int lane,
+                                                      sm90_u32 full)
+{
+    const bool kb_in = kb < k_blocks;
+    const long long rows = args.a_scale_ld - row_tile;
+    if (loader == 0 && lane == 0 && kb_in && rows > 0) {
+        const sm90_u32 bytes = 4u * (sm90_u32)(rows < W8A8_BLOCK_M ? rows : W8A8_BLOCK_M);
+        sm90_bar_expect_tx(full, bytes);
+        sm90_bulk_load(dst, args.a_scale + (long long)kb * args.a_scale_ld + row_tile, bytes, full);
+    }
+    if (loader == SM90_LOADERS - 1 && lane < SM90_SB_COUNT)
+        sm90_weight_scale_fetch(dst + W8A8_BLOCK_M * 4, args, col_tile, kb, kb_in, lane);
+}
+
 __device__ __forceinline__ void sm90_scale_fetch(sm90_u32 dst, const w8a8_gemm_args &args,
                                                  long long row_tile, long long col_tile, int kb,
                                                  int k_blocks, int loader, int lane)
@@ -1093,6 +1117,24 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
     (void)tma_store;
 
     const int warpgroup = threadIdx.x / 128;
+#if SM90_BLOCK && !W8A8_SWAP && W8A8_BLOCK_M <= 128
+    /* K-major A scales at a 16-byte aligned address and pitch: one bulk copy a stage
+     * (sm90_scale_fetch_bulk); the scale areas start zeroed for the rows past A's ld. The
+     * loaders' cp.async cost the block loop 10 % of its cycles by executing (not by their
+     * latency); the bulk copy ran 59 shipped block keys 1.011x (M >= 512: 1.022x, up to
+     * 1.10x) on an H200, and 256-row tiles 0.97-0.98x, which keep the loaders
+     * (bench/results-2026-11-26-s23, F3, F5, A11). */
+    const bool bulk_a = args.a_scale_k_major && ((unsigned long long)args.a_scale & 15u) == 0 &&
+                        (args.a_scale_ld & 3) == 0;
+    if (bulk_a && warpgroup == 0) {
+        for (int i = threadIdx.x; i < W8A8_STAGES * SM90_SCALE_STAGE_BYTES / 4; i += 128)
+            sm90_st_shared_u32(scale_smem + 4 * i, 0u);
+        sm90_fence_async_smem(); /* before the bulk copies (the async proxy) */
+    }
+#else
+    const bool bulk_a = false;
+#endif
+    (void)bulk_a;
     const int m_tiles = (int)((SM90_ROWS + W8A8_BLOCK_M - 1) / W8A8_BLOCK_M);
     const int n_tiles = (int)((SM90_COLS + W8A8_BLOCK_N - 1) / W8A8_BLOCK_N);
     const int k_blocks = (int)((SM90_K + SM90_BK - 1) / SM90_BK);
@@ -1173,13 +1215,25 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
         else if (threadIdx.x / 32 >= 1 && threadIdx.x / 32 <= SM90_LOADERS) {
             /* the scale loaders: each stage's block scales, in the producer's order */
             const int loader = threadIdx.x / 32 - 1, lane = threadIdx.x % 32;
-            sm90_ring_fill(units, kb_begin, kb_end, empty_bar,
-                           [&](int stage, int mt, int nt, int kb) {
-                sm90_scale_fetch(scale_smem + stage * SM90_SCALE_STAGE_BYTES, args,
-                                 (long long)mt * W8A8_BLOCK_M, (long long)nt * W8A8_BLOCK_N, kb,
-                                 k_blocks, loader, lane);
-                sm90_cp_async_arrive(full_bar + 8 * stage);
-            });
+#if !W8A8_SWAP
+            if (bulk_a)
+                sm90_ring_fill(units, kb_begin, kb_end, empty_bar,
+                               [&](int stage, int mt, int nt, int kb) {
+                    sm90_scale_fetch_bulk(scale_smem + stage * SM90_SCALE_STAGE_BYTES, args,
+                                          (long long)mt * W8A8_BLOCK_M,
+                                          (long long)nt * W8A8_BLOCK_N, kb, k_blocks, loader,
+                                          lane, full_bar + 8 * stage);
+                    sm90_cp_async_arrive(full_bar + 8 * stage);
+                });
+            else
+#endif
+                sm90_ring_fill(units, kb_begin, kb_end, empty_bar,
+                               [&](int stage, int mt, int nt, int kb) {
+                    sm90_scale_fetch(scale_smem + stage * SM90_SCALE_STAGE_BYTES, args,
+                                     (long long)mt * W8A8_BLOCK_M, (long long)nt * W8A8_BLOCK_N,
+                                     kb, k_blocks, loader, lane);
+                    sm90_cp_async_arrive(full_bar + 8 * stage);
+                });
         }
 #endif
     } else {

@@ -323,6 +323,27 @@ __device__ __forceinline__ void sm90_cp_async_arrive(sm90_u32 bar)
     asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
 }
 
+/* ---- bulk copies: global → shared through the TMA engine, counted as transaction bytes -- */
+
+/* Adds `bytes` to the transaction count the current phase of bar waits for, without an
+ * arrival. */
+__device__ __forceinline__ void sm90_bar_expect_tx(sm90_u32 bar, sm90_u32 bytes)
+{
+    asm volatile("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(bytes)
+                 : "memory");
+}
+
+/* Copies `bytes` (a multiple of 16; both addresses 16-byte aligned) from src to shared dst;
+ * their arrival completes that many transaction bytes on bar. */
+__device__ __forceinline__ void sm90_bulk_load(sm90_u32 dst, const void *src, sm90_u32 bytes,
+                                               sm90_u32 bar)
+{
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], "
+                 "%2, [%3];" ::"r"(dst),
+                 "l"(src), "r"(bytes), "r"(bar)
+                 : "memory");
+}
+
 /* ---- wgmma ----------------------------------------------------------------------------- */
 
 __device__ __forceinline__ void sm90_wgmma_fence()
