@@ -672,6 +672,25 @@ struct sm90_block_scales {
  * the consumers only if a K block costs them few instructions: one address per lane,
  * stepped by 64 rows. They run on the producer's 40 registers, so they keep no state
  * between K blocks. */
+__device__ __forceinline__ void sm90_scale_fetch(sm90_u32 dst, const w8a8_gemm_args &args,
+                                                 long long row_tile, long long col_tile, int kb,
+                                                 int k_blocks, int loader, int lane)
+{
+    const bool kb_in = kb < k_blocks;
+    const long long row = row_tile + 32 * loader + lane;
+    const float *p =
+        w8a8_block_scale_ptr(args.a_scale, args.a_scale_k_major, args.a_scale_ld, row, kb);
+    const long long step = (args.a_scale_k_major ? 32 : 32 * args.a_scale_ld) * SM90_LOADERS;
+#pragma unroll
+    for (int i = 0; i < W8A8_BLOCK_M / 32; i += SM90_LOADERS) {
+        const bool in = kb_in && row + 32 * i < args.m;
+        sm90_cp_async_4(dst + (32 * (i + loader) + lane) * 4, in ? p : args.a_scale, in);
+        p += step;
+    }
+    if (loader == SM90_LOADERS - 1 && lane < SM90_SB_COUNT)
+        sm90_weight_scale_fetch(dst + W8A8_BLOCK_M * 4, args, col_tile, kb, kb_in, lane);
+}
+
 /* The same with K-major A scales at a 16-byte aligned address and pitch: the tile's rows of K
  * block kb are one run up to A's ld (rows past M are padding, whose products are 0 and never
  * stored), copied by loader 0's lane 0 with one bulk copy that completes transaction bytes
@@ -688,25 +707,6 @@ __device__ __forceinline__ void sm90_scale_fetch_bulk(sm90_u32 dst, const w8a8_g
         const sm90_u32 bytes = 4u * (sm90_u32)(rows < W8A8_BLOCK_M ? rows : W8A8_BLOCK_M);
         sm90_bar_expect_tx(full, bytes);
         sm90_bulk_load(dst, args.a_scale + (long long)kb * args.a_scale_ld + row_tile, bytes, full);
-    }
-    if (loader == SM90_LOADERS - 1 && lane < SM90_SB_COUNT)
-        sm90_weight_scale_fetch(dst + W8A8_BLOCK_M * 4, args, col_tile, kb, kb_in, lane);
-}
-
-__device__ __forceinline__ void sm90_scale_fetch(sm90_u32 dst, const w8a8_gemm_args &args,
-                                                 long long row_tile, long long col_tile, int kb,
-                                                 int k_blocks, int loader, int lane)
-{
-    const bool kb_in = kb < k_blocks;
-    const long long row = row_tile + 32 * loader + lane;
-    const float *p =
-        w8a8_block_scale_ptr(args.a_scale, args.a_scale_k_major, args.a_scale_ld, row, kb);
-    const long long step = (args.a_scale_k_major ? 32 : 32 * args.a_scale_ld) * SM90_LOADERS;
-#pragma unroll
-    for (int i = 0; i < W8A8_BLOCK_M / 32; i += SM90_LOADERS) {
-        const bool in = kb_in && row + 32 * i < args.m;
-        sm90_cp_async_4(dst + (32 * (i + loader) + lane) * 4, in ? p : args.a_scale, in);
-        p += step;
     }
     if (loader == SM90_LOADERS - 1 && lane < SM90_SB_COUNT)
         sm90_weight_scale_fetch(dst + W8A8_BLOCK_M * 4, args, col_tile, kb, kb_in, lane);
