@@ -184,20 +184,17 @@ int main(int argc, char **argv)
     CHECK(cudaGetDevice(&dev));
     CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     const int smem = 160 * 1024; /* one CTA per SM */
+    /* name, mode, warpgroups, wgmma N, warpgroups issuing wgmmas */
+#define CASE(name, mode, wgs, n, issuing) {name, bench<mode, wgs, n>, wgs, n, issuing}
     const mode_case cases[] = {
-        {"chain", bench<CHAIN, 2, 128>, 2, 128, 2},
-        {"promote", bench<PROMOTE, 2, 128>, 2, 128, 2},
-        {"overlap", bench<OVERLAP, 2, 128>, 2, 128, 2},
-        {"solo", bench<SOLO, 2, 128>, 2, 128, 1},
-        {"neighbour", bench<NEIGHBOUR, 2, 128>, 2, 128, 1},
-        {"half", bench<HALF, 2, 128>, 2, 128, 2},
-        {"stream", bench<STREAM, 2, 128>, 2, 128, 2},
-        {"chain3", bench<CHAIN, 3, 128>, 3, 128, 3},
-        {"promote3", bench<PROMOTE, 3, 128>, 3, 128, 3},
-        {"chain3n96", bench<CHAIN, 3, 96>, 3, 96, 3},
-        {"promote3n96", bench<PROMOTE, 3, 96>, 3, 96, 3},
-        {"promote2n96", bench<PROMOTE, 2, 96>, 2, 96, 2},
+        CASE("chain", CHAIN, 2, 128, 2),         CASE("promote", PROMOTE, 2, 128, 2),
+        CASE("overlap", OVERLAP, 2, 128, 2),     CASE("solo", SOLO, 2, 128, 1),
+        CASE("neighbour", NEIGHBOUR, 2, 128, 1), CASE("half", HALF, 2, 128, 2),
+        CASE("stream", STREAM, 2, 128, 2),       CASE("chain3", CHAIN, 3, 128, 3),
+        CASE("promote3", PROMOTE, 3, 128, 3),    CASE("chain3n96", CHAIN, 3, 96, 3),
+        CASE("promote3n96", PROMOTE, 3, 96, 3),  CASE("promote2n96", PROMOTE, 2, 96, 2),
     };
+#undef CASE
     const int modes = (int)(sizeof cases / sizeof cases[0]);
     for (int m = 0; m < modes; ++m)
         CHECK(cudaFuncSetAttribute(cases[m].kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));

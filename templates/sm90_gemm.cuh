@@ -1215,6 +1215,8 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
         else if (threadIdx.x / 32 >= 1 && threadIdx.x / 32 <= SM90_LOADERS) {
             /* the scale loaders: each stage's block scales, in the producer's order */
             const int loader = threadIdx.x / 32 - 1, lane = threadIdx.x % 32;
+            /* Two loops rather than one that chooses per stage: one loop holding both paths
+             * spilled the loaders' 40 registers (NVRTC, CUDA 13, 128x128 and 256x112). */
 #if !W8A8_SWAP
             if (bulk_a)
                 sm90_ring_fill(units, kb_begin, kb_end, empty_bar,

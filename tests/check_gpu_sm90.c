@@ -220,9 +220,10 @@ static void poison_padding(float *scale, const w8a8_scale_layout *l, int64_t row
  * K blocks: a K tail; overlap 3 pads them to 16) with B's ld padded (K blocks 11.. of every
  * row when row-major). Layouts: K-major A with ld 1004 and row-major B with ld 12 (the layout
  * DeepGEMM and vLLM use; A's scales then travel as one bulk copy a stage in tiles of up to
- * 128 rows), row-major A, K-major B, A's ld 1003 (K-major, not 16-byte rows: the loaders). Configs: straddling tiles (80,
- * 112, 160 columns), a cluster, ping-pong, wave, split-K, stagger, overlap. (Session 22 ran it
- * against scales fetched by bulk copies as well; bench/results-2026-11-26-s22.) */
+ * 128 rows), row-major A, K-major B, A's ld 1003 (K-major, not 16-byte rows: the loaders).
+ * Configs: straddling tiles (80, 112, 160 columns), a cluster, ping-pong, wave, split-K,
+ * stagger, overlap. (Session 22 ran it against scales fetched by bulk copies from the
+ * producer as well; bench/results-2026-11-26-s22.) */
 START_TEST(block_scale_padding_is_never_read)
 {
     static const char *const padding_configs[] = {
