@@ -1,0 +1,40 @@
+#!/usr/bin/env python3
+"""C4's spaces: every shipped H200 block-scaled sm90_gemm row (not swap-AB) at M bucket >= 64,
+grouped by its config less overlap; per group a copy of scripts/sm90_gemm.lua narrowed to that
+config with overlap 0..3 (bench/narrow_space.py). Writes OUT/gNN.lua and OUT/groups.txt (one
+line a group: the space file, then its shapes M,N,K with M the bucket).
+
+    w8a8 cache list --json | c4_prepare.py OUT"""
+import json
+import os
+import subprocess
+import sys
+
+PARAMS = ["block_m", "block_n", "stages", "consumers", "pingpong", "raster", "group", "cluster",
+          "epilogue", "split", "specialize", "overlap", "stagger", "wave"]
+DEFAULTS = {"raster": "0", "group": "8", "cluster": "1", "epilogue": "0", "split": "1",
+            "specialize": "0", "overlap": "0", "stagger": "0", "wave": "0"}
+out = sys.argv[1]
+groups = {}
+for line in sys.stdin:
+    r = json.loads(line)
+    if (r["a_scale"] != "block" or "H200" not in r["device"] or r["family"] != "sm90_gemm"
+            or "swap=1" in r["config"] or r["m_bucket"] < 64 or not r.get("winner")):
+        continue
+    c = dict(DEFAULTS)
+    c.update(kv.split("=") for kv in r["config"].split(","))
+    if c["split"] != "1":
+        continue  # overlap needs split 1
+    c["overlap"] = "0/1/2/3"
+    if c["wave"] == "1":
+        continue  # wave needs overlap 0
+    spec = ",".join("%s=%s" % (p, c[p]) for p in PARAMS)
+    groups.setdefault(spec, set()).add("%d,%d,%d" % (r["m_bucket"], r["n"], r["k"]))
+with open(os.path.join(out, "groups.txt"), "w") as f:
+    for i, (spec, shapes) in enumerate(sorted(groups.items())):
+        path = os.path.join(out, "g%02d.lua" % i)
+        text = subprocess.run([sys.executable, "bench/narrow_space.py", "scripts/sm90_gemm.lua", spec],
+                              check=True, capture_output=True, text=True).stdout
+        open(path, "w").write(text)
+        f.write("%s %s\n" % (path, " ".join(sorted(shapes))))
+print(len(groups), "groups,", sum(len(s) for s in groups.values()), "keys", file=sys.stderr)
