@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""C4's spaces: every shipped H200 block-scaled sm90_gemm row (not swap-AB) at M bucket >= 64,
-grouped by its config less overlap; per group a copy of scripts/sm90_gemm.lua narrowed to that
-config with overlap 0..3 (bench/narrow_space.py). Writes OUT/gNN.lua and OUT/groups.txt (one
-line a group: the space file, then its shapes M,N,K with M the bucket).
+"""C4's and C5's spaces: every shipped H200 sm90_gemm row (not swap-AB, wave or split) of one
+granularity and accumulation (default block scales, fast; C5: tensor or row, promoted) at M
+bucket >= 64, grouped by its config less overlap; per group a copy of scripts/sm90_gemm.lua
+narrowed to that config with overlap 0..3 (bench/narrow_space.py). Writes OUT/gNN.lua and
+OUT/groups.txt (one line a group: the space file, then its shapes M,N,K with M the bucket).
 
-    w8a8 cache list --json | c4_prepare.py OUT"""
+    w8a8 cache list --json | c4_prepare.py OUT [SCALE ACCUM]"""
 import json
 import os
 import subprocess
@@ -15,10 +16,11 @@ PARAMS = ["block_m", "block_n", "stages", "consumers", "pingpong", "raster", "gr
 DEFAULTS = {"raster": "0", "group": "8", "cluster": "1", "epilogue": "0", "split": "1",
             "specialize": "0", "overlap": "0", "stagger": "0", "wave": "0"}
 out = sys.argv[1]
+scale, accum = (sys.argv[2], sys.argv[3]) if len(sys.argv) > 3 else ("block", "fast")
 groups = {}
 for line in sys.stdin:
     r = json.loads(line)
-    if (r["a_scale"] != "block" or "H200" not in r["device"] or r["family"] != "sm90_gemm"
+    if (r["a_scale"] != scale or r["b_scale"] != scale or r["accum"] != accum or "H200" not in r["device"] or r["family"] != "sm90_gemm"
             or "swap=1" in r["config"] or r["m_bucket"] < 64 or not r.get("winner")):
         continue
     c = dict(DEFAULTS)
