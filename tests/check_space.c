@@ -767,8 +767,7 @@ END_TEST
  * keeps consumers · rows · block_n · 4 bytes of partial sums and 32 of barriers; (rows / 64) ·
  * block_n / 2 + 40 ≤ 255 (one consumer) or 232 (two), with block scales (promoted
  * accumulation) 2 · (rows / 64) · block_n / 2 + 40 + 16 instead, and with overlap 1..3 (promoted
- * accumulation and split 1 only; offered with block scales, and with any promoted accumulation
- * when the space is named)
+ * accumulation and split 1 only)
  * 3 · (rows / 64) · block_n / 2 + 32 + 8 · rows / 64; wave 1 (block scales, or any promoted
  * accumulation when named; overlap 0 and 128 rows a consumer) (rows / 64 + 1) · block_n / 2 + 40
  * + 16; stagger 1 (promoted accumulation only, at M <= 128 unless named) needs 2 consumers
@@ -794,8 +793,8 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, boo
     /* unnamed, split-K is offered only at M <= 128 (pruned above) */
     const int split_values = named || x.m <= 128 ? 3 : 1, specialize_values = 2;
     /* prune() drops overlap 1..3 and stagger 1 without promoted accumulation; unnamed, stagger
-     * 1 at M > 128, and overlap 1..3 unless the scales are block scales */
-    const int overlap_values = !x.block ? 1 : named || x.scale_areas ? 4 : 1;
+     * 1 at M > 128 */
+    const int overlap_values = x.block ? 4 : 1;
     const int stagger_values = x.block && (named || x.m <= 128) ? 2 : 1;
     /* prune() offers wave 1 with block scales, and named with any promoted accumulation */
     const int wave_values = x.scale_areas || (named && x.block) ? 2 : 1;
@@ -1107,7 +1106,7 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     const size_t promoted_valid =
         sm90_expected_valid((sm90_expect){4096, 7168, 16384, false, true, 2, false}, smem_90a,
                             sms_90a, false);
-    ck_assert_uint_eq(promoted_valid, 32000);
+    ck_assert_uint_eq(promoted_valid, 103520); /* overlap 0..3, wave 0 (1 only when named) */
     ck_assert_uint_eq(e.count, promoted_valid);
     space_enumeration_free(&e);
     p.a_type = p.b_type = W8A8_INT8;
