@@ -5,7 +5,9 @@ bucket >= 64, grouped by its config less overlap; per group a copy of scripts/sm
 narrowed to that config with overlap 0..3 (bench/narrow_space.py). Writes OUT/gNN.lua and
 OUT/groups.txt (one line a group: the space file, then its shapes M,N,K with M the bucket).
 
-    w8a8 cache list --json | c4_prepare.py OUT [SCALE ACCUM]"""
+    w8a8 cache list --json | c4_prepare.py OUT [SCALE ACCUM [DEVICE]]
+
+DEVICE: a part of the rows' device name (default H200; C7: H100)."""
 import json
 import os
 import subprocess
@@ -17,10 +19,11 @@ DEFAULTS = {"raster": "0", "group": "8", "cluster": "1", "epilogue": "0", "split
             "specialize": "0", "overlap": "0", "stagger": "0", "wave": "0"}
 out = sys.argv[1]
 scale, accum = (sys.argv[2], sys.argv[3]) if len(sys.argv) > 3 else ("block", "fast")
+device = sys.argv[4] if len(sys.argv) > 4 else "H200"
 groups = {}
 for line in sys.stdin:
     r = json.loads(line)
-    if (r["a_scale"] != scale or r["b_scale"] != scale or r["accum"] != accum or "H200" not in r["device"] or r["family"] != "sm90_gemm"
+    if (r["a_scale"] != scale or r["b_scale"] != scale or r["accum"] != accum or device not in r["device"] or r["family"] != "sm90_gemm"
             or "swap=1" in r["config"] or r["m_bucket"] < 64 or not r.get("winner")):
         continue
     c = dict(DEFAULTS)

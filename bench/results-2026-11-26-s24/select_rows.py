@@ -4,10 +4,10 @@ config string compared with wave and stagger defaulted) and ran >= 1.02x A in bo
 A B B A runs (A1/B1 and A2/B2). Writes DIR/select-<shipped file>.sql with NEW.sql's rows of
 those keys, split by the shipped file that held each key.
 
-    select_rows.py AB.jsonl NEW.sql SHIPPED.jsonl DIR
+    select_rows.py AB.jsonl NEW.sql SHIPPED.jsonl DIR [DEVICE]
 AB.jsonl: `w8a8 bench --json` lines with build (A/B) and seq (1..4); NEW.sql: `w8a8 cache
 export --winners` of the tune; SHIPPED.jsonl: `w8a8 cache list --json` over the shipped
-caches (H200 rows)."""
+caches; DEVICE: a part of the device name whose rows count (default H200)."""
 import collections
 import json
 import os
@@ -16,6 +16,7 @@ import sqlite3
 import sys
 
 ab, new, shipped, out = sys.argv[1:5]
+device = sys.argv[5] if len(sys.argv) > 5 else "H200"
 runs, cfg = collections.defaultdict(dict), {}
 for line in open(ab):
     r = json.loads(line)
@@ -36,7 +37,7 @@ win = {k for k, s in runs.items() if len(s) == 4 and norm(cfg[("A", k)]) != norm
 src = {}
 for line in open(shipped):
     r = json.loads(line)
-    if "H200" in r["device"]:
+    if device in r["device"]:
         src[(r["a_scale"], r["accum"], r["m_bucket"], r["n"], r["k"])] = os.path.basename(r["source"])
 lines = [l for l in open(new).read().splitlines() if l.startswith("INSERT")]
 cols = re.search(r"measurement_rows \((.*?)\) VALUES", lines[0]).group(1)
