@@ -101,9 +101,8 @@ local function prune(name, value, problem, device)
     -- block scales from global memory; since the scales travel with the ring it won 10 of 12
     -- block-scaled keys at M = 512..4096 on an H200 (bench/results-2026-11-23-s9/, call C:
     -- best overlap-1 config 1.033x the best without, geomean, 0.98..1.09). A plain tune offers
-    -- stagger at M <= STAGGER_MAX_M and overlap with block scales (promoted per-tensor/per-row:
-    -- not measured, only when named); a named space (w8a8 tune --space sm90_gemm) offers both
-    -- at every M.
+    -- stagger at M <= STAGGER_MAX_M and every overlap (below); a named space (w8a8 tune
+    -- --space sm90_gemm) offers both at every M.
     -- Overlap 2 and 3 (groups of 4, 8 K blocks) were named-only from session 20 (X1: the best
     -- overlap-2/3 config 0.95..1.05x the best overlap-0/1 one over 18 block-scaled keys). Since
     -- A's block scales travel by bulk copy they pay: on an H200 (bench/results-2026-11-26-s24/,

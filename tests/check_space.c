@@ -1079,7 +1079,8 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     size_t block_valid =
         sm90_expected_valid((sm90_expect){4096, 7168, 16384, false, true, 2, true}, smem_90a,
                             sms_90a, false);
-    ck_assert_uint_eq(block_valid, 113680); /* unnamed at M > 128: overlap 0..3, wave 0, 1, no stagger 1 */
+    /* unnamed at M > 128: overlap 0..3, wave 0, 1, no stagger 1 */
+    ck_assert_uint_eq(block_valid, 113680);
     /* named: both (split 2, 4 stay invalid: the tiles fill the GPU) */
     const size_t block_named =
         sm90_expected_valid((sm90_expect){4096, 7168, 16384, false, true, 2, true}, smem_90a,
@@ -1106,7 +1107,7 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     const size_t promoted_valid =
         sm90_expected_valid((sm90_expect){4096, 7168, 16384, false, true, 2, false}, smem_90a,
                             sms_90a, false);
-    ck_assert_uint_eq(promoted_valid, 103520); /* overlap 0..3, wave 0 (1 only when named) */
+    ck_assert_uint_eq(promoted_valid, 103520); /* overlap 0..3; wave 1 only when named */
     ck_assert_uint_eq(e.count, promoted_valid);
     space_enumeration_free(&e);
     p.a_type = p.b_type = W8A8_INT8;

@@ -23,7 +23,8 @@ device = sys.argv[4] if len(sys.argv) > 4 else "H200"
 groups = {}
 for line in sys.stdin:
     r = json.loads(line)
-    if (r["a_scale"] != scale or r["b_scale"] != scale or r["accum"] != accum or device not in r["device"] or r["family"] != "sm90_gemm"
+    if (r["a_scale"] != scale or r["b_scale"] != scale or r["accum"] != accum
+            or device not in r["device"] or r["family"] != "sm90_gemm"
             or "swap=1" in r["config"] or r["m_bucket"] < 64 or not r.get("winner")):
         continue
     c = dict(DEFAULTS)
@@ -38,7 +39,8 @@ for line in sys.stdin:
 with open(os.path.join(out, "groups.txt"), "w") as f:
     for i, (spec, shapes) in enumerate(sorted(groups.items())):
         path = os.path.join(out, "g%02d.lua" % i)
-        text = subprocess.run([sys.executable, "bench/narrow_space.py", "scripts/sm90_gemm.lua", spec],
+        text = subprocess.run([sys.executable, "bench/narrow_space.py",
+                               "scripts/sm90_gemm.lua", spec],
                               check=True, capture_output=True, text=True).stdout
         open(path, "w").write(text)
         f.write("%s %s\n" % (path, " ".join(sorted(shapes))))

@@ -38,7 +38,8 @@ src = {}
 for line in open(shipped):
     r = json.loads(line)
     if device in r["device"]:
-        src[(r["a_scale"], r["accum"], r["m_bucket"], r["n"], r["k"])] = os.path.basename(r["source"])
+        key = (r["a_scale"], r["accum"], r["m_bucket"], r["n"], r["k"])
+        src[key] = os.path.basename(r["source"])
 lines = [l for l in open(new).read().splitlines() if l.startswith("INSERT")]
 cols = re.search(r"measurement_rows \((.*?)\) VALUES", lines[0]).group(1)
 db = sqlite3.connect(":memory:")
@@ -47,9 +48,12 @@ sel = collections.defaultdict(list)
 for line in lines:
     db.execute("delete from measurement_rows")
     db.execute(line)
-    row = db.execute("select a_scale, accum, m_bucket, n, k, config from measurement_rows").fetchone()
+    row = db.execute("select a_scale, accum, m_bucket, n, k, config "
+                     "from measurement_rows").fetchone()
     if row[:5] in win:
-        assert row[5] == cfg[("B", row[:5])], row
+        if row[5] != cfg[("B", row[:5])]:
+            sys.exit("select_rows: %s: the tune's row is %s, B ran %s" %
+                     (row[:5], row[5], cfg[("B", row[:5])]))
         sel[src[row[:5]]].append(line)
 for name, rows in sorted(sel.items()):
     with open(os.path.join(out, "select-" + name), "w") as f:
