@@ -9,6 +9,11 @@
 # the shipped rows timed as graph replays, 2 rounds alternating, torch.block beside;
 # (3) gb against the reference on odd shapes (bench --verify, shipped configs) and the
 # block tcase of check_gpu_sm90 on gb's templates.
+# Set up before the call: carry/tpl/base = HEAD's templates, carry/tpl/gb = the same with
+# tpl/c2-gb.patch applied, and
+#   bench/narrow_space.py scripts/sm90_gemm.lua block_m=128,block_n=128,stages=4/5,consumers=2,\
+#     pingpong=0,raster=0,group=8,cluster=1,epilogue=1,split=1,specialize=0,overlap=0/1/2/3,\
+#     stagger=0/1,wave=0 > carry/c2.lua
 set -u
 o=$(mktemp -d)/c2; mkdir -p $o
 pk() { tar czf $OUT/c2.tgz -C $(dirname $o) c2; }

@@ -5,7 +5,13 @@
 # on the block keys where we trail torch.block, and a 128x128 per-tensor space
 # (carry/c3-tensor.lua: consumers 1/2, stages 5/6, cluster 1/2, epilogue 1/2) on the
 # per-tensor ones; then the shipped rows against the tunes' winners as graph replays,
-# 2 rounds in each order, torch.block / torch.tensor.fast beside.
+# 2 rounds in each order, torch.block / torch.tensor.fast beside. The spaces:
+#   bench/narrow_space.py scripts/sm90_gemm.lua block_m=128,block_n=128,stages=4/5,consumers=2,\
+#     pingpong=0,raster=0,group=8/16,cluster=1/2,epilogue=1,split=1,specialize=1,\
+#     overlap=0/1/2/3,stagger=0,wave=0 > carry/c3-block.lua
+#   bench/narrow_space.py scripts/sm90_gemm.lua block_m=128,block_n=128,stages=5/6,\
+#     consumers=1/2,pingpong=0,raster=0,group=8/16,cluster=1/2,epilogue=1/2,split=1,\
+#     specialize=1,overlap=0,stagger=0,wave=0 > carry/c3-tensor.lua
 set -u
 o=$(mktemp -d)/c3; mkdir -p $o
 pk() { tar czf $OUT/c3.tgz -C $(dirname $o) c3; }
