@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CPU checks of the Python tools: scripts/ratios.py, bench/compare.py, bench/peers.py,
 # bench/plot.py, bench/rank_offline.py, bench/narrow_space.py, bench/param_wins.py,
-# bench/rounds.py, bench/merge_rows.py and bench/stale_rows.py, on results committed under bench/ (bench/results-2026-11-23's geometric
+# bench/rounds.py, bench/merge_rows.py, bench/stale_rows.py, bench/select_rows.py and
+# bench/sweep_prepare.py, on results committed under bench/ (bench/results-2026-11-23's geometric
 # means are the README's), with tests/bench_fakes standing in for torch and for `w8a8 bench`
 # where a run is needed. No GPU, no torch. plot.py is checked only where matplotlib imports
 # (said so when not); with a w8a8 binary as $1, its heat map also reads a real tuning database
@@ -321,9 +322,45 @@ if [ -n "$w8a8" ]; then
   expect "stale_rows: the 47.7 us line, x1.51" grep -q ' 16   7168  16384 .*x1.51 ' "$tmp/out"
   check "stale_rows: a missing file" 2 'stale_rows: /nonexistent' \
     "$python" "$root/bench/stale_rows.py" --w8a8 "$w8a8" --on "$dev" /nonexistent
+  # bench/select_rows.py on session 24's C4 sweep: the 46 rows it shipped, split by the file
+  # that holds each key (the shipped caches' listing names the files)
+  env W8A8_CACHE_PATH="$root/cache" W8A8_CACHE_DB="$tmp/list.db" "$w8a8" cache list --json \
+    > "$tmp/shipped.jsonl" 2>/dev/null
+  c4=$root/bench/results-2026-11-26-s24/c4
+  mkdir -p "$tmp/sel"
+  check "select_rows: C4's rows" 0 '^46 keys' "$python" "$root/bench/select_rows.py" \
+    "$c4/ab.jsonl" "$c4/c4.sql" "$tmp/shipped.jsonl" "$tmp/sel"
+  expect "select_rows: C4's dsv3 rows as shipped" cmp -s "$tmp/sel/select-h200-dsv3.sql" \
+    "$c4/select-h200-dsv3.sql"
+  expect "select_rows: C4's decode rows as shipped" cmp -s "$tmp/sel/select-h200-decode.sql" \
+    "$c4/select-h200-decode.sql"
+  check "select_rows: no H100 row won in C4" 0 '^0 keys' "$python" "$root/bench/select_rows.py" \
+    "$c4/ab.jsonl" "$c4/c4.sql" "$tmp/shipped.jsonl" "$tmp/sel" H100
+  check "select_rows without arguments" 1 'select_rows.py AB.jsonl' \
+    "$python" "$root/bench/select_rows.py"
 else
   echo "note: no w8a8 binary given: bench/rank_offline.py and compile --rank are not checked"
 fi
+
+# bench/sweep_prepare.py: rows of one config but their overlap go in one group; another
+# config, another device, a swap-AB row and a row below --min-m are left out or apart
+row() { printf '{"device": "%s", "a_scale": "block", "b_scale": "block", "accum": "fast", "family": "sm90_gemm", "config": "%s", "m_bucket": %s, "n": %s, "k": 7168, "winner": true}\n' "$@"; }
+c128=block_m=128,block_n=128,stages=5,consumers=2,pingpong=0,raster=0,group=8,cluster=1
+c128=$c128,epilogue=1,split=1,specialize=1
+{ row "NVIDIA H200" "$c128,overlap=0,stagger=0" 512 4096
+  row "NVIDIA H200" "$c128,overlap=1,stagger=0" 1024 4096
+  row "NVIDIA H200" "${c128/stages=5/stages=4},overlap=0,stagger=0" 2048 4096
+  row "NVIDIA H100 80GB HBM3" "$c128,overlap=0,stagger=0" 512 2112
+  row "NVIDIA H200" "block_m=64,block_n=16,stages=6,consumers=2,pingpong=1,split=1,swap=1" 16 2112
+  row "NVIDIA H200" "$c128,overlap=0,stagger=0" 32 2112; } > "$tmp/rows.jsonl"
+check "sweep_prepare: two groups" 0 '^2 groups, 3 keys' \
+  sh -c "'$python' '$root/bench/sweep_prepare.py' '$tmp/sweep' < '$tmp/rows.jsonl'"
+expect "sweep_prepare: one group holds both overlaps' rows" \
+  grep -q ' 1024,4096,7168 512,4096,7168$' "$tmp/sweep/groups.txt"
+expect "sweep_prepare: the group's space lists overlap 0..3" \
+  grep -q 'overlap = { 0, 1, 2, 3 },' "$tmp/sweep/g01.lua"
+check "sweep_prepare: a bad --param" 2 '\-\-param: NAME=V' \
+  "$python" "$root/bench/sweep_prepare.py" "$tmp/sweep" --param nothing
 
 # bench/merge_rows.py: a newer tune's rows replace the shipped file's of the same key
 merge=$root/bench/merge_rows.py

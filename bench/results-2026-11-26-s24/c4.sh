@@ -3,10 +3,11 @@
 # block tiles with overlap 2/3 (offered only in a named tune since session 20, X1) 2-6 %
 # faster than the shipped rows on 7 of 10 keys, now that A's scales travel by bulk copy.
 # Every shipped H200 block-scaled sm90_gemm row at M bucket >= 64 (not swap, wave or split;
-# 189 keys in 84 groups of one config, c4_prepare.py -> carry/c4) tuned over its own config
-# with overlap 0..3 into /tmp/c4.db (each candidate verified by the tuner); then the shipped
-# rows (A) against that database's winners (B) as graph replays, 20 shapes a process, in the
-# order A B B A.
+# 189 keys in 84 groups of one config: c4_prepare.py, since bench/sweep_prepare.py, which
+# keeps wave and split rows -> carry/c4) tuned over its own config with overlap 0..3 into
+# /tmp/c4.db (each candidate verified by the tuner); then the shipped rows (A) against that
+# database's winners (B) as graph replays, 20 shapes a process, in the order A B B A (the
+# loops are bench/sweep_rows.sh since).
 set -u
 o=$(mktemp -d)/c4; mkdir -p $o
 pk() { tar czf $OUT/c4.tgz -C $(dirname $o) c4; }

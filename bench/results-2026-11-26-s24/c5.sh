@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # C5 (session 24, H200): (1) C4's overlap sweep on the shipped promoted per-tensor and per-row
 # rows (cache/h200-llama3-promoted.sql, Llama M >= 512, all overlap 0: a plain tune never
-# offered overlap there): each config tuned over overlap 0..3 (c4_prepare.py SCALE promoted ->
-# carry/c5-SCALE), then shipped (A) against the winners (B) as graph replays, 20 shapes a
-# process, A B B A; (2) the DeepSeek-V3 and Llama M <= 512 grids, block scales, on the shipped
-# caches with C4's 46 rows, beside peers.py.
+# offered overlap there): each config tuned over overlap 0..3 (c4_prepare.py SCALE promoted,
+# since bench/sweep_prepare.py --scale SCALE --accum promoted -> carry/c5-SCALE), then shipped
+# (A) against the winners (B) as graph replays, 20 shapes a process, A B B A; (2) the
+# DeepSeek-V3 and Llama M <= 512 grids, block scales, on the shipped caches with C4's 46 rows,
+# beside peers.py.
 set -u
 o=$(mktemp -d)/c5; mkdir -p $o
 pk() { tar czf $OUT/c5.tgz -C $(dirname $o) c5; }

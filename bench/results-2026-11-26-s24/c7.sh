@@ -2,8 +2,8 @@
 # C7 (session 24, H100): C4's and C5's overlap sweep on the shipped H100 rows: block scales
 # (182 keys at M >= 64, h100-dsv3.sql / h100-decode.sql), promoted per-tensor (40) and per-row
 # (8) (h100-llama3-promoted.sql); each config tuned over overlap 0..3 (c4_prepare.py SCALE
-# ACCUM H100 -> carry/c7-SCALE), then the shipped rows (A) against the winners (B) as graph
-# replays, 20 shapes a process, A B B A.
+# ACCUM H100, since bench/sweep_prepare.py --device H100 -> carry/c7-SCALE), then the shipped
+# rows (A) against the winners (B) as graph replays, 20 shapes a process, A B B A.
 set -u
 o=$(mktemp -d)/c7; mkdir -p $o
 pk() { tar czf $OUT/c7.tgz -C $(dirname $o) c7; }

@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
-"""The rows C4 and C5 ship: keys whose tuned winner (B) differs from the shipped config (A, a
-config string compared with wave and stagger defaulted) and ran >= 1.02x A in both of the
-A B B A runs (A1/B1 and A2/B2). Writes DIR/select-<shipped file>.sql with NEW.sql's rows of
-those keys, split by the shipped file that held each key.
+"""The rows a sweep (bench/sweep_rows.sh) ships: keys whose tuned winner (B) differs from the
+shipped config (A; config strings compared with wave and stagger defaulted) and ran >= 1.02x A
+in both of the A B B A pairs (A1/B1 and A2/B2). Writes DIR/select-<shipped file>.sql with
+NEW.sql's rows of those keys, split by the shipped file that held each key; then
+`bench/merge_rows.py cache/<file> DIR/select-<file>` puts them in.
 
-    select_rows.py AB.jsonl NEW.sql SHIPPED.jsonl DIR [DEVICE]
+    bench/select_rows.py AB.jsonl NEW.sql SHIPPED.jsonl DIR [DEVICE]
+
 AB.jsonl: `w8a8 bench --json` lines with build (A/B) and seq (1..4); NEW.sql: `w8a8 cache
-export --winners` of the tune; SHIPPED.jsonl: `w8a8 cache list --json` over the shipped
-caches; DEVICE: a part of the device name whose rows count (default H200)."""
+export --winners` of the sweep's database; SHIPPED.jsonl: `w8a8 cache list --json` over the
+shipped caches; DEVICE: a part of the device name whose rows (NEW's and the shipped ones)
+count (default H200). Session 24
+measured the criterion's noise: of 78 keys whose config came back unchanged, 2 passed it
+(bench/results-2026-11-26-s24, C4). Exit 0; 1 when a tuned row disagrees with what B ran."""
 import collections
 import json
 import os
@@ -15,6 +20,8 @@ import re
 import sqlite3
 import sys
 
+if len(sys.argv) not in (5, 6):
+    sys.exit(__doc__)
 ab, new, shipped, out = sys.argv[1:5]
 device = sys.argv[5] if len(sys.argv) > 5 else "H200"
 runs, cfg = collections.defaultdict(dict), {}
@@ -48,15 +55,19 @@ sel = collections.defaultdict(list)
 for line in lines:
     db.execute("delete from measurement_rows")
     db.execute(line)
-    row = db.execute("select a_scale, accum, m_bucket, n, k, config "
+    row = db.execute("select a_scale, accum, m_bucket, n, k, config, device_name "
                      "from measurement_rows").fetchone()
-    if row[:5] in win:
-        if row[5] != cfg[("B", row[:5])]:
-            sys.exit("select_rows: %s: the tune's row is %s, B ran %s" %
-                     (row[:5], row[5], cfg[("B", row[:5])]))
-        sel[src[row[:5]]].append(line)
+    key = row[:5]
+    if key not in win or device not in row[6]:
+        continue
+    if row[5] != cfg[("B", key)]:
+        sys.exit("select_rows: %s: the tune's row is %s, B ran %s" % (key, row[5], cfg[("B", key)]))
+    if key not in src:
+        print("select_rows: no shipped %s row holds %s: left out" % (device, key), file=sys.stderr)
+        continue
+    sel[src[key]].append(line)
 for name, rows in sorted(sel.items()):
     with open(os.path.join(out, "select-" + name), "w") as f:
         f.write("\n".join(rows) + "\n")
     print(name, len(rows))
-print(len(win), "keys")
+print(sum(len(rows) for rows in sel.values()), "keys")

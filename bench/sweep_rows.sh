@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# A sweep of shipped rows, on a GPU host: each group of bench/sweep_prepare.py (one config
+# with one parameter's values) tuned into DB (every candidate verified by the tuner), then the
+# shipped rows (A: cache/ through W8A8_CACHE_PATH) against DB's winners (B) as graph replays,
+# CHUNK shapes a process (default 20), in the order A B B A, into OUT/ab.jsonl; tune lines in
+# OUT/tune-SCALE.jsonl. bench/select_rows.py then picks the rows that won both pairs.
+#   bench/sweep_rows.sh GROUPS SCALE ACCUM OUT DB
+#     GROUPS  OUT/groups.txt of bench/sweep_prepare.py
+#     SCALE   block, tensor or row; ACCUM fast or promoted
+# Environment: W8A8 (the command, default carry/static/w8a8), W8A8_KERNEL_DIR (shared by the
+# tune and the benches, so A's configs are compiled once), CHUNK.
+# Session 24 (bench/results-2026-11-26-s24, C4, C5, C7) swept overlap this way: about 1 s a
+# candidate for tuning and 1 s a shape for the four benches on an H200.
+set -uo pipefail
+[ $# -eq 5 ] || { sed -n '2,12p' "$0" >&2; exit 2; }
+groups=$1 scale=$2 accum=$3 out=$4 db=$5
+w8a8=${W8A8:-carry/static/w8a8}
+mkdir -p "$out"
+args() { for s in $1; do printf ' --shape %s' "$s"; done; }
+while read -r space shapes; do
+  # shellcheck disable=SC2046
+  W8A8_CACHE_DB=$db timeout 120 "$w8a8" tune --space "$space" --scale "$scale" --accum "$accum" \
+    $(args "$shapes") --json >> "$out/tune-$scale.jsonl" 2>> "$out/tune.log"
+  echo "tune $scale $space exit $?" >> "$out/summary.txt"
+done < "$groups"
+empty=$(mktemp -u).db
+# shellcheck disable=SC2046
+set -- $(cut -d' ' -f2- "$groups" | tr ' ' '\n' | sort -t, -k2n -k3n -k1n)
+round=0
+while [ $# -gt 0 ]; do
+  chunk=""
+  for _ in $(seq "${CHUNK:-20}"); do [ $# -gt 0 ] && { chunk="$chunk $1"; shift; }; done
+  round=$((round + 1)) seq=0
+  for v in A B B A; do
+    seq=$((seq + 1)) use=$empty
+    [ "$v" = B ] && use=$db
+    # shellcheck disable=SC2046
+    W8A8_CACHE_PATH=${W8A8_CACHE_PATH:-$PWD/cache} W8A8_CACHE_DB=$use W8A8_TUNE=off timeout 150 \
+      "$w8a8" bench --json --no-cublaslt --graph $(args "$chunk") --scale "$scale" --accum "$accum" \
+      | sed "s/^{/{\"build\": \"$v\", \"round\": $round, \"seq\": $seq, /" >> "$out/ab.jsonl" \
+      2>> "$out/err.log"
+  done
+done
+echo "ab $scale exit 0" >> "$out/summary.txt"
