@@ -368,10 +368,17 @@ local function cost_model(c, problem, device, f)
             promote = (wg_m // 64) * (200 + n) -- each sub-tile waits for its own wgmmas
         end
         -- overlap: one promotion of each group of 2^overlap waits for the tensor cores
-        -- stagger 1: the two consumers' wgmmas alternate, one promotes while the other's run
+        -- stagger 1: the two consumers' wgmmas alternate, one promotes while the other's run;
+        -- above STAGGER_MAX_M (a named tune) the turns cost more than they hide: on an H200
+        -- (bench/results-2026-11-26-s24/, C2: 56 config pairs of 128x128 block tiles at
+        -- M = 256..4096) stagger 1 ran 1.049x slower geomean, faster in 8
+        local staggered = c.stagger == 1 and problem.m <= STAGGER_MAX_M
         local exposed = (c.consumers == 2 and 0.3 or 1.0) / (1 << c.overlap)
-            * (c.stagger == 1 and 0.5 or 1.0)
+            * (staggered and 0.5 or 1.0)
         per_block = per_block + promote * exposed
+        if c.stagger == 1 and not staggered then
+            per_block = per_block * 1.05
+        end
     end
     if c.stages < 3 then
         per_block = per_block * 1.25
