@@ -27,6 +27,30 @@ KEY = ("arch, device_name, sm_count, memory_bytes, a_type, b_type, out_type, bia
        "n, k, m_bucket, accum")
 
 
+def row_reader(first_row, columns, tool):
+    """A function from one INSERT line of an export to the tuple of `columns` (an SQL select
+    list) it holds, parsed by SQLite against first_row's column list. Files exported before
+    the accumulation was part of the key name no `accum` column: their rows are 'fast', as
+    the library reads them. A line that is no row ends the program (exit 1, naming `tool`)."""
+    header = re.match(PREFIX + r" \(([^)]*)\)", first_row)
+    names = [c.strip() for c in header.group(1).split(",")]
+    if "accum" not in names:
+        names.append("accum")
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE TABLE measurement_rows (%s)" % ", ".join(
+        c + (" DEFAULT 'fast'" if c == "accum" else "") for c in names))
+
+    def fields(line):
+        db.execute("DELETE FROM measurement_rows")
+        try:
+            db.execute(line)
+        except sqlite3.Error as e:
+            raise SystemExit(f"{tool}: not a measurement row ({e}): {line[:120]}")
+        return db.execute(f"SELECT {columns} FROM measurement_rows").fetchone()
+
+    return fields
+
+
 def read_lines(path):
     try:
         with open(path, encoding="utf-8") as f:
@@ -54,24 +78,7 @@ def main():
     if not new_rows:
         print(f"merge_rows: {a.new} holds no {PREFIX} lines", file=sys.stderr)
         return 2
-    header = re.match(PREFIX + r" \(([^)]*)\)", new_rows[0])
-    # files exported before the accumulation was part of the key name no `accum` column: their
-    # rows are 'fast', as the library reads them
-    columns = [c.strip() for c in header.group(1).split(",")]
-    if "accum" not in columns:
-        columns.append("accum")
-    db = sqlite3.connect(":memory:")
-    db.execute("CREATE TABLE measurement_rows (%s)" % ", ".join(
-        c + (" DEFAULT 'fast'" if c == "accum" else "") for c in columns))
-
-    def key(line):
-        db.execute("DELETE FROM measurement_rows")
-        try:
-            db.execute(line)
-        except sqlite3.Error as e:
-            raise SystemExit(f"merge_rows: not a measurement row ({e}): {line[:120]}")
-        return db.execute(f"SELECT {KEY} FROM measurement_rows").fetchone()
-
+    key = row_reader(new_rows[0], KEY, "merge_rows")
     replaced_keys = {key(l) for l in new_rows}
     kept = [l for l in old_rows if key(l) not in replaced_keys]
     print(f"{a.shipped}: {len(old_rows)} rows, {len(kept)} kept, "

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The rows a sweep (bench/sweep_rows.sh) ships: keys whose tuned winner (B) differs from the
-shipped config (A; config strings compared with wave and stagger defaulted) and ran >= 1.02x A
-in both of the A B B A pairs (A1/B1 and A2/B2). Writes DIR/select-<shipped file>.sql with
+shipped config (A; configs compared with the values their strings leave out filled in,
+bench/sweep_prepare.py's parse_config) and ran >= 1.02x A in both of the A B B A pairs (A1/B1
+and A2/B2). Writes DIR/select-<shipped file>.sql with
 NEW.sql's rows of those keys, split by the shipped file that held each key; then
 `bench/merge_rows.py cache/<file> DIR/select-<file>` puts them in.
 
@@ -16,9 +17,10 @@ measured the criterion's noise: of 78 keys whose config came back unchanged, 2 p
 import collections
 import json
 import os
-import re
-import sqlite3
 import sys
+
+from merge_rows import PREFIX, row_reader
+from sweep_prepare import parse_config
 
 if len(sys.argv) not in (5, 6):
     sys.exit(__doc__)
@@ -30,16 +32,8 @@ for line in open(ab):
     key = (r["scale"], r["accum"], r["m"], r["n"], r["k"])
     runs[key][r["seq"]] = r["us"]
     cfg[(r["build"], key)] = r["config"]
-
-
-def norm(c):
-    d = dict(kv.split("=") for kv in c.split(","))
-    d.setdefault("wave", "0")
-    d.setdefault("stagger", "0")
-    return tuple(sorted(d.items()))
-
-
-win = {k for k, s in runs.items() if len(s) == 4 and norm(cfg[("A", k)]) != norm(cfg[("B", k)])
+win = {k for k, s in runs.items()
+       if len(s) == 4 and parse_config(cfg[("A", k)]) != parse_config(cfg[("B", k)])
        and s[1] / s[2] >= 1.02 and s[4] / s[3] >= 1.02}
 src = {}
 for line in open(shipped):
@@ -47,16 +41,12 @@ for line in open(shipped):
     if device in r["device"]:
         key = (r["a_scale"], r["accum"], r["m_bucket"], r["n"], r["k"])
         src[key] = os.path.basename(r["source"])
-lines = [l for l in open(new).read().splitlines() if l.startswith("INSERT")]
-cols = re.search(r"measurement_rows \((.*?)\) VALUES", lines[0]).group(1)
-db = sqlite3.connect(":memory:")
-db.execute("create table measurement_rows (%s)" % cols)
+lines = [l for l in open(new).read().splitlines() if l.startswith(PREFIX)]
+fields = row_reader(lines[0], "a_scale, accum, m_bucket, n, k, config, device_name",
+                    "select_rows")
 sel = collections.defaultdict(list)
 for line in lines:
-    db.execute("delete from measurement_rows")
-    db.execute(line)
-    row = db.execute("select a_scale, accum, m_bucket, n, k, config, device_name "
-                     "from measurement_rows").fetchone()
+    row = fields(line)
     key = row[:5]
     if key not in win or device not in row[6]:
         continue

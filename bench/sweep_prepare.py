@@ -20,9 +20,17 @@ import sys
 
 PARAMS = ["block_m", "block_n", "stages", "consumers", "pingpong", "raster", "group", "cluster",
           "epilogue", "split", "specialize", "overlap", "stagger", "wave"]
-# what a shipped config string leaves out (older rows) means these values
+# what a config string leaves out (older rows) means these values: src/sm90_gemm.c's sm90_params
 DEFAULTS = {"raster": "0", "group": "8", "cluster": "1", "epilogue": "0", "split": "1",
-            "specialize": "0", "overlap": "0", "stagger": "0", "wave": "0"}
+            "specialize": "0", "overlap": "0", "stagger": "0", "wave": "0", "swap": "0",
+            "evict": "0"}
+
+
+def parse_config(text):
+    """A config string as a dict, with the values it leaves out filled in (DEFAULTS)."""
+    config = dict(DEFAULTS)
+    config.update(kv.split("=", 1) for kv in text.split(","))
+    return config
 
 
 def main():
@@ -49,8 +57,7 @@ def main():
                 or a.device not in r["device"] or r["family"] != "sm90_gemm"
                 or "swap=1" in r["config"] or r["m_bucket"] < a.min_m or not r.get("winner")):
             continue
-        c = dict(DEFAULTS)
-        c.update(kv.split("=") for kv in r["config"].split(","))
+        c = parse_config(r["config"])
         c[name] = values
         spec = ",".join("%s=%s" % (p, c[p]) for p in PARAMS)
         groups.setdefault(spec, set()).add("%d,%d,%d" % (r["m_bucket"], r["n"], r["k"]))
