@@ -114,6 +114,13 @@ w8a8_status cache_lookup(w8a8_context *ctx, const cache_key *key, cache_winner *
  * cannot plan. *count is 0 on a miss (not an error). max ≥ 1. */
 w8a8_status cache_lookup_ranked(w8a8_context *ctx, const cache_key *key, cache_winner *winners,
                                 size_t max, size_t *count);
+/* Added by cache/: visits the winner of every row of key's problem class (any M bucket) on
+ * devices of key's arch, in every layer, user layer first; match, device_match and m_bucket
+ * say how each relates to key. A non-zero return stops the walk (not an error). The callback
+ * runs under the cache lock. The tuner times these first (tuner/tune_plan.c). */
+typedef int (*cache_winner_visit)(void *user, const cache_winner *winner);
+w8a8_status cache_class_winners(w8a8_context *ctx, const cache_key *key, cache_winner_visit visit,
+                                void *user);
 /* Record mode: remembers a key that missed. */
 w8a8_status cache_put_untuned(w8a8_context *ctx, const cache_key *key, int64_t m);
 

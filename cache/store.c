@@ -603,41 +603,62 @@ static const char lookup_sql[] =
     " LIMIT 1)"
     " WHERE d.arch = ?1 AND " CACHE_CLASS_MATCH("p");
 
-static int lookup_layer(const cache_layer *layer, size_t index, const cache_key *key,
-                        candidate *best)
+/* One row of lookup_sql as a candidate of layer `index` for key. */
+static candidate class_row(sqlite3_stmt *stmt, const cache_layer *layer, size_t index,
+                           const cache_key *key)
+{
+    candidate c = {.valid = true, .layer = index};
+    c.device_rank = sqlite3_column_int(stmt, 6) ? 0 : sqlite3_column_int(stmt, 7) ? 1 : 2;
+    bool same_bucket = sqlite3_column_int(stmt, 8) != 0;
+    c.winner.m_bucket = sqlite3_column_int64(stmt, 2);
+    c.level = same_bucket ? c.device_rank : 3;
+    c.distance = same_bucket || c.winner.m_bucket < 1
+                     ? 0.0
+                     : fabs(log((double)c.winner.m_bucket / (double)key->m_bucket));
+    cache_copy(c.winner.device_name, sizeof c.winner.device_name,
+               (const char *)sqlite3_column_text(stmt, 0));
+    c.winner.sm_count = sqlite3_column_int(stmt, 1);
+    cache_copy(c.winner.family, sizeof c.winner.family, (const char *)sqlite3_column_text(stmt, 3));
+    cache_copy(c.winner.config, sizeof c.winner.config, (const char *)sqlite3_column_text(stmt, 4));
+    c.winner.median_us = sqlite3_column_double(stmt, 5);
+    static const cache_match by_rank[] = {CACHE_EXACT, CACHE_PRODUCT, CACHE_ARCH};
+    c.winner.device_match = by_rank[c.device_rank];
+    c.winner.match = same_bucket ? by_rank[c.device_rank] : CACHE_NEAR_BUCKET;
+    cache_copy(c.winner.source, sizeof c.winner.source, layer->path);
+    c.problem_id = sqlite3_column_int64(stmt, 9);
+    return c;
+}
+
+/* Every class winner of one layer, to visit (a non-zero return sets *stop). */
+static int class_layer(const cache_layer *layer, size_t index, const cache_key *key,
+                       int (*visit)(void *user, const candidate *c), void *user, bool *stop)
 {
     sqlite3_stmt *stmt = NULL;
     int rc = sqlite3_prepare_v2(layer->db, lookup_sql, -1, &stmt, NULL);
     if (rc != SQLITE_OK)
         return rc;
     cache_bind_key(stmt, 1, key);
-    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-        candidate c = {.valid = true, .layer = index};
-        c.device_rank = sqlite3_column_int(stmt, 6) ? 0 : sqlite3_column_int(stmt, 7) ? 1 : 2;
-        bool same_bucket = sqlite3_column_int(stmt, 8) != 0;
-        c.winner.m_bucket = sqlite3_column_int64(stmt, 2);
-        c.level = same_bucket ? c.device_rank : 3;
-        c.distance = same_bucket || c.winner.m_bucket < 1
-                         ? 0.0
-                         : fabs(log((double)c.winner.m_bucket / (double)key->m_bucket));
-        cache_copy(c.winner.device_name, sizeof c.winner.device_name,
-                   (const char *)sqlite3_column_text(stmt, 0));
-        c.winner.sm_count = sqlite3_column_int(stmt, 1);
-        cache_copy(c.winner.family, sizeof c.winner.family,
-                   (const char *)sqlite3_column_text(stmt, 3));
-        cache_copy(c.winner.config, sizeof c.winner.config,
-                   (const char *)sqlite3_column_text(stmt, 4));
-        c.winner.median_us = sqlite3_column_double(stmt, 5);
-        static const cache_match by_rank[] = {CACHE_EXACT, CACHE_PRODUCT, CACHE_ARCH};
-        c.winner.device_match = by_rank[c.device_rank];
-        c.winner.match = same_bucket ? by_rank[c.device_rank] : CACHE_NEAR_BUCKET;
-        cache_copy(c.winner.source, sizeof c.winner.source, layer->path);
-        c.problem_id = sqlite3_column_int64(stmt, 9);
-        if (better(&c, best))
-            *best = c;
+    while (!*stop && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        candidate c = class_row(stmt, layer, index, key);
+        *stop = visit(user, &c) != 0;
     }
     sqlite3_finalize(stmt);
-    return rc == SQLITE_DONE ? SQLITE_OK : rc;
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+static int keep_better(void *user, const candidate *c)
+{
+    candidate *best = user;
+    if (better(c, best))
+        *best = *c;
+    return 0;
+}
+
+static int lookup_layer(const cache_layer *layer, size_t index, const cache_key *key,
+                        candidate *best)
+{
+    bool stop = false;
+    return class_layer(layer, index, key, keep_better, best, &stop);
 }
 
 /* The distinct verified configs of one row that never hung there, each at its best median,
@@ -714,4 +735,36 @@ w8a8_status cache_lookup(w8a8_context *ctx, const cache_key *key, cache_winner *
 {
     size_t count = 0;
     return cache_lookup_ranked(ctx, key, winner, 1, &count);
+}
+
+typedef struct class_visit {
+    cache_winner_visit visit;
+    void *user;
+} class_visit;
+
+static int visit_winner(void *user, const candidate *c)
+{
+    const class_visit *v = user;
+    return v->visit(v->user, &c->winner);
+}
+
+w8a8_status cache_class_winners(w8a8_context *ctx, const cache_key *key, cache_winner_visit visit,
+                                void *user)
+{
+    if (!key || !visit)
+        return errorf(ctx, W8A8_INVALID, "cache_class_winners: no key or no visitor");
+    w8a8_status st;
+    cache_store *store = cache_store_lock(ctx, &st);
+    if (!store)
+        return st;
+    class_visit v = {visit, user};
+    bool stop = false;
+    for (size_t i = 0; i <= store->readonly_count && !stop && st == W8A8_OK; i++) {
+        const cache_layer *layer = i == 0 ? &store->user : &store->readonly[i - 1];
+        if (layer->db && class_layer(layer, i, key, visit_winner, &v, &stop) != SQLITE_OK)
+            st = errorf(ctx, W8A8_CACHE_ERROR, "cannot read the tuning database %s: %s",
+                        layer->path, sqlite3_errmsg(layer->db));
+    }
+    pthread_mutex_unlock(&store->mutex);
+    return st;
 }

@@ -1132,6 +1132,9 @@ typedef struct w8a8_tune_measurement {
                              ranked); -1 for a config the list got otherwise (a neighbour's
                              winner not among the space's valid configs) */
     int explored;         /* in the exploration sample (options.explore) */
+    int cache_seed;       /* a winner the cache held (any layer, any device of the arch) for
+                             this key or an M bucket within 4× of it, timed first: a tune
+                             over the built-in spaces only */
 } w8a8_tune_measurement;
 
 /* The outcome for one problem. */

@@ -622,6 +622,86 @@ START_TEST(test_user_layer_wins)
 }
 END_TEST
 
+typedef struct class_seen {
+    cache_winner rows[16];
+    int count, stop_after;
+} class_seen;
+
+static int see_class(void *user, const cache_winner *w)
+{
+    class_seen *c = user;
+    if (c->count < 16)
+        c->rows[c->count++] = *w;
+    return c->stop_after && c->count >= c->stop_after;
+}
+
+static const cache_winner *seen_config(const class_seen *c, const char *config)
+{
+    for (int i = 0; i < c->count; i++)
+        if (strcmp(c->rows[i].config, config) == 0)
+            return &c->rows[i];
+    return NULL;
+}
+
+/* cache_class_winners (the tuner's seeds): every row's winner of the class, any bucket, any
+ * device of the arch, every layer, with how each relates to the key; nothing of another
+ * class or arch; a visitor can stop the walk. */
+START_TEST(test_class_winners)
+{
+    char dir[512], shipped[640], user[640];
+    test_mkdtemp(dir, sizeof dir);
+    snprintf(shipped, sizeof shipped, "%s/shipped.db", dir);
+    snprintf(user, sizeof user, "%s/user.db", dir);
+    cache_device y = device_of(TEST_ARCH, "Test GPU Y", 120, 96 * GIB);
+    cache_device other_arch = device_of("sm_98", "Test GPU X", 100, 80 * GIB);
+    w8a8_context *ctx = open_cache_ctx(shipped, NULL);
+    cache_key at16 = key_of(dev_x100(), 16, 4096, 4096), at64 = key_of(dev_x100(), 64, 4096, 4096);
+    put(ctx, &at16, "shipped16-slow", 9.0, 1);
+    put(ctx, &at16, "shipped16", 8.0, 1); /* the row's winner */
+    put(ctx, &at64, "shipped64", 7.0, 1);
+    cache_key y16 = key_of(&y, 16, 4096, 4096);
+    put(ctx, &y16, "y16", 5.0, 1);
+    cache_key other_n = key_of(dev_x100(), 16, 8192, 4096), other = key_of(&other_arch, 16, 4096, 4096);
+    put(ctx, &other_n, "other-class", 1.0, 1);
+    put(ctx, &other, "other-arch", 1.0, 1);
+    w8a8_context_close(ctx);
+
+    ctx = open_cache_ctx(user, shipped);
+    cache_key at32 = key_of(dev_x100(), 32, 4096, 4096);
+    put(ctx, &at32, "user32", 6.0, 2);
+    class_seen seen = {0};
+    cache_key q = key_of(dev_x100(), 16, 4096, 4096);
+    ck_assert_msg(cache_class_winners(ctx, &q, see_class, &seen) == W8A8_OK, "%s",
+                  w8a8_errmsg(ctx));
+    ck_assert_int_eq(seen.count, 4);
+    ck_assert_str_eq(seen.rows[0].config, "user32"); /* the user layer first */
+    ck_assert_str_eq(seen.rows[0].source, user);
+    ck_assert_int_eq(seen.rows[0].match, CACHE_NEAR_BUCKET);
+    ck_assert_int_eq(seen.rows[0].m_bucket, 32);
+    const cache_winner *w = seen_config(&seen, "shipped16");
+    ck_assert_ptr_nonnull(w);
+    ck_assert_int_eq(w->match, CACHE_EXACT);
+    ck_assert_str_eq(w->source, shipped);
+    ck_assert(w->median_us == 8.0);
+    w = seen_config(&seen, "y16");
+    ck_assert_ptr_nonnull(w);
+    ck_assert_int_eq(w->match, CACHE_ARCH);
+    w = seen_config(&seen, "shipped64");
+    ck_assert_ptr_nonnull(w);
+    ck_assert_int_eq(w->match, CACHE_NEAR_BUCKET);
+    ck_assert_int_eq(w->device_match, CACHE_EXACT);
+    ck_assert_ptr_null(seen_config(&seen, "shipped16-slow"));
+    ck_assert_ptr_null(seen_config(&seen, "other-class"));
+    ck_assert_ptr_null(seen_config(&seen, "other-arch"));
+
+    class_seen first = {.stop_after = 1};
+    ck_assert_int_eq(cache_class_winners(ctx, &q, see_class, &first), W8A8_OK);
+    ck_assert_int_eq(first.count, 1);
+    ck_assert_int_eq(cache_class_winners(ctx, &q, NULL, NULL), W8A8_INVALID);
+    w8a8_context_close(ctx);
+}
+END_TEST
+
 /* ---- export, import, merge, prune ----------------------------------------------------------- */
 
 typedef struct collected {
@@ -1028,6 +1108,7 @@ static Suite *cache_suite(void)
     tcase_add_test(tc, test_accum_keys);
     tcase_add_test(tc, test_lookup_fallbacks);
     tcase_add_test(tc, test_user_layer_wins);
+    tcase_add_test(tc, test_class_winners);
     tcase_add_test(tc, test_export_import_roundtrip);
     tcase_add_test(tc, test_import_refuses_other_sql);
     tcase_add_test(tc, test_merge_union);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cache.h"
 #include "testutil.h"
 #include "tune.h"
 
@@ -131,6 +132,108 @@ START_TEST(test_tune_verify_rerun)
     ck_assert_uint_eq(r.results[0].skipped, 0);
     ck_assert_int_gt(count_rows().total, after_second.total);
     w8a8_tune_report_free(&r);
+}
+END_TEST
+
+typedef struct seed_seen {
+    const char *near, *far;
+    int near_ok, near_seed, far_seen, seeds, measured;
+} seed_seen;
+
+static void on_seed_progress(const w8a8_tune_progress *p, void *user)
+{
+    seed_seen *s = user;
+    if (p->phase != W8A8_TUNE_PHASE_MEASURED || p->measurement->pass != 1)
+        return;
+    const w8a8_tune_measurement *m = p->measurement;
+    s->measured++;
+    s->seeds += m->cache_seed != 0;
+    if (strcmp(m->config, s->near) == 0) {
+        s->near_ok += strcmp(m->status, "ok") == 0;
+        s->near_seed += m->cache_seed != 0;
+    }
+    s->far_seen += strcmp(m->config, s->far) == 0;
+}
+
+/* A plain tune first times the cache's winners of the key's class at M buckets within 4× of
+ * it (here a shipped layer's row at 512 for a key at bucket 128, on this very device), even
+ * with one ranked candidate a space; a row 8× away is not a seed. A named space tunes what it
+ * lists only. */
+START_TEST(test_cache_seeds)
+{
+    w8a8_device_info info;
+    ck_assert_int_eq(w8a8_context_device_info(ctx, &info), W8A8_OK);
+    bool hopper = info.cc_major == 9;
+    const char *family = hopper ? "sm90_gemm" : "sm80_gemm";
+    const char *near = hopper ? "block_m=64,block_n=32,stages=3,consumers=1,pingpong=0,raster=1,"
+                                "group=2,cluster=1,epilogue=0,split=1,specialize=0"
+                              : "block_m=32,block_n=32,block_k=64,stages=3,warps_m=1,warps_n=4,"
+                                "slice_k=1,group=2,prefetch=0,epilogue=0";
+    const char *far = hopper ? "block_m=64,block_n=48,stages=3,consumers=1,pingpong=0,raster=1,"
+                               "group=2,cluster=1,epilogue=0,split=1,specialize=0"
+                             : "block_m=32,block_n=64,block_k=64,stages=3,warps_m=1,warps_n=4,"
+                               "slice_k=1,group=2,prefetch=0,epilogue=0";
+    char shipped[700];
+    snprintf(shipped, sizeof shipped, "%s/shipped.db", tmpdir);
+    w8a8_context *writer = test_ctx_open_with(NULL, shipped, 0);
+    cache_device dev;
+    ck_assert_int_eq(cache_device_from_ctx(writer, &dev), W8A8_OK);
+    w8a8_problem p = small_problem(); /* bucket 128 */
+    const struct {
+        int64_t m;
+        const char *config;
+    } seeded[] = {{512, near}, {1024, far}};
+    for (size_t i = 0; i < 2; i++) {
+        w8a8_problem q = p;
+        q.m = seeded[i].m;
+        cache_key key;
+        cache_key_make(&key, &q, &dev);
+        cache_measurement m;
+        memset(&m, 0, sizeof m);
+        snprintf(m.family, sizeof m.family, "%s", family);
+        snprintf(m.config, sizeof m.config, "%s", seeded[i].config);
+        snprintf(m.status, sizeof m.status, "ok");
+        m.median_us = 1.0;
+        m.samples = 5;
+        m.verified = 1;
+        ck_assert_msg(cache_put_measurement(writer, &key, &m) == W8A8_OK, "%s",
+                      w8a8_errmsg(writer));
+    }
+    w8a8_context_close(writer);
+
+    char db[700];
+    snprintf(db, sizeof db, "%s/seeded.db", tmpdir);
+    w8a8_context_options co = {.cache_db = db, .cache_path = shipped};
+    w8a8_context *tuner = NULL;
+    ck_assert_int_eq(w8a8_context_open(&tuner, &co), W8A8_OK);
+    w8a8_tune_options o = {.problems = &p, .problem_count = 1, .budget_seconds = 120,
+                           .max_candidates = 1, .quick_samples = 3, .final_samples = 3,
+                           .finalists = 1};
+    seed_seen plain = {.near = near, .far = far};
+    w8a8_tune_report r;
+    ck_assert_msg(w8a8_tune(tuner, &o, on_seed_progress, &plain, &r) == W8A8_OK, "%s",
+                  w8a8_errmsg(tuner));
+    printf("cache seeds: %d of %d candidates measured; winner %s %s\n", plain.seeds,
+           plain.measured, r.results[0].family, r.results[0].config);
+    ck_assert_int_eq(plain.near_ok, 1);
+    ck_assert_int_eq(plain.near_seed, 1);
+    ck_assert_int_eq(plain.far_seen, 0);
+    w8a8_tune_report_free(&r);
+
+    /* a named space: no seeds */
+    w8a8_context_close(tuner);
+    snprintf(db, sizeof db, "%s/named.db", tmpdir);
+    ck_assert_int_eq(w8a8_context_open(&tuner, &co), W8A8_OK);
+    char space[64];
+    snprintf(space, sizeof space, "%s", family);
+    o.space = space;
+    seed_seen named = {.near = near, .far = far};
+    ck_assert_msg(w8a8_tune(tuner, &o, on_seed_progress, &named, &r) == W8A8_OK, "%s",
+                  w8a8_errmsg(tuner));
+    ck_assert_int_eq(named.seeds, 0);
+    ck_assert_int_ge(named.measured, 1);
+    w8a8_tune_report_free(&r);
+    w8a8_context_close(tuner);
 }
 END_TEST
 
@@ -328,6 +431,7 @@ int main(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_tune_verify_rerun);
     tcase_add_test(tc, test_budget_spent);
+    tcase_add_test(tc, test_cache_seeds);
     tcase_add_test(tc, test_bench_time);
     tcase_add_test(tc, test_bench_time_graph);
     tcase_add_test(tc, test_bench_time_graph_refuses_uncapturable);

@@ -295,16 +295,130 @@ static void list_move_forward(candidate_list *l, size_t from, size_t to)
 }
 
 /* Defaults first (the baseline of "vs default", measured even on a tight budget), then the
- * exploration sample (few, and shared by every key); the rest keep their order. */
+ * cache's winners in their seed order, then the exploration sample (few, and shared by every
+ * key); the rest keep their order. */
 static void defaults_first(candidate_list *l)
 {
     size_t front = 0;
     for (size_t i = 0; i < l->count; i++)
         if (l->items[i].is_default)
             list_move_forward(l, i, front++);
+    for (size_t want = 1;; want++) {
+        size_t i = front;
+        while (i < l->count && l->items[i].cache_seed != want)
+            i++;
+        if (i == l->count)
+            break;
+        list_move_forward(l, i, front++);
+    }
     for (size_t i = front; i < l->count; i++)
         if (l->items[i].explored)
             list_move_forward(l, i, front++);
+}
+
+/* ---- the cache's winners --------------------------------------------------------------------- */
+
+/* A plain tune (the built-in spaces) first times what the cache already knows for the key:
+ * the winners of this key and of M buckets within CACHE_SEED_RATIO of it, on any device of the
+ * arch, in every layer (the user's and the shipped ones) — the dispatcher's own answer among
+ * them. Its winner is then never slower than what ran before the tune (to the timing's noise),
+ * although user rows win the lookup; and a bucket whose row is stale borrows a neighbour's
+ * better config: time grows with M for one config, so a larger bucket's winner is a candidate
+ * for a smaller one (shipped caches of 2026-11-26 had 52 rows slower than a larger bucket's
+ * winner of the same class, up to 1.4×). At most CACHE_SEEDS distinct configs: the key's own
+ * bucket first (this device, its product, then the arch), then the nearer buckets (the larger
+ * at equal distance), then the faster. A named space (--space) tunes exactly what it lists. */
+#define CACHE_SEED_RATIO 4.0
+#define CACHE_SEEDS 6
+#define CACHE_SEED_ROWS 512 /* class winners considered; more are ignored */
+
+typedef struct seed_row {
+    cache_winner w;
+    double distance; /* |ln(bucket / the key's bucket)|, 0 at the key's bucket */
+} seed_row;
+
+typedef struct seed_rows {
+    int64_t bucket;
+    seed_row *rows;
+    size_t count;
+} seed_rows;
+
+static int seed_row_add(void *user, const cache_winner *w)
+{
+    seed_rows *r = user;
+    if (w->m_bucket < 1 || (double)w->m_bucket > CACHE_SEED_RATIO * (double)r->bucket ||
+        CACHE_SEED_RATIO * (double)w->m_bucket < (double)r->bucket)
+        return 0;
+    if (r->count == CACHE_SEED_ROWS)
+        return 1;
+    seed_row *row = &r->rows[r->count++];
+    row->w = *w;
+    row->distance = w->match == CACHE_NEAR_BUCKET
+                        ? fabs(log((double)w->m_bucket / (double)r->bucket))
+                        : 0.0;
+    return 0;
+}
+
+static int by_seed_order(const void *x, const void *y)
+{
+    const seed_row *ra = x, *rb = y;
+    const cache_winner *a = &ra->w, *b = &rb->w;
+    bool sa = a->match != CACHE_NEAR_BUCKET, sb = b->match != CACHE_NEAR_BUCKET;
+    if (sa != sb)
+        return sa ? -1 : 1;
+    if (a->device_match != b->device_match)
+        return a->device_match < b->device_match ? -1 : 1;
+    if (fabs(ra->distance - rb->distance) > 1e-9)
+        return ra->distance < rb->distance ? -1 : 1;
+    if (a->m_bucket != b->m_bucket)
+        return a->m_bucket > b->m_bucket ? -1 : 1;
+    if (a->median_us != b->median_us)
+        return a->median_us < b->median_us ? -1 : 1;
+    int order = strcmp(a->family, b->family);
+    return order ? order : strcmp(a->config, b->config);
+}
+
+/* The loaded space of a family (the built-in spaces: one per template). */
+static const space *space_of(const tune_run *run, const char *family)
+{
+    for (size_t k = 0; k < run->space_count; k++)
+        if (strcmp(space_template(run->spaces[k]), family) == 0)
+            return run->spaces[k];
+    return NULL;
+}
+
+/* Adds key p's cache seeds (see above) to its list, or marks them where listed. A database
+ * that cannot be read seeds nothing (the lookup reports it elsewhere). */
+static w8a8_status cache_seeds(tune_run *run, problem_plan *p)
+{
+    if (run->options.space && *run->options.space)
+        return W8A8_OK;
+    seed_rows r = {.bucket = p->problem.m, .rows = malloc(CACHE_SEED_ROWS * sizeof *r.rows)};
+    if (!r.rows)
+        return errorf(run->ctx, W8A8_NO_MEMORY, "out of host memory");
+    double t0 = util_now();
+    cache_class_winners(run->ctx, &p->key, seed_row_add, &r);
+    error_clear(run->ctx);
+    run->profile.record_seconds += util_now() - t0;
+    qsort(r.rows, r.count, sizeof *r.rows, by_seed_order);
+    size_t seeds = 0;
+    for (size_t i = 0; i < r.count && seeds < CACHE_SEEDS; i++) {
+        const cache_winner *w = &r.rows[i].w;
+        const gemm_family *f = gemm_family_find(w->family);
+        const space *s = space_of(run, w->family);
+        if (!f || !s || !f->supports(run->ctx, &p->problem))
+            continue;
+        candidate *c = list_find(&p->list, f, w->config);
+        if (c && c->cache_seed)
+            continue; /* listed by an earlier row */
+        if (!c && !(c = add_config(run, p, s, f, w->config, INFINITY, SIZE_MAX))) {
+            free(r.rows);
+            return errorf(run->ctx, W8A8_NO_MEMORY, "out of host memory");
+        }
+        c->cache_seed = ++seeds;
+    }
+    free(r.rows);
+    return W8A8_OK;
 }
 
 /* ---- kernels -------------------------------------------------------------------------------- */
@@ -403,6 +517,8 @@ static w8a8_status plan_round_run(tune_run *run, size_t first, size_t count)
             if (ev->applies)
                 st = add_space(run, p, run->spaces[s], ev);
         }
+        if (st == W8A8_OK && p->status == W8A8_OK && p->list.count)
+            st = cache_seeds(run, p);
         if (st == W8A8_OK && p->status == W8A8_OK) {
             qsort(p->list.items, p->list.count, sizeof *p->list.items, by_space_pos);
             defaults_first(&p->list);
@@ -526,10 +642,7 @@ w8a8_status tune_plan_seed(tune_run *run, size_t i)
             continue;
         candidate *c = list_find(&p->list, f, config);
         if (!c) {
-            const space *s = NULL;
-            for (size_t k = 0; k < run->space_count && !s; k++)
-                if (strcmp(space_template(run->spaces[k]), f->name) == 0)
-                    s = run->spaces[k];
+            const space *s = space_of(run, f->name);
             if (!s || !(c = add_config(run, p, s, f, config, INFINITY, SIZE_MAX)))
                 continue;
             w8a8_status st = c->hung_before ? W8A8_OK : candidate_kernel(run, p, c);

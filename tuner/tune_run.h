@@ -29,6 +29,8 @@ typedef struct candidate {
     size_t order;             /* position in the list as collected (space order) */
     bool is_default;
     bool seeded;              /* a neighbouring M bucket's winner, tried early */
+    size_t cache_seed;        /* 1 + its place among the cache's winners timed first (a plain
+                                 tune: tune_plan.c's cache_seeds); 0: not one */
     bool explored;            /* in the space's exploration sample (options.explore) */
     bool measured_before;     /* the database has an "ok" row: not measured again */
     bool hung_before;         /* a "hung" row of its template as it is now: never launched

@@ -240,6 +240,10 @@ static void tune_usage(FILE *f)
             "                 timing: at its power cap a GPU's clock follows what ran before;\n"
             "                 100 steadies the final times (2.4 s more a key; default 0)\n"
             "  --json         one object per measured candidate and per winner\n"
+            "Without --space, each key first times the cache's winners (every layer, any\n"
+            "device of the arch) of that key and of M buckets within 4x of it, at most 6\n"
+            "(\"cache_seed\": true): the winner is never slower than what the dispatcher ran\n"
+            "before, and a stale bucket borrows a neighbour's better config.\n"
             "On a terminal, a progress line on stderr: keys planned, then the key at hand,\n"
             "its phase and candidates, candidates timed in the run, time against the budget\n"
             "(or an estimate of what is left); none with --json or when stderr is piped.\n",
@@ -486,10 +490,11 @@ static void print_measurement_json(const w8a8_problem *p, const w8a8_tune_measur
     printf(", \"status\": \"%s\", \"pass\": %d, \"default\": %s, \"us\": %.3f, \"spread_us\": %.3f, "
            "\"samples\": %d, \"batch\": %d, \"tflops\": %.1f, \"verify_error\": %.3g, "
            "\"registers\": %d, \"spills\": %d, \"compile_ms\": %.1f, \"rank_position\": %ld, "
-           "\"explored\": %s}\n",
+           "\"explored\": %s, \"cache_seed\": %s}\n",
            m->status, m->pass, m->is_default ? "true" : "false", m->median_us, m->spread_us,
            m->samples, m->batch, tflops_of(p, m->median_us), m->verify_error, m->registers,
-           m->spills, m->compile_ms, m->rank_position, m->explored ? "true" : "false");
+           m->spills, m->compile_ms, m->rank_position, m->explored ? "true" : "false",
+           m->cache_seed ? "true" : "false");
     fflush(stdout);
 }
 
