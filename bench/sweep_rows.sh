@@ -5,10 +5,14 @@
 # CHUNK shapes a process (default 20), in the order A B B A, into OUT/ab.jsonl; tune lines in
 # OUT/tune-SCALE.jsonl. bench/select_rows.py then picks the rows that won both pairs.
 #   bench/sweep_rows.sh GROUPS SCALE ACCUM OUT DB
-#     GROUPS  OUT/groups.txt of bench/sweep_prepare.py
+#     GROUPS  OUT/groups.txt of bench/sweep_prepare.py: a line a group, its space file then
+#             its shapes; the space "-" tunes the built-in spaces (a plain tune, which first
+#             times the cache's winners of each key and its neighbouring M buckets: with
+#             bench/monotone_rows.py's keys, a retune of stale rows)
 #     SCALE   block, tensor or row; ACCUM fast or promoted
 # Environment: W8A8 (the command, default carry/static/w8a8), W8A8_KERNEL_DIR (shared by the
-# tune and the benches, so A's configs are compiled once), CHUNK.
+# tune and the benches, so A's configs are compiled once), CHUNK, DTYPE (default e4m3), BUDGET
+# (seconds a group's tune may take, default 105).
 # Session 24 (bench/results-2026-11-26-s24, C4, C5, C7) swept overlap this way: about 1 s a
 # candidate for tuning and 1 s a shape for the four benches on an H200.
 set -uo pipefail
@@ -17,10 +21,14 @@ groups=$1 scale=$2 accum=$3 out=$4 db=$5
 w8a8=${W8A8:-carry/static/w8a8}
 mkdir -p "$out"
 args() { for s in $1; do printf ' --shape %s' "$s"; done; }
+dtype=${DTYPE:-e4m3} budget=${BUDGET:-105}
 while read -r space shapes; do
+  named=(--space "$space")
+  [ "$space" = - ] && named=()
   # shellcheck disable=SC2046
-  W8A8_CACHE_DB=$db timeout 120 "$w8a8" tune --space "$space" --scale "$scale" --accum "$accum" \
-    $(args "$shapes") --json >> "$out/tune-$scale.jsonl" 2>> "$out/tune.log"
+  W8A8_CACHE_DB=$db timeout $((budget + 15)) "$w8a8" tune "${named[@]}" --budget "$budget" \
+    --dtype "$dtype" --scale "$scale" --accum "$accum" $(args "$shapes") --json \
+    >> "$out/tune-$scale.jsonl" 2>> "$out/tune.log"
   echo "tune $scale $space exit $?" >> "$out/summary.txt"
 done < "$groups"
 empty=$(mktemp -u).db
@@ -36,7 +44,8 @@ while [ $# -gt 0 ]; do
     [ "$v" = B ] && use=$db
     # shellcheck disable=SC2046
     W8A8_CACHE_PATH=${W8A8_CACHE_PATH:-$PWD/cache} W8A8_CACHE_DB=$use W8A8_TUNE=off timeout 150 \
-      "$w8a8" bench --json --no-cublaslt --graph $(args "$chunk") --scale "$scale" --accum "$accum" \
+      "$w8a8" bench --json --no-cublaslt --graph $(args "$chunk") --dtype "$dtype" \
+      --scale "$scale" --accum "$accum" \
       | sed "s/^{/{\"build\": \"$v\", \"round\": $round, \"seq\": $seq, /" >> "$out/ab.jsonl" \
       2>> "$out/err.log"
   done

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # CPU checks of the Python tools: scripts/ratios.py, bench/compare.py, bench/peers.py,
 # bench/plot.py, bench/rank_offline.py, bench/narrow_space.py, bench/param_wins.py,
-# bench/rounds.py, bench/merge_rows.py, bench/stale_rows.py, bench/select_rows.py and
-# bench/sweep_prepare.py, on results committed under bench/ (bench/results-2026-11-23's geometric
+# bench/rounds.py, bench/merge_rows.py, bench/stale_rows.py, bench/select_rows.py,
+# bench/sweep_prepare.py and bench/monotone_rows.py, on results committed under bench/ (bench/results-2026-11-23's geometric
 # means are the README's), with tests/bench_fakes standing in for torch and for `w8a8 bench`
 # where a run is needed. No GPU, no torch. plot.py is checked only where matplotlib imports
 # (said so when not); with a w8a8 binary as $1, its heat map also reads a real tuning database
@@ -361,6 +361,27 @@ expect "sweep_prepare: the group's space lists overlap 0..3" \
   grep -q 'overlap = { 0, 1, 2, 3 },' "$tmp/sweep/g01.lua"
 check "sweep_prepare: a bad --param" 2 '\-\-param: NAME=V' \
   "$python" "$root/bench/sweep_prepare.py" "$tmp/sweep" --param nothing
+
+# bench/monotone_rows.py: a row slower than a larger bucket's winner of its class (within 4x
+# and by more than 2 %) is stale; another device, N, accumulation or a bucket 8x larger are not
+# its class or its neighbours
+mrow() { printf '{"device": "%s", "a_type": "e4m3", "b_type": "e4m3", "out_type": "bf16", "bias_type": "none", "a_scale": "tensor", "b_scale": "tensor", "accum": "%s", "azp": "none", "n": %s, "k": 4096, "m_bucket": %s, "median_us": %s, "winner": true}\n' "$@"; }
+{ mrow "NVIDIA H200" fast 4096 16 10.0
+  mrow "NVIDIA H200" fast 4096 64 9.0
+  mrow "NVIDIA H200" fast 4096 128 8.9
+  mrow "NVIDIA H200" fast 4096 1 20.0
+  mrow "NVIDIA H200" fast 6144 16 10.0
+  mrow "NVIDIA H200" promoted 4096 32 9.0
+  mrow "NVIDIA H100 80GB HBM3" fast 4096 16 10.0; } > "$tmp/mono.jsonl"
+mono=$root/bench/monotone_rows.py
+check "monotone_rows: the stale row and its neighbour" 0 \
+  '^e4m3 tensor fast 16,4096,4096 1\.111 64$' sh -c "'$python' '$mono' < '$tmp/mono.jsonl'"
+expect "monotone_rows: one stale row (64 is within 2 % of 128; 1 is 16x from 16)" \
+  test "$(wc -l < "$tmp/out")" -eq 1
+check "monotone_rows --over 1.2" 0 '' sh -c "'$python' '$mono' --over 1.2 < '$tmp/mono.jsonl'"
+expect "monotone_rows --over 1.2: none" test ! -s "$tmp/out"
+check "monotone_rows on other input" 2 'not a `w8a8 cache list --json` line' \
+  sh -c "echo '{}' | '$python' '$mono'"
 
 # bench/merge_rows.py: a newer tune's rows replace the shipped file's of the same key
 merge=$root/bench/merge_rows.py
