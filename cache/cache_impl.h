@@ -43,6 +43,16 @@
     "NOT EXISTS (SELECT 1 FROM measurements h WHERE h.problem_id = " M ".problem_id"          \
     " AND h.family = " M ".family AND h.config = " M ".config AND h.status = 'hung'"          \
     " AND h.template_hash = " M ".template_hash)"
+/* A config counts by its best-sampled rows only: a row with fewer samples than another verified
+ * "ok" row of the same config on the key is superseded. The tuner's quick pass (a few samples)
+ * then gives way to its final pass (30 a round) for the finalists: on an H200 a quick-pass
+ * median 20 % under the same config's final ones made a config the winner of 16×10240×8192
+ * that ran 1.2× the runner-up's time in every later measurement (session 25, D1). Rows of
+ * equal samples (the final pass's rounds, or two runs) compete by median. */
+#define CACHE_MOST_SAMPLED(M)                                                                 \
+    "NOT EXISTS (SELECT 1 FROM measurements s WHERE s.problem_id = " M ".problem_id"          \
+    " AND s.family = " M ".family AND s.config = " M ".config AND s.status = 'ok'"            \
+    " AND s.verified = 1 AND s.samples > " M ".samples)"
 #define CACHE_WINNER_ORDER "median_us, spread_us, family, config, timestamp, id"
 
 /* WHERE terms matching a key bound with cache_bind_key at ?1: the device (devices D), the

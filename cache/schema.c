@@ -117,7 +117,7 @@ static const char derived_objects[] =
     "CREATE VIEW winners AS SELECT * FROM (SELECT m.*, row_number() OVER"
     " (PARTITION BY problem_id ORDER BY " CACHE_WINNER_ORDER ") AS place"
     " FROM measurements m WHERE " CACHE_WINNER_FILTER " AND " CACHE_NEVER_HUNG("m")
-    ") WHERE place = 1;"
+    " AND " CACHE_MOST_SAMPLED("m") ") WHERE place = 1;"
     "CREATE VIEW measurement_rows AS SELECT"
     " d.arch AS arch, d.name AS device_name, d.sm_count AS sm_count,"
     " d.memory_bytes AS memory_bytes, p.a_type AS a_type, p.b_type AS b_type,"

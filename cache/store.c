@@ -599,7 +599,8 @@ static const char lookup_sql[] =
     " p.id"
     " FROM problems p JOIN devices d ON d.id = p.device_id"
     " JOIN measurements m ON m.id = (SELECT id FROM measurements w WHERE w.problem_id = p.id"
-    " AND " CACHE_WINNER_FILTER " AND " CACHE_NEVER_HUNG("w") " ORDER BY " CACHE_WINNER_ORDER
+    " AND " CACHE_WINNER_FILTER " AND " CACHE_NEVER_HUNG("w") " AND " CACHE_MOST_SAMPLED("w")
+    " ORDER BY " CACHE_WINNER_ORDER
     " LIMIT 1)"
     " WHERE d.arch = ?1 AND " CACHE_CLASS_MATCH("p");
 
@@ -661,11 +662,13 @@ static int lookup_layer(const cache_layer *layer, size_t index, const cache_key 
     return class_layer(layer, index, key, keep_better, best, &stop);
 }
 
-/* The distinct verified configs of one row that never hung there, each at its best median,
- * fastest first (ties as the winner's order): the winner, then its runner-ups. */
+/* The distinct verified configs of one row that never hung there, each at the best median of
+ * its best-sampled rows, fastest first (ties as the winner's order): the winner, then its
+ * runner-ups. */
 static const char runners_sql[] =
     "SELECT family, config, MIN(median_us) AS best FROM measurements w"
     " WHERE w.problem_id = ?1 AND " CACHE_WINNER_FILTER " AND " CACHE_NEVER_HUNG("w")
+    " AND " CACHE_MOST_SAMPLED("w")
     " GROUP BY family, config ORDER BY best, family, config LIMIT ?2";
 
 /* Appends best's runner-ups (rank 1, 2, …) to winners[1 …] until max. */

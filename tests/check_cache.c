@@ -745,6 +745,47 @@ static void fill_varied(w8a8_context *ctx)
     }
 }
 
+/* A config counts by its best-sampled rows: a quick-pass row (5 samples) faster than the same
+ * config's final-pass rows (30) does not make it the winner; a config only ever quick-measured
+ * still competes by its quick row; the runner-ups follow the same rule, and so does the
+ * winners view (cache list). */
+START_TEST(test_most_sampled_rows_count)
+{
+    char dir[512], db[640];
+    test_mkdtemp(dir, sizeof dir);
+    snprintf(db, sizeof db, "%s/tuning.db", dir);
+    w8a8_context *ctx = open_cache_ctx(db, NULL);
+    cache_key key = key_of(dev_x100(), 16, 10240, 8192);
+    const struct {
+        const char *config;
+        double us;
+        int samples;
+    } rows[] = {{"lucky", 8.0, 5},   {"lucky", 10.0, 30}, {"lucky", 10.2, 30},
+                {"steady", 9.0, 5},  {"steady", 9.1, 30}, {"quick-only", 9.5, 5}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        cache_measurement m = meas_of("fam_a", rows[i].config, rows[i].us, 10 + (int64_t)i);
+        m.samples = rows[i].samples;
+        ck_assert_int_eq(cache_put_measurement(ctx, &key, &m), W8A8_OK);
+    }
+    cache_winner w[4];
+    size_t count = 0;
+    ck_assert_int_eq(cache_lookup_ranked(ctx, &key, w, 4, &count), W8A8_OK);
+    ck_assert_uint_eq(count, 3);
+    ck_assert_str_eq(w[0].config, "steady");
+    ck_assert(w[0].median_us == 9.1);
+    ck_assert_str_eq(w[1].config, "quick-only");
+    ck_assert_str_eq(w[2].config, "lucky");
+    ck_assert(w[2].median_us == 10.0);
+    collected c;
+    memset(&c, 0, sizeof c);
+    w8a8_cache_filter filter = {.flags = W8A8_CACHE_USER_ONLY | W8A8_CACHE_WINNERS};
+    ck_assert_int_eq(w8a8_cache_list(ctx, &filter, collect, &c), W8A8_OK);
+    ck_assert_int_eq(c.count, 1);
+    ck_assert_str_eq(c.rows[0].config, "steady");
+    w8a8_context_close(ctx);
+}
+END_TEST
+
 START_TEST(test_export_import_roundtrip)
 {
     char dir[512], a[640], b[640], sql[640], csv[640];
@@ -1109,6 +1150,7 @@ static Suite *cache_suite(void)
     tcase_add_test(tc, test_lookup_fallbacks);
     tcase_add_test(tc, test_user_layer_wins);
     tcase_add_test(tc, test_class_winners);
+    tcase_add_test(tc, test_most_sampled_rows_count);
     tcase_add_test(tc, test_export_import_roundtrip);
     tcase_add_test(tc, test_import_refuses_other_sql);
     tcase_add_test(tc, test_merge_union);
