@@ -56,6 +56,7 @@ for line in lines:
         print("select_rows: no shipped %s row holds %s: left out" % (device, key), file=sys.stderr)
         continue
     sel[src[key]].append(line)
+os.makedirs(out, exist_ok=True)
 for name, rows in sorted(sel.items()):
     with open(os.path.join(out, "select-" + name), "w") as f:
         f.write("\n".join(rows) + "\n")
