@@ -6,12 +6,14 @@ and A2/B2). Writes DIR/select-<shipped file>.sql with
 NEW.sql's rows of those keys, split by the shipped file that held each key; then
 `bench/merge_rows.py cache/<file> DIR/select-<file>` puts them in.
 
-    bench/select_rows.py AB.jsonl NEW.sql SHIPPED.jsonl DIR [DEVICE]
+    bench/select_rows.py AB.jsonl NEW.sql SHIPPED.jsonl DIR [DEVICE [FILE]]
 
 AB.jsonl: `w8a8 bench --json` lines with build (A/B) and seq (1..4); NEW.sql: `w8a8 cache
 export --winners` of the sweep's database; SHIPPED.jsonl: `w8a8 cache list --json` over the
 shipped caches; DEVICE: a part of the device name whose rows (NEW's and the shipped ones)
-count (default H200). Session 24
+count (default H200); FILE: the shipped file (a name in cache/) that takes the keys no shipped
+row holds (A then ran the nearest bucket's row; without FILE they are left out, said so on
+stderr). Session 24
 measured the criterion's noise: of 78 keys whose config came back unchanged, 2 passed it
 (bench/results-2026-11-26-s24, C4). Exit 0; 1 when a tuned row disagrees with what B ran."""
 import collections
@@ -22,10 +24,11 @@ import sys
 from merge_rows import PREFIX, row_reader
 from sweep_prepare import parse_config
 
-if len(sys.argv) not in (5, 6):
+if len(sys.argv) not in (5, 6, 7):
     sys.exit(__doc__)
 ab, new, shipped, out = sys.argv[1:5]
 device = sys.argv[5] if len(sys.argv) > 5 else "H200"
+fresh_file = sys.argv[6] if len(sys.argv) > 6 else None
 runs, cfg = collections.defaultdict(dict), {}
 for line in open(ab):
     r = json.loads(line)
@@ -52,10 +55,10 @@ for line in lines:
         continue
     if row[5] != cfg[("B", key)]:
         sys.exit("select_rows: %s: the tune's row is %s, B ran %s" % (key, row[5], cfg[("B", key)]))
-    if key not in src:
+    if key not in src and not fresh_file:
         print("select_rows: no shipped %s row holds %s: left out" % (device, key), file=sys.stderr)
         continue
-    sel[src[key]].append(line)
+    sel[src.get(key, fresh_file)].append(line)
 os.makedirs(out, exist_ok=True)
 for name, rows in sorted(sel.items()):
     with open(os.path.join(out, "select-" + name), "w") as f:

@@ -342,6 +342,20 @@ else
   echo "note: no w8a8 binary given: bench/rank_offline.py and compile --rank are not checked"
 fi
 
+# bench/select_rows.py on session 25's D3 (per-row keys at buckets no shipped row held): with
+# FILE the 39 winners go to it, as shipped; without, they are left out, each said so
+d3=$root/bench/results-2026-11-26-s25/d3
+gzip -dc "$d3/shipped.jsonl.gz" > "$tmp/d3-shipped.jsonl"
+check "select_rows: D3's new keys into FILE" 0 '^h200-sm90.sql 39$' "$python" \
+  "$root/bench/select_rows.py" "$d3/row/ab.jsonl" "$d3/row/new.sql" "$tmp/d3-shipped.jsonl" \
+  "$tmp/sel3" H200 h200-sm90.sql
+expect "select_rows: D3's rows as shipped" cmp -s "$tmp/sel3/select-h200-sm90.sql" \
+  "$d3/sel-row/select-h200-sm90.sql"
+check "select_rows: D3's new keys without FILE" 0 'no shipped H200 row holds .* left out' \
+  "$python" "$root/bench/select_rows.py" "$d3/row/ab.jsonl" "$d3/row/new.sql" \
+  "$tmp/d3-shipped.jsonl" "$tmp/sel4"
+expect "select_rows: none kept without FILE" grep -q '^0 keys' "$tmp/out"
+
 # bench/sweep_prepare.py: rows of one config but their overlap go in one group; another
 # config, another device, a swap-AB row and a row below --min-m are left out or apart
 row() { printf '{"device": "%s", "a_scale": "block", "b_scale": "block", "accum": "fast", "family": "sm90_gemm", "config": "%s", "m_bucket": %s, "n": %s, "k": 7168, "winner": true}\n' "$@"; }
