@@ -31,6 +31,16 @@ static w8a8_context *open_cache_ctx(const char *db, const char *cache_path)
     return ctx;
 }
 
+/* A context on a new user database in a fresh temporary folder (its path into db), no other
+ * layer. */
+static w8a8_context *open_fresh_cache(char db[640])
+{
+    char dir[512];
+    test_mkdtemp(dir, sizeof dir);
+    snprintf(db, 640, "%s/tuning.db", dir);
+    return open_cache_ctx(db, NULL);
+}
+
 static cache_device device_of(const char *arch, const char *name, int sms, uint64_t memory)
 {
     cache_device d;
@@ -518,10 +528,8 @@ END_TEST
 
 START_TEST(test_lookup_fallbacks)
 {
-    char dir[512], db[640];
-    test_mkdtemp(dir, sizeof dir);
-    snprintf(db, sizeof db, "%s/tuning.db", dir);
-    w8a8_context *ctx = open_cache_ctx(db, NULL);
+    char db[640];
+    w8a8_context *ctx = open_fresh_cache(db);
     cache_device x80 = device_of(TEST_ARCH, "Test GPU X", 80, 80 * GIB);
     cache_device y = device_of(TEST_ARCH, "Test GPU Y", 120, 96 * GIB);
     cache_device other_arch = device_of("sm_98", "Test GPU X", 100, 80 * GIB);
@@ -751,10 +759,8 @@ static void fill_varied(w8a8_context *ctx)
  * winners view (cache list). */
 START_TEST(test_most_sampled_rows_count)
 {
-    char dir[512], db[640];
-    test_mkdtemp(dir, sizeof dir);
-    snprintf(db, sizeof db, "%s/tuning.db", dir);
-    w8a8_context *ctx = open_cache_ctx(db, NULL);
+    char db[640];
+    w8a8_context *ctx = open_fresh_cache(db);
     cache_key key = key_of(dev_x100(), 16, 10240, 8192);
     const struct {
         const char *config;
@@ -918,10 +924,8 @@ END_TEST
 
 START_TEST(test_prune)
 {
-    char dir[512], db[640];
-    test_mkdtemp(dir, sizeof dir);
-    snprintf(db, sizeof db, "%s/tuning.db", dir);
-    w8a8_context *ctx = open_cache_ctx(db, NULL);
+    char db[640];
+    w8a8_context *ctx = open_fresh_cache(db);
     fill_varied(ctx);
     cache_key key = key_of(dev_x100(), 1, 4096, 1024);
     put(ctx, &key, "old", 0.01, 1000); /* fastest, but old */
@@ -984,10 +988,8 @@ static int count_untuned(void *user, const cache_key *key, int64_t count, int64_
 
 START_TEST(test_untuned)
 {
-    char dir[512], db[640];
-    test_mkdtemp(dir, sizeof dir);
-    snprintf(db, sizeof db, "%s/tuning.db", dir);
-    w8a8_context *ctx = open_cache_ctx(db, NULL);
+    char db[640];
+    w8a8_context *ctx = open_fresh_cache(db);
     cache_key key = key_of(dev_x100(), 100, 4096, 4096);
     ck_assert_int_eq(cache_put_untuned(ctx, &key, 100), W8A8_OK);
     ck_assert_int_eq(cache_put_untuned(ctx, &key, 97), W8A8_OK);
@@ -1094,10 +1096,8 @@ END_TEST
 
 START_TEST(test_put_batch)
 {
-    char dir[512], db[640];
-    test_mkdtemp(dir, sizeof dir);
-    snprintf(db, sizeof db, "%s/tuning.db", dir);
-    w8a8_context *ctx = open_cache_ctx(db, NULL);
+    char db[640];
+    w8a8_context *ctx = open_fresh_cache(db);
     cache_key key = key_of(dev_x100(), 256, 4096, 4096);
     ck_assert_int_eq(cache_put_measurements(ctx, &key, NULL, 0), W8A8_OK);
     struct stat st;
