@@ -321,9 +321,10 @@ static void defaults_first(candidate_list *l)
 /* A plain tune (the built-in spaces) first times what the cache already knows for the key:
  * the winners of this key and of M buckets within CACHE_SEED_RATIO of it, on any device of the
  * arch, in every layer (the user's and the shipped ones) — the dispatcher's own answer among
- * them. Its winner is then never slower than what ran before the tune (to the timing's noise),
- * although user rows win the lookup; and a bucket whose row is stale borrows a neighbour's
- * better config: time grows with M for one config, so a larger bucket's winner is a candidate
+ * them. The tune's winner goes to the user database, whose rows win the lookup, so it must
+ * never be slower than what ran before the tune: with that answer timed beside it, it is not
+ * (to the timing's noise). And a bucket whose row is stale borrows a neighbour's better
+ * config: time grows with M for one config, so a larger bucket's winner is a candidate
  * for a smaller one (shipped caches of 2026-11-26 had 52 rows slower than a larger bucket's
  * winner of the same class, up to 1.4×). At most CACHE_SEEDS distinct configs: the key's own
  * bucket first (this device, its product, then the arch), then the nearer buckets (the larger
