@@ -10,7 +10,11 @@ does that and times the result against the shipped rows.
 Prints one line a stale row: dtype scale accum M,N,K (M its bucket), then how much slower it
 is than the fastest winner of a bucket up to --within times larger, and that bucket. A class
 is everything of the key but M (device, dtypes, out, bias, scales, accumulation, zero point,
-N, K). Exit 0; 2 on input that is not `cache list --json`."""
+N, K). The medians come from different runs (the GPU's clock at its power cap, the tune's
+pass), so a listed row is a candidate for a retune, not a proven stale one: session 25's D1
+retuned the 32 H200 rows listed then and 12 ran >= 1.02x faster in both A B B A pairs (up to
+1.18x); a fresh row can be listed again (96x2112x7168 block, D1's, is). Exit 0; 2 on input
+that is not `cache list --json`."""
 import argparse
 import collections
 import json
