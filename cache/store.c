@@ -655,13 +655,6 @@ static int keep_better(void *user, const candidate *c)
     return 0;
 }
 
-static int lookup_layer(const cache_layer *layer, size_t index, const cache_key *key,
-                        candidate *best)
-{
-    bool stop = false;
-    return class_layer(layer, index, key, keep_better, best, &stop);
-}
-
 /* The distinct verified configs of one row that never hung there, each at the best median of
  * its best-sampled rows, fastest first (ties as the winner's order): the winner, then its
  * runner-ups. */
@@ -716,7 +709,8 @@ w8a8_status cache_lookup_ranked(w8a8_context *ctx, const cache_key *key, cache_w
         const cache_layer *layer = i == 0 ? &store->user : &store->readonly[i - 1];
         if (!layer->db)
             continue;
-        int rc = lookup_layer(layer, i, key, &best);
+        bool stop = false;
+        int rc = class_layer(layer, i, key, keep_better, &best, &stop);
         if (rc != SQLITE_OK)
             st = errorf(ctx, W8A8_CACHE_ERROR, "cannot read the tuning database %s: %s",
                         layer->path, sqlite3_errmsg(layer->db));

@@ -388,6 +388,27 @@ static const space *space_of(const tune_run *run, const char *family)
     return NULL;
 }
 
+/* Key p's candidate of (family, config), a winner found elsewhere (the cache's, or a
+ * neighbouring key's in this run): the listed one, or a new one (no rank, no place in its
+ * space's order; *added) when a loaded space drives the family and the family supports the
+ * problem. NULL when it cannot be a candidate, or with *st set when out of memory. */
+static candidate *candidate_of(tune_run *run, problem_plan *p, const char *family,
+                               const char *config, bool *added, w8a8_status *st)
+{
+    *added = false;
+    const gemm_family *f = gemm_family_find(family);
+    const space *s = space_of(run, family);
+    if (!f || !s || !f->supports(run->ctx, &p->problem))
+        return NULL;
+    candidate *c = list_find(&p->list, f, config);
+    if (c)
+        return c;
+    if (!(c = add_config(run, p, s, f, config, INFINITY, SIZE_MAX)))
+        *st = errorf(run->ctx, W8A8_NO_MEMORY, "out of host memory");
+    *added = c != NULL;
+    return c;
+}
+
 /* Adds key p's cache seeds (see above) to its list, or marks them where listed. A database
  * that cannot be read seeds nothing (the lookup reports it elsewhere). */
 static w8a8_status cache_seeds(tune_run *run, problem_plan *p)
@@ -403,23 +424,15 @@ static w8a8_status cache_seeds(tune_run *run, problem_plan *p)
     run->profile.record_seconds += util_now() - t0;
     qsort(r.rows, r.count, sizeof *r.rows, by_seed_order);
     size_t seeds = 0;
-    for (size_t i = 0; i < r.count && seeds < CACHE_SEEDS; i++) {
-        const cache_winner *w = &r.rows[i].w;
-        const gemm_family *f = gemm_family_find(w->family);
-        const space *s = space_of(run, w->family);
-        if (!f || !s || !f->supports(run->ctx, &p->problem))
-            continue;
-        candidate *c = list_find(&p->list, f, w->config);
-        if (c && c->cache_seed)
-            continue; /* listed by an earlier row */
-        if (!c && !(c = add_config(run, p, s, f, w->config, INFINITY, SIZE_MAX))) {
-            free(r.rows);
-            return errorf(run->ctx, W8A8_NO_MEMORY, "out of host memory");
-        }
-        c->cache_seed = ++seeds;
+    w8a8_status st = W8A8_OK;
+    for (size_t i = 0; i < r.count && seeds < CACHE_SEEDS && st == W8A8_OK; i++) {
+        bool added;
+        candidate *c = candidate_of(run, p, r.rows[i].w.family, r.rows[i].w.config, &added, &st);
+        if (c && !c->cache_seed) /* else not a candidate, or listed by an earlier row */
+            c->cache_seed = ++seeds;
     }
     free(r.rows);
-    return W8A8_OK;
+    return st;
 }
 
 /* ---- kernels -------------------------------------------------------------------------------- */
@@ -638,19 +651,14 @@ w8a8_status tune_plan_seed(tune_run *run, size_t i)
             q->problem.m > 2 * p->problem.m || p->problem.m > 2 * q->problem.m ||
             !finished_winner(run, j, family, config))
             continue;
-        const gemm_family *f = gemm_family_find(family);
-        if (!f || !f->supports(run->ctx, &p->problem))
-            continue;
-        candidate *c = list_find(&p->list, f, config);
-        if (!c) {
-            const space *s = space_of(run, f->name);
-            if (!s || !(c = add_config(run, p, s, f, config, INFINITY, SIZE_MAX)))
-                continue;
-            w8a8_status st = c->hung_before ? W8A8_OK : candidate_kernel(run, p, c);
-            if (st != W8A8_OK)
-                return st;
-        }
-        if (c->is_default || c->seeded)
+        bool added;
+        w8a8_status st = W8A8_OK;
+        candidate *c = candidate_of(run, p, family, config, &added, &st);
+        if (added && !c->hung_before) /* planning is over: its kernel goes in now */
+            st = candidate_kernel(run, p, c);
+        if (st != W8A8_OK)
+            return st;
+        if (!c || c->is_default || c->seeded)
             continue;
         c->seeded = true;
         size_t at = (size_t)(c - p->list.items);
