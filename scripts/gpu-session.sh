@@ -31,11 +31,14 @@
 #                                           the device-to-device copy bandwidth: the limits the
 #                                           sm80_gemm family is judged against
 #   scripts/gpu-session.sh sm80-tune:D      w8a8 tune --space sm80_gemm (D: e4m3 per-tensor or
-#                                           int8) over Llama-3.1-8B's (N, K) × M 1 8 16 2048 4096
-#                                           8192 into $logs/sm80.db, then w8a8 bench of those
+#                                           int8) over the Llama grid's 8 (N, K) × M 1 8 16 2048
+#                                           4096 8192 ($W8A8_SM80_NK to narrow the (N, K)), and
+#                                           --space sm80_decode over its M <= 16 keys, into
+#                                           $logs/sm80.db, then w8a8 bench of those
 #                                           winners (compiled for the device's own arch: plain
 #                                           sm_90 on Hopper; $W8A8_SM80_CANDIDATES per key, default
-#                                           24); scripts/sm80_summary.py $logs sums up
+#                                           24), and for int8 peers.py's torch.int8 at M >= 2048;
+#                                           scripts/sm80_summary.py $logs sums up
 # Several modes may be given, separated by '+': "tests+tune+llama3". Every step appends
 # "<step> exit <code> <seconds> s" to summary.txt.
 # A tune step's log ends with the run's time profile (plan, compile waits, reference, verify,
@@ -145,7 +148,8 @@ grid_shapes() {
     decode) nks="4096,14336 8192,8192 8192,28672 28672,4096 57344,8192"; ms="1 2 4 8 16 32" ;;
     llama3-small) nks="6144,4096 4096,4096 28672,4096 4096,14336 10240,8192 8192,8192 57344,8192 8192,28672"
                   ms="1 16 64 128 256 512" ;;
-    dsv3) nks="2112,7168 24576,1536 32768,512 7168,16384 4096,7168 7168,2048"; ms="1 16 64 128 512" ;;
+    dsv3) nks="2112,7168 24576,1536 32768,512 7168,16384 4096,7168 7168,2048"
+          ms="1 16 64 128 512 1024 2048 4096" ;;
     llama3-large) nks="6144,4096 4096,4096 28672,4096 4096,14336 10240,8192 8192,8192 57344,8192 8192,28672"
                   ms="1024 2048 4096 8192" ;;
     llama3-8b) nks="6144,4096 4096,4096 28672,4096 4096,14336"
@@ -183,12 +187,15 @@ run_sm80_peak() {
     "$bin/w8a8" bench --op quant --shape 16384,16384 --json > "$logs/sm80-copy.jsonl" 2>> "$logs/sm80.log"
 }
 
-# sm80_shapes: Llama-3.1-8B's (N, K) at the M where the family must reach the mma.sync peak
-# (≥ 2048) and the copy bandwidth (≤ 16)
+# sm80_shapes [small|large]: the Llama grid's (N, K) (peers.py's llama3: 8B and 70B) at the M
+# where the family must reach the copy bandwidth (small: 1 8 16) and the mma.sync peak (large:
+# 2048 4096 8192); both without an argument. W8A8_SM80_NK replaces the (N, K) list.
 sm80_shapes() {
-  local nk m
-  for nk in 6144,4096 4096,4096 28672,4096 4096,14336; do
-    for m in 1 8 16 2048 4096 8192; do printf ' --shape %s,%s' "$m" "$nk"; done
+  local nk m ms="1 8 16 2048 4096 8192"
+  [ "${1:-}" = small ] && ms="1 8 16"
+  [ "${1:-}" = large ] && ms="2048 4096 8192"
+  for nk in ${W8A8_SM80_NK:-6144,4096 4096,4096 28672,4096 4096,14336 10240,8192 8192,8192 57344,8192 8192,28672}; do
+    for m in $ms; do printf ' --shape %s,%s' "$m" "$nk"; done
   done
 }
 
@@ -198,9 +205,18 @@ run_sm80_tune() {
   # shellcheck disable=SC2046,SC2086
   W8A8_CACHE_DB="$logs/sm80.db" "$bin/w8a8" tune --space sm80_gemm --budget "${W8A8_BUDGET:-240}" \
     --max-candidates "${W8A8_SM80_CANDIDATES:-24}" $args $(sm80_shapes) >> "$logs/sm80-tune-$1.log" 2>&1
+  # the decode family at M <= 16, into the same database: the dispatcher takes the faster
+  # shellcheck disable=SC2046,SC2086
+  W8A8_CACHE_DB="$logs/sm80.db" "$bin/w8a8" tune --space sm80_decode --budget "${W8A8_BUDGET:-240}" \
+    --max-candidates "${W8A8_SM80_CANDIDATES:-24}" $args $(sm80_shapes small) >> "$logs/sm80-tune-$1.log" 2>&1
   # shellcheck disable=SC2046,SC2086
   W8A8_CACHE_DB="$logs/sm80.db" "$bin/w8a8" bench --json --no-cublaslt $args $(sm80_shapes) \
     > "$logs/sm80-bench-$1.jsonl" 2>> "$logs/sm80.log"
+  # INT8: torch._int_mm (CUTLASS's sm80 kernels) on the M >= 2048 shapes, the same peak
+  # shellcheck disable=SC2046
+  [ "$1" = int8 ] && [ -f "$peers" ] &&
+    python3 "$peers" --providers torch.int8 $(sm80_shapes large) --out "$logs/sm80-peers.jsonl" \
+      >> "$logs/sm80.log" 2>&1
   python3 scripts/sm80_summary.py "$logs" > "$logs/sm80-summary.txt" 2>&1
 }
 

@@ -4,8 +4,12 @@ TFLOP/s per shape as a fraction of the mma.sync peak measured on the same GPU (M
 its GB/s as a fraction of the device-to-device copy bandwidth (M <= 16).
 
     scripts/sm80_summary.py LOG_DIR    (reads sm80-peak.jsonl, sm80-copy.jsonl,
-                                        sm80-bench-*.jsonl; prints a table and the geometric
-                                        means; exit 0)
+                                        sm80-bench-*.jsonl and, when there, sm80-peers.jsonl;
+                                        prints a table and the geometric means; exit 0)
+
+With sm80-peers.jsonl (peers.py's torch.int8: torch._int_mm, which runs CUTLASS's sm80 INT8
+kernels on Hopper too) each INT8 row at M >= 2048 also gives that peer's fraction of the same
+peak, and the geometric means compare the two on the shapes both timed.
 
 GB/s is w8a8 bench's figure (operand bytes read plus output bytes written over the time);
 the copy's counts its read plus its write, so the two compare like for like."""
@@ -48,7 +52,10 @@ def main(argv):
     copy = max(copies) if copies else float("nan")
     print("mma.sync peak: " + ", ".join(f"{k} {v:.1f} TFLOP/s" for k, v in peak.items())
           + f"; copy {copy:.0f} GB/s")
-    big, small = {}, {}
+    cutlass = {(r["m"], r["n"], r["k"]): r["tflops"]
+               for r in rows(os.path.join(d, "sm80-peers.jsonl"))
+               if r.get("provider") == "torch.int8" and "tflops" in r}
+    big, small, both = {}, {}, []
     for path in sorted(glob.glob(os.path.join(d, "sm80-bench-*.jsonl"))):
         for r in rows(path):
             if r.get("provider") != "w8a8jit" or "tflops" not in r:
@@ -57,8 +64,13 @@ def main(argv):
             if r["m"] >= 2048 and dtype in peak:
                 f = r["tflops"] / peak[dtype]
                 big.setdefault(dtype, []).append(f)
+                peer = cutlass.get((r["m"], r["n"], r["k"])) if dtype == "int8" else None
+                extra = ""
+                if peer:
+                    both.append((f, peer / peak[dtype]))
+                    extra = f"   torch._int_mm {100 * peer / peak[dtype]:5.1f} %"
                 print(f"{dtype:5} {r['m']:6}x{r['n']}x{r['k']:<6} {r['tflops']:8.1f} TFLOP/s  "
-                      f"{100 * f:5.1f} % of mma.sync peak")
+                      f"{100 * f:5.1f} % of mma.sync peak{extra}")
             elif r["m"] <= 16:
                 f = r["gbps"] / copy
                 small.setdefault(dtype, []).append(f)
@@ -67,6 +79,10 @@ def main(argv):
     for dtype, fs in big.items():
         print(f"{dtype} M >= 2048: geomean {100 * geomean(fs):.1f} % of peak, worst "
               f"{100 * min(fs):.1f} % ({len(fs)} shapes)")
+    if both:
+        print(f"int8 M >= 2048, {len(both)} shapes timed by both: ours "
+              f"{100 * geomean([a for a, _ in both]):.1f} %, torch._int_mm (CUTLASS sm80) "
+              f"{100 * geomean([b for _, b in both]):.1f} % of the peak")
     for dtype, fs in small.items():
         print(f"{dtype} M <= 16: geomean {100 * geomean(fs):.1f} % of copy, worst "
               f"{100 * min(fs):.1f} % ({len(fs)} shapes)")
