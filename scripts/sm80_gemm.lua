@@ -134,7 +134,9 @@ local SMEM_BYTES_PER_CLK = 128
 local L2_BYTES_PER_CLK = 32     -- per SM with every SM loading: ~5 TB/s of L2 over 108–132 SMs
 local DRAM_BYTES_PER_CLK = 1500 -- whole GPU: ~2–3 TB/s at ~1.5–1.8 GHz
 local TILE_LATENCY = 1200       -- first load to first mma, and the epilogue's round trips
-local ONE_CTA_PENALTY = 1.10    -- per K tile, when a single CTA holds an SM
+-- per K tile, when a single CTA holds an SM: with prefetch 0, and with prefetch 1 (its barrier
+-- comes before the tile's last mmas, whose fragments are in registers)
+local ONE_CTA_PENALTY = { [0] = 1.06, [1] = 0.97 }
 local MAX_THREADS = { [80] = 2048, [90] = 2048 }
 
 local function resident(c, problem, device)
@@ -173,9 +175,12 @@ local function cost_model(c, problem, device)
     per_k = per_k / math.max(hide, 0.25)
     -- one CTA per SM: its barriers and its epilogue leave the SM without other work (an H100,
     -- INT8 at M >= 2048: 8-warp 128×256 tiles 5–12 % behind two 4-warp 128×128 CTAs an SM,
-    -- bench/results-2026-11-25-s14/)
+    -- bench/results-2026-11-25-s14/). Since the unpredicated copies of whole tiles (an H200,
+    -- bench/results-2026-11-27-s26/d6/: 4096×{4096, 28672}×4096 INT8) 8-warp 64×64-warp-tile
+    -- configs with prefetch 1 run 0.958 / 0.979 of the best two-CTA config's time, with
+    -- prefetch 0 about 1.06.
     if per_sm == 1 then
-        per_k = per_k * ONE_CTA_PENALTY
+        per_k = per_k * ONE_CTA_PENALTY[c.prefetch]
     end
     local out = out_bytes(problem)
     -- lanes' 4/8-byte stores fill half of each 32-byte sector; staged: whole 16-byte chunks,

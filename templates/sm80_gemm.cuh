@@ -182,6 +182,49 @@ W8A8_DEVICE void g80_load_rows(w8a8_u32 stage, const w8a8_u8 *base, long long ld
     }
 }
 
+/* The fast path of the copies, for a CTA whose tile lies wholly inside M and N when K is a
+ * multiple of BLOCK_K: no predicate, no select, a pointer per operand that steps ROWS_PER_PASS
+ * rows a pass and BLOCK_K bytes a K tile. A thread's chunk of its first row of one operand: */
+struct g80_copier {
+    const w8a8_u8 *src; /* the chunk at K tile 0 */
+    long long step;     /* ROWS_PER_PASS rows, in bytes */
+    w8a8_u32 dst;       /* the chunk's swizzled offset in the operand's part of a stage */
+};
+
+W8A8_DEVICE g80_copier g80_copier_at(const w8a8_u8 *base, long long ld, int tid)
+{
+    const int chunk = tid % G80_CHUNKS, row = tid / G80_CHUNKS;
+    g80_copier c;
+    c.src = base + row * ld + 16 * chunk;
+    c.step = G80_ROWS_PER_PASS * ld;
+    c.dst = (w8a8_u32)(row * G80_BK + ((chunk ^ g80_swizzle(row)) << 4));
+    /* opaque to the compiler from here: kept in two registers rather than recomputed from
+     * row · ld for every pass of every K tile (ptxas, CUDA 13, did the latter) */
+    asm volatile("" : "+l"(c.src));
+    return c;
+}
+
+/* K tile kt of an operand of ROWS rows (the tile's first at `base`, ROWS_LEFT of them inside
+ * the operand) into a stage: FAST, the copier's unpredicated copies; else g80_load_rows. */
+template <bool FAST, int ROWS>
+W8A8_DEVICE void g80_load(w8a8_u32 stage, const g80_copier &c, const w8a8_u8 *base, long long ld,
+                          long long rows_left, int kt, long long k, int tid)
+{
+    if (FAST) {
+        const int row = tid / G80_CHUNKS;
+        const w8a8_u8 *src = c.src + (long long)kt * G80_BK;
+#pragma unroll
+        for (int j = 0; j < (ROWS + G80_ROWS_PER_PASS - 1) / G80_ROWS_PER_PASS; ++j) {
+            if (ROWS % G80_ROWS_PER_PASS == 0 || row + j * G80_ROWS_PER_PASS < ROWS)
+                w8a8_cp_async16_all(stage + c.dst + j * G80_ROWS_PER_PASS * G80_BK, src);
+            src += c.step;
+        }
+    } else {
+        g80_load_rows<ROWS>(stage, base + (long long)kt * G80_BK, ld, rows_left,
+                            k - (long long)kt * G80_BK, tid);
+    }
+}
+
 /* ---- the main loop's fragments ----------------------------------------------------------- */
 
 struct g80_frags {
@@ -442,54 +485,45 @@ W8A8_DEVICE void g80_reduce_slices(g80_acc_t (&acc)[G80_MT][G80_NT][4], unsigned
         }
 }
 
-/* ---- the kernel -------------------------------------------------------------------------- */
+/* ---- the main loop ----------------------------------------------------------------------- */
 
-extern "C" __global__ void __launch_bounds__(G80_THREADS)
-    w8a8_sm80_gemm(const w8a8_gemm_args args)
+/* What the main loop needs of its CTA. */
+struct g80_cta {
+    long long m0, n0;                /* the tile's first row and column */
+    const w8a8_u8 *a_base, *b_base;  /* their A and B rows */
+    g80_copier a_copy, b_copy;
+    w8a8_u32 ring, a_row, b_row;     /* the ring; this lane's ldmatrix row offsets */
+    int a_hi, b_hi, a_swz, b_swz;    /* its extra chunk and swizzle (g80_load_frags) */
+    int tid, lane, slice, warp_m, warp_n, k_tiles;
+};
+
+/* The prologue and the main loop over every K tile into acc (zeroed by the caller). FAST: the
+ * CTA's tile lies inside M and N and K is a multiple of BLOCK_K, so every copy takes the
+ * unpredicated path; the kernel picks the instance once, and neither carries the other's
+ * address arithmetic (one loop with both paths had ptxas predicate both of them in
+ * PREFETCH 1 and issue every instruction of either). */
+template <bool FAST>
+W8A8_DEVICE void g80_main_loop(g80_acc_t (&acc)[G80_MT][G80_NT][4], const w8a8_gemm_args &args,
+                               const g80_cta &x)
 {
-    extern __shared__ __align__(128) unsigned char g80_smem[];
-    /* programmatic dependent launch: wait for the previous kernel's writes before the first
-     * global access (common/pdl.cuh) */
-    w8a8_pdl_wait();
-    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    const int slice = warp / G80_SLICE_WARPS, slice_warp = warp % G80_SLICE_WARPS;
-    const int warp_m = slice_warp / W8A8_WARPS_N, warp_n = slice_warp % W8A8_WARPS_N;
-
-    /* Raster: groups of GROUP tile-rows, M fastest inside a group. */
-    const long long tiles_m = (args.m + G80_BM - 1) / G80_BM;
-    const long long tiles_n = (args.n + G80_BN - 1) / G80_BN;
-    const long long id = blockIdx.x, per_group = (long long)W8A8_GROUP * tiles_n;
-    const long long first_m = id / per_group * W8A8_GROUP;
-    const long long group_rows = tiles_m - first_m < W8A8_GROUP ? tiles_m - first_m : W8A8_GROUP;
-    const long long tile_m = first_m + id % per_group % group_rows;
-    const long long tile_n = id % per_group / group_rows;
-    const long long m0 = tile_m * G80_BM, n0 = tile_n * G80_BN;
-
-    const w8a8_u32 ring = w8a8_smem_u32(g80_smem);
-    const w8a8_u8 *a_base = (const w8a8_u8 *)args.a + m0 * args.lda;
-    const w8a8_u8 *b_base = (const w8a8_u8 *)args.b + n0 * args.ldb;
-    const long long k_tiles = (args.k + G80_BK - 1) / G80_BK;
-
-    /* ldmatrix lanes: A rows (lane % 16) at chunk + lane / 16; B rows (lane % 8) + 8·(lane /
-     * 16) at chunk + (lane / 8) % 2. Tile offsets are multiples of 16 rows: the swizzle
-     * depends on the lane only. */
-    const int a_lane_row = lane & 15, b_lane_row = (lane & 7) + ((lane >> 4) << 3);
-    const w8a8_u32 a_row = (w8a8_u32)((warp_m * G80_WM + a_lane_row) * G80_BK);
-    const w8a8_u32 b_row = (w8a8_u32)((warp_n * G80_WN + b_lane_row) * G80_BK);
-    const int a_hi = lane >> 4, b_hi = (lane >> 3) & 1;
-    const int a_swz = g80_swizzle(a_lane_row), b_swz = g80_swizzle(b_lane_row);
-
-    g80_acc_t acc[G80_MT][G80_NT][4];
-    g80_zero(acc);
-
+    const long long m0 = x.m0, n0 = x.n0;
+    const w8a8_u8 *a_base = x.a_base, *b_base = x.b_base;
+    const w8a8_u32 ring = x.ring, a_row = x.a_row, b_row = x.b_row;
+    const int a_hi = x.a_hi, b_hi = x.b_hi, a_swz = x.a_swz, b_swz = x.b_swz;
+    const int tid = x.tid, lane = x.lane, slice = x.slice, k_tiles = x.k_tiles;
+    const int warp_m = x.warp_m, warp_n = x.warp_n;
+    (void)lane;
+    (void)warp_m;
+    (void)warp_n;
+    (void)n0;
 #pragma unroll
     for (int s = 0; s < W8A8_STAGES - 1; ++s) {
         if (s < k_tiles) {
             const w8a8_u32 stage = ring + s * G80_STAGE_BYTES;
-            g80_load_rows<G80_BM>(stage, a_base + s * G80_BK, args.lda, args.m - m0,
-                                  args.k - s * G80_BK, tid);
-            g80_load_rows<G80_BN>(stage + G80_A_STAGE_BYTES, b_base + s * G80_BK, args.ldb,
-                                  args.n - n0, args.k - s * G80_BK, tid);
+            g80_load<FAST, G80_BM>(stage, x.a_copy, a_base, args.lda, args.m - m0, s,
+                             args.k, tid);
+            g80_load<FAST, G80_BN>(stage + G80_A_STAGE_BYTES, x.b_copy, b_base, args.ldb,
+                             args.n - n0, s, args.k, tid);
         }
         w8a8_cp_async_commit(); /* empty groups keep the count uniform */
     }
@@ -516,14 +550,14 @@ extern "C" __global__ void __launch_bounds__(G80_THREADS)
     g80_load_frags(f[0], ring, ring + G80_A_STAGE_BYTES, slice, a_row, b_row, a_hi, b_hi, a_swz,
                    b_swz);
     int read_stage = 0, write_stage = W8A8_STAGES - 1;
-    for (long long kt = 0; kt < k_tiles; ++kt) {
+    for (int kt = 0; kt < k_tiles; ++kt) {
         const w8a8_u32 a_stage = ring + (w8a8_u32)read_stage * G80_STAGE_BYTES;
         const w8a8_u32 b_stage = a_stage + G80_A_STAGE_BYTES;
         read_stage = read_stage + 1 == W8A8_STAGES ? 0 : read_stage + 1;
         const w8a8_u32 next_a = ring + (w8a8_u32)read_stage * G80_STAGE_BYTES;
         const w8a8_u32 write = ring + (w8a8_u32)write_stage * G80_STAGE_BYTES;
         write_stage = write_stage + 1 == W8A8_STAGES ? 0 : write_stage + 1;
-        const long long next = kt + W8A8_STAGES - 1;
+        const int next = kt + W8A8_STAGES - 1;
         const bool more = kt + 1 < k_tiles;
 #if G80_BLOCK
         g80_scales scales;
@@ -539,12 +573,12 @@ extern "C" __global__ void __launch_bounds__(G80_THREADS)
 #pragma unroll
         for (int j = 0; j < G80_STEPS; ++j) {
             if (j == 0 && next < k_tiles)
-                g80_load_rows<G80_BM>(write, a_base + next * G80_BK, args.lda, args.m - m0,
-                                      args.k - next * G80_BK, tid);
+                g80_load<FAST, G80_BM>(write, x.a_copy, a_base, args.lda, args.m - m0, next,
+                                 args.k, tid);
             if (j == G80_B_STEP) {
                 if (next < k_tiles)
-                    g80_load_rows<G80_BN>(write + G80_A_STAGE_BYTES, b_base + next * G80_BK,
-                                          args.ldb, args.n - n0, args.k - next * G80_BK, tid);
+                    g80_load<FAST, G80_BN>(write + G80_A_STAGE_BYTES, x.b_copy, b_base,
+                                     args.ldb, args.n - n0, next, args.k, tid);
                 w8a8_cp_async_commit(); /* empty groups keep the count uniform */
             }
             if (G80_STEPS == 1) {
@@ -577,17 +611,17 @@ extern "C" __global__ void __launch_bounds__(G80_THREADS)
     /* stages of tile kt (read) and of tile kt + STAGES − 1 (written), counted without a
      * 64-bit modulo */
     int read_stage = 0, write_stage = W8A8_STAGES - 1;
-    for (long long kt = 0; kt < k_tiles; ++kt) {
+    for (int kt = 0; kt < k_tiles; ++kt) {
         w8a8_cp_async_wait<W8A8_STAGES - 2>();
         __syncthreads();
         /* every warp is past tile kt − 1: its stage takes tile kt + STAGES − 1 */
-        const long long next = kt + W8A8_STAGES - 1;
+        const int next = kt + W8A8_STAGES - 1;
         if (next < k_tiles) {
             const w8a8_u32 stage = ring + (w8a8_u32)write_stage * G80_STAGE_BYTES;
-            g80_load_rows<G80_BM>(stage, a_base + next * G80_BK, args.lda, args.m - m0,
-                                  args.k - next * G80_BK, tid);
-            g80_load_rows<G80_BN>(stage + G80_A_STAGE_BYTES, b_base + next * G80_BK, args.ldb,
-                                  args.n - n0, args.k - next * G80_BK, tid);
+            g80_load<FAST, G80_BM>(stage, x.a_copy, a_base, args.lda, args.m - m0, next,
+                             args.k, tid);
+            g80_load<FAST, G80_BN>(stage + G80_A_STAGE_BYTES, x.b_copy, b_base, args.ldb,
+                             args.n - n0, next, args.k, tid);
         }
         w8a8_cp_async_commit();
 
@@ -608,6 +642,57 @@ extern "C" __global__ void __launch_bounds__(G80_THREADS)
     }
 #endif
 #undef G80_TARGET
+}
+
+/* ---- the kernel -------------------------------------------------------------------------- */
+
+extern "C" __global__ void __launch_bounds__(G80_THREADS)
+    w8a8_sm80_gemm(const w8a8_gemm_args args)
+{
+    extern __shared__ __align__(128) unsigned char g80_smem[];
+    /* programmatic dependent launch: wait for the previous kernel's writes before the first
+     * global access (common/pdl.cuh) */
+    w8a8_pdl_wait();
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int slice = warp / G80_SLICE_WARPS, slice_warp = warp % G80_SLICE_WARPS;
+    const int warp_m = slice_warp / W8A8_WARPS_N, warp_n = slice_warp % W8A8_WARPS_N;
+
+    /* Raster: groups of GROUP tile-rows, M fastest inside a group. */
+    const long long tiles_m = (args.m + G80_BM - 1) / G80_BM;
+    const long long tiles_n = (args.n + G80_BN - 1) / G80_BN;
+    const long long id = blockIdx.x, per_group = (long long)W8A8_GROUP * tiles_n;
+    const long long first_m = id / per_group * W8A8_GROUP;
+    const long long group_rows = tiles_m - first_m < W8A8_GROUP ? tiles_m - first_m : W8A8_GROUP;
+    const long long tile_m = first_m + id % per_group % group_rows;
+    const long long tile_n = id % per_group / group_rows;
+    const long long m0 = tile_m * G80_BM, n0 = tile_n * G80_BN;
+
+    const w8a8_u8 *a_base = (const w8a8_u8 *)args.a + m0 * args.lda;
+    const w8a8_u8 *b_base = (const w8a8_u8 *)args.b + n0 * args.ldb;
+    /* validation keeps K far below 2^31 K tiles */
+    const int k_tiles = (int)((args.k + G80_BK - 1) / G80_BK);
+
+    /* ldmatrix lanes: A rows (lane % 16) at chunk + lane / 16; B rows (lane % 8) + 8·(lane /
+     * 16) at chunk + (lane / 8) % 2. Tile offsets are multiples of 16 rows: the swizzle
+     * depends on the lane only. */
+    const int a_lane_row = lane & 15, b_lane_row = (lane & 7) + ((lane >> 4) << 3);
+    const w8a8_u32 a_row = (w8a8_u32)((warp_m * G80_WM + a_lane_row) * G80_BK);
+    const w8a8_u32 b_row = (w8a8_u32)((warp_n * G80_WN + b_lane_row) * G80_BK);
+    const int a_hi = lane >> 4, b_hi = (lane >> 3) & 1;
+    const int a_swz = g80_swizzle(a_lane_row), b_swz = g80_swizzle(b_lane_row);
+
+    const g80_cta cta = {m0, n0, a_base, b_base, g80_copier_at(a_base, args.lda, tid),
+                         g80_copier_at(b_base, args.ldb, tid), w8a8_smem_u32(g80_smem), a_row,
+                         b_row, a_hi, b_hi, a_swz, b_swz, tid, lane, slice, warp_m, warp_n,
+                         k_tiles};
+    g80_acc_t acc[G80_MT][G80_NT][4];
+    g80_zero(acc);
+    /* block scales keep the one instance: with two, ptxas (CUDA 13) spilled the heaviest
+     * block-scaled configs (sm_89, 256×32 tiles: 24 bytes) */
+    if (!G80_BLOCK && m0 + G80_BM <= args.m && n0 + G80_BN <= args.n && args.k % G80_BK == 0)
+        g80_main_loop<!G80_BLOCK>(acc, args, cta);
+    else
+        g80_main_loop<false>(acc, args, cta);
     /* every load is issued: the next kernel may launch once every CTA is here, its prologue
      * overlapping our reduction and stores (not earlier: common/pdl.cuh) */
     w8a8_pdl_launch_dependents();

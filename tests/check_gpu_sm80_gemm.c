@@ -4,10 +4,11 @@
  * compiled for plain sm_90 (the context's arch), the same mma.sync code as on sm_80/86/89.
  *  - every trait combination the family supports (FP8 mixes and INT8 × A scale × B scale ×
  *    out dtype × bias × zero point) on random shapes, cycling through the configs;
- *  - every config on odd shapes: M = 1, 7, 33, 129, 257; N = 16, 17, 129, 517 (not a multiple
- *    of a tile); K = 16, 48, 144, 1040, 4112 (not a multiple of the 64/128-byte K tile, and
- *    rings that wrap many times), FP8 per-row and INT8 with per-token / per-tensor zero
- *    points, bias, fp16/bf16/fp32 out;
+ *  - every config on odd shapes: M = 1, 7, 33, 129, 257; N = 16, 17, 129, 517 (not a
+ *    multiple of a tile) and 256; K = 16, 48, 144, 1040, 4112 (not a multiple of the 64/128-byte K tile, and
+ *    rings that wrap many times) and 1024, 2048 (whole K tiles: the CTAs inside M and N take
+ *    the unpredicated copies, the edge ones not), FP8 per-row and INT8 with per-token /
+ *    per-tensor zero points, bias, fp16/bf16/fp32 out;
  *  - block scales (A 1×128, B 128×128; promoted per K tile) on odd shapes, row-major and
  *    K-major scale matrices with padded ld, every out dtype;
  *  - two runs of the same problem are bitwise equal (the K slices add in a fixed order);
@@ -187,13 +188,15 @@ START_TEST(every_supported_trait_combination)
 END_TEST
 
 #define ODD_MS 5
-#define ODD_NKS 5
+#define ODD_NKS 7
 
 START_TEST(every_config_on_odd_shapes)
 {
     static const int64_t ms[ODD_MS] = {1, 7, 33, 129, 257};
+    /* the last two: K a multiple of every K tile, so the CTAs whose tile lies inside M and N
+     * take the unpredicated copies (the main loop's FAST instance) beside edge CTAs that do not */
     static const int64_t nks[ODD_NKS][2] = {{16, 16}, {17, 48}, {129, 144}, {517, 1040},
-                                            {200, 4112}};
+                                            {200, 4112}, {517, 1024}, {256, 2048}};
     static const w8a8_dtype outs[] = {W8A8_BF16, W8A8_FP16, W8A8_FP32};
     w8a8_problem problems[2 * ODD_MS * ODD_NKS];
     int count = 0;

@@ -23,6 +23,7 @@
  *   w8a8_cp_async16(dst, src, valid)
  *                                cp.async.cg 16 bytes global → shared, bypassing L1; zeros
  *                                when !valid (src is then not read, but must be a pointer)
+ *   w8a8_cp_async16_all(dst, src)   the same, always the 16 bytes
  *   w8a8_cp_async_commit(), w8a8_cp_async_wait<N>()
  *                                close a group; wait until at most N groups are in flight
  *
@@ -123,6 +124,12 @@ W8A8_DEVICE void w8a8_cp_async16(w8a8_u32 dst, const void *src, bool valid)
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src),
                  "r"(bytes)
                  : "memory");
+}
+
+/* The same, always 16 bytes: no source-size operand */
+W8A8_DEVICE void w8a8_cp_async16_all(w8a8_u32 dst, const void *src)
+{
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src) : "memory");
 }
 
 W8A8_DEVICE void w8a8_cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
