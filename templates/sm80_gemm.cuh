@@ -6,8 +6,12 @@
  * A CTA computes a BLOCK_M × BLOCK_N tile of out. Its operands stream through a ring of
  * STAGES shared-memory stages, each BLOCK_K bytes of K for the tile's A rows and B rows,
  * loaded with 16-byte cp.async (zero-filled past M, N and K, so tails need no other
- * predication). Rows are stored with an XOR swizzle of their 16-byte chunks (chunk ^ (row % 8)
- * for 128-byte rows, chunk ^ ((row / 2) % 4) for 64-byte rows), so both the cp.async writes
+ * predication). A CTA whose tile lies inside M and N, when K is a multiple of BLOCK_K, runs
+ * its own instance of the main loop (g80_main_loop<true>; not with block scales) whose copies
+ * carry no predicate: a pointer a thread and operand, stepped a pass and a K tile. Its loop
+ * issues about half the other instructions (neither mma nor ldmatrix) of the predicated one.
+ * Rows are stored with an XOR swizzle of their 16-byte chunks (chunk ^ (row % 8) for 128-byte
+ * rows, chunk ^ ((row / 2) % 4) for 64-byte rows), so both the cp.async writes
  * and the ldmatrix reads of 8 rows at one chunk hit 8 distinct bank groups. One barrier per K
  * tile: after it, every warp has finished the stage the next load overwrites.
  *

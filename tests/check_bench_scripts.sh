@@ -261,17 +261,20 @@ if [ -n "$w8a8" ]; then
   check "w8a8 compile --rank: the first 2 configs" 0 '"position": 1, "rank": [0-9.e+]+, "config": "block_m=' \
     "$w8a8" compile --arch sm_90a --space sm90_gemm --rank 512,4096,4096 --max-configs 2 --json
   expect "w8a8 compile --rank: 2 lines" [ "$(grep -c '^{' "$tmp/out")" -eq 2 ]
-  # bench/rank_offline.py on a tuning database: sm80_gemm's rank() against session 14's INT8
-  # tune on an H100 (64 timed configs a key, 12 keys at M >= 2048): the space's first 8 must
-  # hold each key's fastest config
-  s14=$root/bench/results-2026-11-25-s14/sm80
-  gzip -dc "$s14/d6-sm80.db.gz" > "$tmp/d6-sm80.db"
+  # bench/rank_offline.py on a tuning database: sm80_gemm's rank() against session 26's INT8
+  # tune on an H200 (D7: the space's first 32 configs a key, 24 Llama keys at M >= 2048, the
+  # main loop with unpredicated copies); the space's first 8 must hold each key's fastest
+  # config (timed configs only: the tune took rank()'s first 32)
+  s26=$root/bench/results-2026-11-27-s26/d7
+  gzip -dc "$s26/sm80.db.gz" > "$tmp/d7-sm80.db"
   check "rank_offline: the shipped sm80_gemm space on a database" 0 \
-    "mean spearman 0\.[5-9][0-9] \(order against measured time, 12 keys\)" \
+    "mean spearman 0\.[5-9][0-9] \(order against measured time, 24 keys\)" \
     "$python" "$root/bench/rank_offline.py" --w8a8 "$w8a8" --space sm80_gemm --arch sm_90 \
-    --dtype int8 --scale row --min-m 2048 "$tmp/d6-sm80.db"
+    --dtype int8 --scale row --min-m 2048 "$tmp/d7-sm80.db"
   expect "rank_offline: the first 8 hold every winner" \
-    grep -qE '^\| 8 \| 12 of 12 \| 1\.000 \| [0-9]+ \|$' "$tmp/out"
+    grep -qE '^\| 8 \| 24 of 24 \| 1\.000 \| [0-9]+ \|$' "$tmp/out"
+  # param_wins.py on session 14's INT8 tune on an H100 (12 keys at M >= 2048, 64 configs each)
+  gzip -dc "$root/bench/results-2026-11-25-s14/sm80/d6-sm80.db.gz" > "$tmp/d6-sm80.db"
   check "param_wins: a tuning database" 0 '^epilogue=1 at M > 512: 12 keys, geomean without/with 1\.081' \
     "$python" "$root/bench/param_wins.py" "$tmp/d6-sm80.db" epilogue 1 --family sm80_gemm
   check "rank_offline: no database rows past M" 1 \

@@ -5,10 +5,10 @@
  *  - every trait combination the family supports (FP8 mixes and INT8 × A scale × B scale ×
  *    out dtype × bias × zero point) on random shapes, cycling through the configs;
  *  - every config on odd shapes: M = 1, 7, 33, 129, 257; N = 16, 17, 129, 517 (not a
- *    multiple of a tile) and 256; K = 16, 48, 144, 1040, 4112 (not a multiple of the 64/128-byte K tile, and
- *    rings that wrap many times) and 1024, 2048 (whole K tiles: the CTAs inside M and N take
- *    the unpredicated copies, the edge ones not), FP8 per-row and INT8 with per-token /
- *    per-tensor zero points, bias, fp16/bf16/fp32 out;
+ *    multiple of a tile) and 256; K = 16, 48, 144, 1040, 4112 (not a multiple of the
+ *    64/128-byte K tile, and rings that wrap many times) and 1024, 2048 (whole K tiles: the
+ *    CTAs inside M and N take the unpredicated copies, the edge ones not), FP8 per-row and
+ *    INT8 with per-token / per-tensor zero points, bias, fp16/bf16/fp32 out;
  *  - block scales (A 1×128, B 128×128; promoted per K tile) on odd shapes, row-major and
  *    K-major scale matrices with padded ld, every out dtype;
  *  - two runs of the same problem are bitwise equal (the K slices add in a fixed order);
