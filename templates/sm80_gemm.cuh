@@ -516,18 +516,17 @@ W8A8_DEVICE void g80_main_loop(g80_acc_t (&acc)[G80_MT][G80_NT][4], const w8a8_g
     const int a_hi = x.a_hi, b_hi = x.b_hi, a_swz = x.a_swz, b_swz = x.b_swz;
     const int tid = x.tid, lane = x.lane, slice = x.slice, k_tiles = x.k_tiles;
     const int warp_m = x.warp_m, warp_n = x.warp_n;
-    (void)lane;
+    (void)lane; /* lane, warp_m, warp_n: block scales only */
     (void)warp_m;
     (void)warp_n;
-    (void)n0;
 #pragma unroll
     for (int s = 0; s < W8A8_STAGES - 1; ++s) {
         if (s < k_tiles) {
             const w8a8_u32 stage = ring + s * G80_STAGE_BYTES;
             g80_load<FAST, G80_BM>(stage, x.a_copy, a_base, args.lda, args.m - m0, s,
-                             args.k, tid);
+                                   args.k, tid);
             g80_load<FAST, G80_BN>(stage + G80_A_STAGE_BYTES, x.b_copy, b_base, args.ldb,
-                             args.n - n0, s, args.k, tid);
+                                   args.n - n0, s, args.k, tid);
         }
         w8a8_cp_async_commit(); /* empty groups keep the count uniform */
     }
@@ -578,11 +577,11 @@ W8A8_DEVICE void g80_main_loop(g80_acc_t (&acc)[G80_MT][G80_NT][4], const w8a8_g
         for (int j = 0; j < G80_STEPS; ++j) {
             if (j == 0 && next < k_tiles)
                 g80_load<FAST, G80_BM>(write, x.a_copy, a_base, args.lda, args.m - m0, next,
-                                 args.k, tid);
+                                       args.k, tid);
             if (j == G80_B_STEP) {
                 if (next < k_tiles)
                     g80_load<FAST, G80_BN>(write + G80_A_STAGE_BYTES, x.b_copy, b_base,
-                                     args.ldb, args.n - n0, next, args.k, tid);
+                                           args.ldb, args.n - n0, next, args.k, tid);
                 w8a8_cp_async_commit(); /* empty groups keep the count uniform */
             }
             if (G80_STEPS == 1) {
@@ -623,9 +622,9 @@ W8A8_DEVICE void g80_main_loop(g80_acc_t (&acc)[G80_MT][G80_NT][4], const w8a8_g
         if (next < k_tiles) {
             const w8a8_u32 stage = ring + (w8a8_u32)write_stage * G80_STAGE_BYTES;
             g80_load<FAST, G80_BM>(stage, x.a_copy, a_base, args.lda, args.m - m0, next,
-                             args.k, tid);
+                                   args.k, tid);
             g80_load<FAST, G80_BN>(stage + G80_A_STAGE_BYTES, x.b_copy, b_base, args.ldb,
-                             args.n - n0, next, args.k, tid);
+                                   args.n - n0, next, args.k, tid);
         }
         w8a8_cp_async_commit();
 
