@@ -186,6 +186,16 @@ W8A8_DEVICE void g80_load_rows(w8a8_u32 stage, const w8a8_u8 *base, long long ld
     }
 }
 
+/* A K tile's index: an int (the unpredicated copies' loop kept 20 registers fewer than with a
+ * 64-bit index: 234 against 254 for 128×256 INT8 tiles with prefetch 1), but 64-bit with block
+ * scales, where an int took a 16×64 tile of 4 slices on sm_89 from 56 registers to 96 and 8
+ * bytes of spills (ptxas, CUDA 13). */
+#if G80_BLOCK
+typedef long long g80_kt;
+#else
+typedef int g80_kt;
+#endif
+
 /* The fast path of the copies, for a CTA whose tile lies wholly inside M and N when K is a
  * multiple of BLOCK_K: no predicate, no select, a pointer per operand that steps ROWS_PER_PASS
  * rows a pass and BLOCK_K bytes a K tile. A thread's chunk of its first row of one operand: */
@@ -212,7 +222,7 @@ W8A8_DEVICE g80_copier g80_copier_at(const w8a8_u8 *base, long long ld, int tid)
  * the operand) into a stage: FAST, the copier's unpredicated copies; else g80_load_rows. */
 template <bool FAST, int ROWS>
 W8A8_DEVICE void g80_load(w8a8_u32 stage, const g80_copier &c, const w8a8_u8 *base, long long ld,
-                          long long rows_left, int kt, long long k, int tid)
+                          long long rows_left, g80_kt kt, long long k, int tid)
 {
     if (FAST) {
         const int row = tid / G80_CHUNKS;
@@ -553,14 +563,14 @@ W8A8_DEVICE void g80_main_loop(g80_acc_t (&acc)[G80_MT][G80_NT][4], const w8a8_g
     g80_load_frags(f[0], ring, ring + G80_A_STAGE_BYTES, slice, a_row, b_row, a_hi, b_hi, a_swz,
                    b_swz);
     int read_stage = 0, write_stage = W8A8_STAGES - 1;
-    for (int kt = 0; kt < k_tiles; ++kt) {
+    for (g80_kt kt = 0; kt < k_tiles; ++kt) {
         const w8a8_u32 a_stage = ring + (w8a8_u32)read_stage * G80_STAGE_BYTES;
         const w8a8_u32 b_stage = a_stage + G80_A_STAGE_BYTES;
         read_stage = read_stage + 1 == W8A8_STAGES ? 0 : read_stage + 1;
         const w8a8_u32 next_a = ring + (w8a8_u32)read_stage * G80_STAGE_BYTES;
         const w8a8_u32 write = ring + (w8a8_u32)write_stage * G80_STAGE_BYTES;
         write_stage = write_stage + 1 == W8A8_STAGES ? 0 : write_stage + 1;
-        const int next = kt + W8A8_STAGES - 1;
+        const g80_kt next = kt + W8A8_STAGES - 1;
         const bool more = kt + 1 < k_tiles;
 #if G80_BLOCK
         g80_scales scales;
@@ -614,11 +624,11 @@ W8A8_DEVICE void g80_main_loop(g80_acc_t (&acc)[G80_MT][G80_NT][4], const w8a8_g
     /* stages of tile kt (read) and of tile kt + STAGES − 1 (written), counted without a
      * 64-bit modulo */
     int read_stage = 0, write_stage = W8A8_STAGES - 1;
-    for (int kt = 0; kt < k_tiles; ++kt) {
+    for (g80_kt kt = 0; kt < k_tiles; ++kt) {
         w8a8_cp_async_wait<W8A8_STAGES - 2>();
         __syncthreads();
         /* every warp is past tile kt − 1: its stage takes tile kt + STAGES − 1 */
-        const int next = kt + W8A8_STAGES - 1;
+        const g80_kt next = kt + W8A8_STAGES - 1;
         if (next < k_tiles) {
             const w8a8_u32 stage = ring + (w8a8_u32)write_stage * G80_STAGE_BYTES;
             g80_load<FAST, G80_BM>(stage, x.a_copy, a_base, args.lda, args.m - m0, next,
@@ -684,18 +694,25 @@ extern "C" __global__ void __launch_bounds__(G80_THREADS)
     const int a_hi = lane >> 4, b_hi = (lane >> 3) & 1;
     const int a_swz = g80_swizzle(a_lane_row), b_swz = g80_swizzle(b_lane_row);
 
+    g80_acc_t acc[G80_MT][G80_NT][4];
+    g80_zero(acc);
+#if G80_BLOCK
+    /* block scales keep the one instance (with two, ptxas, CUDA 13, spilled 24 bytes of a
+     * 256×32 block-scaled tile on sm_89), so their copies need no copier */
+    const g80_copier none = {};
+    const g80_cta cta = {m0, n0, a_base, b_base, none, none, w8a8_smem_u32(g80_smem), a_row, b_row,
+                         a_hi, b_hi, a_swz, b_swz, tid, lane, slice, warp_m, warp_n, k_tiles};
+    g80_main_loop<false>(acc, args, cta);
+#else
     const g80_cta cta = {m0, n0, a_base, b_base, g80_copier_at(a_base, args.lda, tid),
                          g80_copier_at(b_base, args.ldb, tid), w8a8_smem_u32(g80_smem), a_row,
                          b_row, a_hi, b_hi, a_swz, b_swz, tid, lane, slice, warp_m, warp_n,
                          k_tiles};
-    g80_acc_t acc[G80_MT][G80_NT][4];
-    g80_zero(acc);
-    /* block scales keep the one instance: with two, ptxas (CUDA 13) spilled the heaviest
-     * block-scaled configs (sm_89, 256×32 tiles: 24 bytes) */
-    if (!G80_BLOCK && m0 + G80_BM <= args.m && n0 + G80_BN <= args.n && args.k % G80_BK == 0)
-        g80_main_loop<!G80_BLOCK>(acc, args, cta);
+    if (m0 + G80_BM <= args.m && n0 + G80_BN <= args.n && args.k % G80_BK == 0)
+        g80_main_loop<true>(acc, args, cta);
     else
         g80_main_loop<false>(acc, args, cta);
+#endif
     /* every load is issued: the next kernel may launch once every CTA is here, its prologue
      * overlapping our reduction and stores (not earlier: common/pdl.cuh) */
     w8a8_pdl_launch_dependents();
