@@ -518,7 +518,7 @@ struct g80_cta {
  * PREFETCH 1 and issue every instruction of either). */
 template <bool FAST>
 W8A8_DEVICE void g80_main_loop(g80_acc_t (&acc)[G80_MT][G80_NT][4], const w8a8_gemm_args &args,
-                               const g80_cta &x)
+                               const g80_cta x)
 {
     const long long m0 = x.m0, n0 = x.n0;
     const w8a8_u8 *a_base = x.a_base, *b_base = x.b_base;
@@ -659,8 +659,14 @@ W8A8_DEVICE void g80_main_loop(g80_acc_t (&acc)[G80_MT][G80_NT][4], const w8a8_g
 
 /* ---- the kernel -------------------------------------------------------------------------- */
 
-extern "C" __global__ void __launch_bounds__(G80_THREADS)
-    w8a8_sm80_gemm(const w8a8_gemm_args args)
+/* Block scales: at least one CTA an SM said outright (without it ptxas, CUDA 13, held a 16×128
+ * block-scaled tile of 8 warps on sm_89 to 64 registers and spilled 8 bytes) */
+#if G80_BLOCK
+#define G80_BOUNDS __launch_bounds__(G80_THREADS, 1)
+#else
+#define G80_BOUNDS __launch_bounds__(G80_THREADS)
+#endif
+extern "C" __global__ void G80_BOUNDS w8a8_sm80_gemm(const w8a8_gemm_args args)
 {
     extern __shared__ __align__(128) unsigned char g80_smem[];
     /* programmatic dependent launch: wait for the previous kernel's writes before the first
