@@ -140,17 +140,20 @@ run_sass() {
   python3 scripts/sass_check.py "$W8A8_CACHE_DB" --w8a8 "$bin/w8a8" --cuobjdump "$dump" > "$logs/sass.log" 2>&1
 }
 
+# the (N, K) of peers.py's llama3 grid: Llama-3.1 8B and 70B
+llama3_nks="6144,4096 4096,4096 28672,4096 4096,14336 10240,8192 8192,8192 57344,8192 8192,28672"
+
 # grid_shapes G: "--shape M,N,K" for every shape of grid G (peers.py's decode and dsv3 grids;
 # llama3-small is peers.py's llama3 (N, K) at M 1…512, llama3-large at M 1024…8192)
 grid_shapes() {
   local nks ms
   case "$1" in
     decode) nks="4096,14336 8192,8192 8192,28672 28672,4096 57344,8192"; ms="1 2 4 8 16 32" ;;
-    llama3-small) nks="6144,4096 4096,4096 28672,4096 4096,14336 10240,8192 8192,8192 57344,8192 8192,28672"
+    llama3-small) nks=$llama3_nks
                   ms="1 16 64 128 256 512" ;;
     dsv3) nks="2112,7168 24576,1536 32768,512 7168,16384 4096,7168 7168,2048"
           ms="1 16 64 128 512 1024 2048 4096" ;;
-    llama3-large) nks="6144,4096 4096,4096 28672,4096 4096,14336 10240,8192 8192,8192 57344,8192 8192,28672"
+    llama3-large) nks=$llama3_nks
                   ms="1024 2048 4096 8192" ;;
     llama3-8b) nks="6144,4096 4096,4096 28672,4096 4096,14336"
                ms="1 16 64 128 256 512 1024 2048 4096 8192 16384" ;;
@@ -194,7 +197,7 @@ sm80_shapes() {
   local nk m ms="1 8 16 2048 4096 8192"
   [ "${1:-}" = small ] && ms="1 8 16"
   [ "${1:-}" = large ] && ms="2048 4096 8192"
-  for nk in ${W8A8_SM80_NK:-6144,4096 4096,4096 28672,4096 4096,14336 10240,8192 8192,8192 57344,8192 8192,28672}; do
+  for nk in ${W8A8_SM80_NK:-$llama3_nks}; do
     for m in $ms; do printf ' --shape %s,%s' "$m" "$nk"; done
   done
 }

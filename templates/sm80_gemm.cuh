@@ -165,13 +165,21 @@ W8A8_DEVICE int g80_swizzle(int row) { return G80_BK == 128 ? (row & 7) : ((row 
 /* Copies rows [0, ROWS) of one operand (row r at global `row0 + r`, K bytes [k0, k0 + BK))
  * into a stage. Thread tid moves chunk tid % CHUNKS of rows tid / CHUNKS + j · ROWS_PER_PASS;
  * ROWS_PER_PASS is a multiple of 8, so the thread's swizzle is the same in every pass. */
+/* Where thread tid's chunk (tid % CHUNKS) of its first row (tid / CHUNKS) lies in an
+ * operand's part of a stage, swizzled */
+W8A8_DEVICE w8a8_u32 g80_chunk_offset(int tid)
+{
+    const int chunk = tid % G80_CHUNKS, row = tid / G80_CHUNKS;
+    return (w8a8_u32)(row * G80_BK + ((chunk ^ g80_swizzle(row)) << 4));
+}
+
 template <int ROWS>
 W8A8_DEVICE void g80_load_rows(w8a8_u32 stage, const w8a8_u8 *base, long long ld,
                                long long rows_left, long long k_left, int tid)
 {
     const int chunk = tid % G80_CHUNKS, row = tid / G80_CHUNKS;
     const bool k_ok = 16 * chunk < k_left;
-    const w8a8_u32 dst = stage + row * G80_BK + ((chunk ^ g80_swizzle(row)) << 4);
+    const w8a8_u32 dst = stage + g80_chunk_offset(tid);
     const w8a8_u8 *src = base + row * ld + 16 * chunk;
 #pragma unroll
     for (int j = 0; j < (ROWS + G80_ROWS_PER_PASS - 1) / G80_ROWS_PER_PASS; ++j) {
@@ -207,14 +215,21 @@ struct g80_copier {
 
 W8A8_DEVICE g80_copier g80_copier_at(const w8a8_u8 *base, long long ld, int tid)
 {
+    g80_copier c = {};
+#if G80_BLOCK
+    /* block scales keep the predicated main loop only (see the kernel): no copier */
+    (void)base;
+    (void)ld;
+    (void)tid;
+#else
     const int chunk = tid % G80_CHUNKS, row = tid / G80_CHUNKS;
-    g80_copier c;
     c.src = base + row * ld + 16 * chunk;
     c.step = G80_ROWS_PER_PASS * ld;
-    c.dst = (w8a8_u32)(row * G80_BK + ((chunk ^ g80_swizzle(row)) << 4));
+    c.dst = g80_chunk_offset(tid);
     /* opaque to the compiler from here: kept in two registers rather than recomputed from
      * row · ld for every pass of every K tile (ptxas, CUDA 13, did the latter) */
     asm volatile("" : "+l"(c.src));
+#endif
     return c;
 }
 
@@ -702,18 +717,15 @@ extern "C" __global__ void G80_BOUNDS w8a8_sm80_gemm(const w8a8_gemm_args args)
 
     g80_acc_t acc[G80_MT][G80_NT][4];
     g80_zero(acc);
-#if G80_BLOCK
-    /* block scales keep the one instance (with two, ptxas, CUDA 13, spilled 24 bytes of a
-     * 256×32 block-scaled tile on sm_89), so their copies need no copier */
-    const g80_copier none = {};
-    const g80_cta cta = {m0, n0, a_base, b_base, none, none, w8a8_smem_u32(g80_smem), a_row, b_row,
-                         a_hi, b_hi, a_swz, b_swz, tid, lane, slice, warp_m, warp_n, k_tiles};
-    g80_main_loop<false>(acc, args, cta);
-#else
     const g80_cta cta = {m0, n0, a_base, b_base, g80_copier_at(a_base, args.lda, tid),
                          g80_copier_at(b_base, args.ldb, tid), w8a8_smem_u32(g80_smem), a_row,
                          b_row, a_hi, b_hi, a_swz, b_swz, tid, lane, slice, warp_m, warp_n,
                          k_tiles};
+#if G80_BLOCK
+    /* block scales keep the one instance: with two, ptxas (CUDA 13) spilled 24 bytes of a
+     * 256×32 block-scaled tile on sm_89 */
+    g80_main_loop<false>(acc, args, cta);
+#else
     if (m0 + G80_BM <= args.m && n0 + G80_BN <= args.n && args.k % G80_BK == 0)
         g80_main_loop<true>(acc, args, cta);
     else

@@ -327,8 +327,9 @@ static void defaults_first(candidate_list *l)
  * config: time grows with M for one config, so a larger bucket's winner is a candidate
  * for a smaller one (shipped caches of 2026-11-26 had 52 rows slower than a larger bucket's
  * winner of the same class, up to 1.4×). At most CACHE_SEEDS distinct configs: the key's own
- * bucket first (this device, its product, then the arch), then the nearer buckets (the larger
- * at equal distance), then the faster. A named space (--space) tunes exactly what it lists. */
+ * bucket first, then the others; within each, this device, its product, then the arch; then
+ * the nearer bucket (the larger at equal distance), then the faster (by_seed_order). A named
+ * space (--space) tunes exactly what it lists. */
 #define CACHE_SEED_RATIO 4.0
 #define CACHE_SEEDS 6
 #define CACHE_SEED_ROWS 512 /* class winners considered; more are ignored */

@@ -6,7 +6,10 @@ export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 l=/tmp/l5 && mkdir -p $l
 export W8A8_CACHE_DB=/tmp/one.db W8A8_KERNEL_DIR=/tmp/k5
 unset W8A8_CACHE_PATH
-carry/static/w8a8 tune --space bench/results-2026-11-27-s26/cutlass-tile.lua --dtype int8 --scale row \
+python3 bench/narrow_space.py scripts/sm80_gemm.lua \
+  block_m=128,block_n=256,block_k=128,stages=3,warps_m=2,warps_n=4,slice_k=1,group=8,prefetch=0,epilogue=1 \
+  > /tmp/cutlass-tile.lua
+carry/static/w8a8 tune --space /tmp/cutlass-tile.lua --dtype int8 --scale row \
   --shape 4096,4096,4096 > $l/tune.txt 2>&1
 cat > /tmp/im.py <<'PY'
 import torch
