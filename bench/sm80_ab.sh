@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # sm80_gemm, two builds side by side on a lent GPU: the same INT8 configs (scripts/sm80_gemm.lua
 # narrowed by bench/narrow_space.py to the large tiles that M >= 2048 wants) timed by `w8a8
-# tune --space` of each build at 4096×4096×4096 and 4096×28672×4096, two rounds interleaved,
+# tune --space` of each build at 4096×4096×4096 and 4096×28672×4096 (SM80_AB_SHAPES: other
+# M,N,K shapes, space-separated), two rounds interleaved,
 # then Nsight Compute on the NEW build's best config at 4096³ (when ncu reads counters there).
 #   bench/sm80_ab.sh OLD_BIN_DIR NEW_BIN_DIR     (folders holding w8a8; e.g. carry/old carry/static)
 # Each build gets the space of its own time: OLD_BIN_DIR/sm80_gemm.lua when there (a build from
 # before a parameter existed rejects configs that name it), else scripts/sm80_gemm.lua.
 # Logs packed into $OUT/sm80-ab.tgz: {old,new}.jsonl (every measurement), table.txt (per config
-# and shape: µs of each build, new/old speed), ncu.txt.
+# and shape: µs of each build, new/old speed; the new build's prefetch 1 and persist 1 against
+# the same config without), ncu.txt.
 set -u
 cd "$(dirname "$0")/.."
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
@@ -23,12 +25,13 @@ old_lua=scripts/sm80_gemm.lua
 # the large tiles that M >= 2048 wants (a name an older space lacks is dropped);
 # SM80_AB_CONFIGS replaces the list (bench/narrow_space.py's NAME=V/V,... form)
 narrowed="block_m=128/256,block_n=128/256,block_k=64/128,stages=3/4,warps_m=2/4,warps_n=2/4"
-narrowed="$narrowed,slice_k=1,group=8,prefetch=0/1,epilogue=0/1"
+narrowed="$narrowed,slice_k=1,group=8,prefetch=0/1,epilogue=0/1,persist=0/1"
 narrowed=${SM80_AB_CONFIGS:-$narrowed}
 python3 bench/narrow_space.py "$old_lua" "$narrowed" > "$state/fixed-old.lua" &&
   python3 bench/narrow_space.py scripts/sm80_gemm.lua "$narrowed" > "$state/fixed-new.lua" ||
   exit 2
-shapes="--shape 4096,4096,4096 --shape 4096,28672,4096"
+shapes=""
+for s in ${SM80_AB_SHAPES:-4096,4096,4096 4096,28672,4096}; do shapes="$shapes --shape $s"; done
 for round in 1 2; do
   for b in old new; do
     bin=$old; [ $b = new ] && bin=$new
@@ -48,29 +51,32 @@ for b in ("old", "new"):
         for line in open("%s/%s-%d.jsonl" % (logs, b, r)):
             x = json.loads(line)
             if x.get("type") == "measurement" and x.get("us", -1) > 0:
-                # builds before `prefetch` / `epilogue` name no such field: its 0 is theirs
+                # builds before `prefetch` / `epilogue` / `persist` name no such field: its 0
+                # is theirs
                 config = ",".join(i for i in x["config"].split(",")
-                                  if i not in ("prefetch=0", "epilogue=0"))
-                key = (x["n"], x["k"], config)
+                                  if i not in ("prefetch=0", "epilogue=0", "persist=0"))
+                key = (x["m"], x["n"], x["k"], config)
                 t[key][b] = min(t[key].get(b, 1e30), x["us"])
 rows = sorted((k, v) for k, v in t.items() if "old" in v and "new" in v)
-# the new build's prefetch 1 against its own prefetch 0 of the same config
-for (n, k, c), v in sorted(t.items()):
-    twin = c.replace(",prefetch=1", "")
-    if twin != c and "new" in v and "new" in t.get((n, k, twin), {}):
-        base = t[(n, k, twin)]["new"]
-        print("%6d %6d  prefetch 0 %9.1f us  prefetch 1 %9.1f us  speed %.3f  %s"
-              % (n, k, base, v["new"], base / v["new"], twin))
+# the new build's prefetch 1 / persist 1 against its own 0 of the same config
+for name in ("prefetch", "persist"):
+    for (m, n, k, c), v in sorted(t.items()):
+        twin = c.replace(",%s=1" % name, "")
+        if twin != c and "new" in v and "new" in t.get((m, n, k, twin), {}):
+            base = t[(m, n, k, twin)]["new"]
+            print("%5d %6d %6d  %s 0 %9.1f us  %s 1 %9.1f us  speed %.3f  %s"
+                  % (m, n, k, name, base, name, v["new"], base / v["new"], twin))
 best = {}
-for (n, k, c), v in rows:
-    print("%6d %6d  old %9.1f us  new %9.1f us  new/old speed %.3f  %s"
-          % (n, k, v["old"], v["new"], v["old"] / v["new"], c))
-    for b in ("old", "new"):
-        if (n, k, b) not in best or v[b] < best[(n, k, b)][0]:
-            best[(n, k, b)] = (v[b], c)
-for (n, k, b), (us, c) in sorted(best.items()):
+for (m, n, k, c), v in rows:
+    print("%5d %6d %6d  old %9.1f us  new %9.1f us  new/old speed %.3f  %s"
+          % (m, n, k, v["old"], v["new"], v["old"] / v["new"], c))
+for (m, n, k, c), v in t.items():
+    for b in v:
+        if (m, n, k, b) not in best or v[b] < best[(m, n, k, b)][0]:
+            best[(m, n, k, b)] = (v[b], c)
+for (m, n, k, b), (us, c) in sorted(best.items()):
     print("best %s %dx%dx%d: %.1f us = %.1f TOPS  %s"
-          % (b, 4096, n, k, us, 2 * 4096 * n * k / us / 1e6, c))
+          % (b, m, n, k, us, 2 * m * n * k / us / 1e6, c))
 PY
 cat "$logs/table.txt" | tail -8
 if command -v ncu > /dev/null; then

@@ -86,6 +86,9 @@
 #ifndef W8A8_EPILOGUE
 #define W8A8_EPILOGUE 0
 #endif
+#ifndef W8A8_PERSIST
+#define W8A8_PERSIST 0
+#endif
 #if !defined(W8A8_A_TYPE) || !defined(W8A8_B_TYPE) || !defined(W8A8_OUT_TYPE) ||            \
     !defined(W8A8_BIAS_TYPE) || !defined(W8A8_A_SCALE) || !defined(W8A8_B_SCALE) ||         \
     !defined(W8A8_AZP)
@@ -135,6 +138,10 @@ static_assert(G80_BN % W8A8_WARPS_N == 0 && G80_WN % 16 == 0, "BLOCK_N / WARPS_N
 static_assert(W8A8_GROUP >= 1 && W8A8_GROUP <= 64, "GROUP is 1..64");
 static_assert(W8A8_PREFETCH == 0 || W8A8_PREFETCH == 1, "PREFETCH is 0 or 1");
 static_assert(W8A8_EPILOGUE == 0 || W8A8_EPILOGUE == 1, "EPILOGUE is 0 or 1");
+static_assert(W8A8_PERSIST == 0 || W8A8_PERSIST == 1, "PERSIST is 0 or 1");
+static_assert(W8A8_PERSIST == 0 || (W8A8_SLICE_K == 1 && W8A8_EPILOGUE == 1),
+              "PERSIST needs one K slice (the slices' partial sums take the ring) and the staged "
+              "epilogue");
 static_assert(G80_STEPS == 1 || G80_STEPS == 2 || G80_STEPS == 4, "k32 steps a tile: 1, 2 or 4");
 static_assert(G80_INT8 == (W8A8_B_TYPE == W8A8_T_INT8), "INT8 pairs only with INT8");
 static_assert(W8A8_A_TYPE == W8A8_T_E4M3 || W8A8_A_TYPE == W8A8_T_E5M2 || G80_INT8, "A_TYPE");
@@ -526,9 +533,28 @@ struct g80_cta {
     int tid, lane, slice, warp_m, warp_n, k_tiles;
 };
 
-/* The prologue and the main loop over every K tile into acc (zeroed by the caller). FAST: the
- * CTA's tile lies inside M and N and K is a multiple of BLOCK_K, so every copy takes the
- * unpredicated path; the kernel picks the instance once, and neither carries the other's
+/* The prologue: the copies of the tile's first STAGES − 1 K tiles into stages 0 … STAGES − 2.
+ * With PERSIST the kernel issues the next tile's before this tile's epilogue. FAST: the
+ * tile lies inside M and N and K is a multiple of BLOCK_K, so every copy takes the
+ * unpredicated path (g80_fast). */
+template <bool FAST>
+W8A8_DEVICE void g80_prologue(const w8a8_gemm_args &args, const g80_cta &x)
+{
+#pragma unroll
+    for (int s = 0; s < W8A8_STAGES - 1; ++s) {
+        if (s < x.k_tiles) {
+            const w8a8_u32 stage = x.ring + s * G80_STAGE_BYTES;
+            g80_load<FAST, G80_BM>(stage, x.a_copy, x.a_base, args.lda, args.m - x.m0, s,
+                                   args.k, x.tid);
+            g80_load<FAST, G80_BN>(stage + G80_A_STAGE_BYTES, x.b_copy, x.b_base, args.ldb,
+                                   args.n - x.n0, s, args.k, x.tid);
+        }
+        w8a8_cp_async_commit(); /* empty groups keep the count uniform */
+    }
+}
+
+/* The main loop over every K tile into acc (zeroed by the caller), after g80_prologue<FAST>
+ * of the same tile. The kernel picks the instance per tile, and neither carries the other's
  * address arithmetic (one loop with both paths had ptxas predicate both of them in
  * PREFETCH 1 and issue every instruction of either). */
 template <bool FAST>
@@ -544,17 +570,6 @@ W8A8_DEVICE void g80_main_loop(g80_acc_t (&acc)[G80_MT][G80_NT][4], const w8a8_g
     (void)lane; /* lane, warp_m, warp_n: block scales only */
     (void)warp_m;
     (void)warp_n;
-#pragma unroll
-    for (int s = 0; s < W8A8_STAGES - 1; ++s) {
-        if (s < k_tiles) {
-            const w8a8_u32 stage = ring + s * G80_STAGE_BYTES;
-            g80_load<FAST, G80_BM>(stage, x.a_copy, a_base, args.lda, args.m - m0, s,
-                                   args.k, tid);
-            g80_load<FAST, G80_BN>(stage + G80_A_STAGE_BYTES, x.b_copy, b_base, args.ldb,
-                                   args.n - n0, s, args.k, tid);
-        }
-        w8a8_cp_async_commit(); /* empty groups keep the count uniform */
-    }
 
 #if G80_BLOCK
     const long long blocks_n = (args.n + 127) >> 7;
@@ -674,6 +689,77 @@ W8A8_DEVICE void g80_main_loop(g80_acc_t (&acc)[G80_MT][G80_NT][4], const w8a8_g
 
 /* ---- the kernel -------------------------------------------------------------------------- */
 
+/* Tile `id` of the raster (groups of GROUP tile-rows, M fastest inside a group: consecutive
+ * tiles share B columns through L2): its first row and column, operand rows and copiers. */
+W8A8_DEVICE void g80_tile_origin(long long id, long long tiles_m, long long tiles_n,
+                                 long long &m0, long long &n0)
+{
+    const long long per_group = (long long)W8A8_GROUP * tiles_n;
+    const long long first_m = id / per_group * W8A8_GROUP;
+    const long long group_rows = tiles_m - first_m < W8A8_GROUP ? tiles_m - first_m : W8A8_GROUP;
+    m0 = (first_m + id % per_group % group_rows) * G80_BM;
+    n0 = id % per_group / group_rows * G80_BN;
+}
+
+W8A8_DEVICE void g80_tile_at(g80_cta &x, const w8a8_gemm_args &args, long long id,
+                             long long tiles_m, long long tiles_n)
+{
+    g80_tile_origin(id, tiles_m, tiles_n, x.m0, x.n0);
+    x.a_base = (const w8a8_u8 *)args.a + x.m0 * args.lda;
+    x.b_base = (const w8a8_u8 *)args.b + x.n0 * args.ldb;
+    x.a_copy = g80_copier_at(x.a_base, args.lda, x.tid);
+    x.b_copy = g80_copier_at(x.b_base, args.ldb, x.tid);
+}
+
+/* The tile's instance of the prologue and the main loop: the unpredicated one where the tile
+ * lies inside M and N and K is a multiple of BLOCK_K. Block scales keep the predicated one
+ * only: with two, ptxas (CUDA 13) spilled 24 bytes of a 256×32 block-scaled tile on sm_89. */
+W8A8_DEVICE bool g80_fast(const g80_cta &x, const w8a8_gemm_args &args)
+{
+#if G80_BLOCK
+    (void)x;
+    (void)args;
+    return false;
+#else
+    return x.m0 + G80_BM <= args.m && x.n0 + G80_BN <= args.n && args.k % G80_BK == 0;
+#endif
+}
+
+W8A8_DEVICE void g80_start(bool fast, const w8a8_gemm_args &args, const g80_cta &x)
+{
+#if !G80_BLOCK
+    if (fast) {
+        g80_prologue<true>(args, x);
+        return;
+    }
+#endif
+    (void)fast;
+    g80_prologue<false>(args, x);
+}
+
+/* START: the tile's prologue first (else issued already, g80_start) */
+template <bool START>
+W8A8_DEVICE void g80_run(bool fast, g80_acc_t (&acc)[G80_MT][G80_NT][4],
+                         const w8a8_gemm_args &args, const g80_cta &x)
+{
+#if !G80_BLOCK
+    if (fast) {
+        if (START)
+            g80_prologue<true>(args, x);
+        g80_main_loop<true>(acc, args, x);
+        return;
+    }
+#endif
+    (void)fast;
+    if (START)
+        g80_prologue<false>(args, x);
+    g80_main_loop<false>(acc, args, x);
+}
+
+/* PERSIST: the staged output tile lies past the ring, which by then holds the next tile's
+ * prologue */
+#define G80_STAGED_AT (W8A8_STAGES * G80_STAGE_BYTES)
+
 /* Block scales: at least one CTA an SM said outright (without it ptxas, CUDA 13, held a 16×128
  * block-scaled tile of 8 warps on sm_89 to 64 registers and spilled 8 bytes) */
 #if G80_BLOCK
@@ -690,17 +776,10 @@ extern "C" __global__ void G80_BOUNDS w8a8_sm80_gemm(const w8a8_gemm_args args)
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int slice = warp / G80_SLICE_WARPS, slice_warp = warp % G80_SLICE_WARPS;
     const int warp_m = slice_warp / W8A8_WARPS_N, warp_n = slice_warp % W8A8_WARPS_N;
-
-    /* Raster: groups of GROUP tile-rows, M fastest inside a group. */
     const long long tiles_m = (args.m + G80_BM - 1) / G80_BM;
     const long long tiles_n = (args.n + G80_BN - 1) / G80_BN;
-    const long long id = blockIdx.x, per_group = (long long)W8A8_GROUP * tiles_n;
-    const long long first_m = id / per_group * W8A8_GROUP;
-    const long long group_rows = tiles_m - first_m < W8A8_GROUP ? tiles_m - first_m : W8A8_GROUP;
-    const long long tile_m = first_m + id % per_group % group_rows;
-    const long long tile_n = id % per_group / group_rows;
-    const long long m0 = tile_m * G80_BM, n0 = tile_n * G80_BN;
-
+    long long id = blockIdx.x, m0, n0;
+    g80_tile_origin(id, tiles_m, tiles_n, m0, n0);
     const w8a8_u8 *a_base = (const w8a8_u8 *)args.a + m0 * args.lda;
     const w8a8_u8 *b_base = (const w8a8_u8 *)args.b + n0 * args.ldb;
     /* validation keeps K far below 2^31 K tiles */
@@ -717,24 +796,52 @@ extern "C" __global__ void G80_BOUNDS w8a8_sm80_gemm(const w8a8_gemm_args args)
 
     g80_acc_t acc[G80_MT][G80_NT][4];
     g80_zero(acc);
-    const g80_cta cta = {m0, n0, a_base, b_base, g80_copier_at(a_base, args.lda, tid),
-                         g80_copier_at(b_base, args.ldb, tid), w8a8_smem_u32(g80_smem), a_row,
-                         b_row, a_hi, b_hi, a_swz, b_swz, tid, lane, slice, warp_m, warp_n,
-                         k_tiles};
-#if G80_BLOCK
-    /* block scales keep the one instance: with two, ptxas (CUDA 13) spilled 24 bytes of a
-     * 256×32 block-scaled tile on sm_89 */
-    g80_main_loop<false>(acc, args, cta);
+    g80_cta cta = {m0, n0, a_base, b_base, g80_copier_at(a_base, args.lda, tid),
+                   g80_copier_at(b_base, args.ldb, tid), w8a8_smem_u32(g80_smem), a_row, b_row,
+                   a_hi, b_hi, a_swz, b_swz, tid, lane, slice, warp_m, warp_n, k_tiles};
+    bool fast = g80_fast(cta, args);
+#if W8A8_PERSIST
+    /* Tiles id, id + gridDim.x, … (the grid: as many CTAs as fit the GPU at once, so each wave
+     * of tiles is the one-CTA-a-tile grid's) */
+    g80_start(fast, args, cta);
+    for (;;) {
+        g80_run<false>(fast, acc, args, cta);
+        const long long next = id + gridDim.x;
+        const bool more = next < tiles_m * tiles_n;
+        /* The accumulators into the staged tile first (past the ring; its last readers, the
+         * previous tile's stores, are behind the main loop's barriers), which frees their
+         * registers for the next tile's prologue; that loads under this tile's stores, once
+         * every warp has read the ring's last stage. (Issued before the staging instead, its
+         * addresses beside live accumulators took a 128×128 INT8 tile of 8 warps from 183
+         * registers to 255 and spills: ptxas, CUDA 13, sm_90.) The tile's origin is opaque
+         * from here, so that nothing of the staging is computed ahead, in the main loop. */
+        long long row0 = m0, col0 = n0;
+        asm volatile("" : "+l"(row0), "+l"(col0));
+        g80_stage(args, acc, g80_smem + G80_STAGED_AT, warp_m * G80_WM + (lane >> 2),
+                  warp_n * G80_WN + 2 * (lane & 3), row0, col0);
+        if (more) {
+            g80_tile_at(cta, args, next, tiles_m, tiles_n);
+            fast = g80_fast(cta, args);
+        }
+        __syncthreads();
+        if (more)
+            g80_start(fast, args, cta);
+        else
+            w8a8_pdl_launch_dependents(); /* every load is issued (as below) */
+        g80_store_staged(args, g80_smem + G80_STAGED_AT, m0, n0, tid);
+        if (!more)
+            break;
+        id = next;
+        m0 = cta.m0;
+        n0 = cta.n0;
+        g80_zero(acc);
+    }
+    (void)slice_warp;
 #else
-    if (m0 + G80_BM <= args.m && n0 + G80_BN <= args.n && args.k % G80_BK == 0)
-        g80_main_loop<true>(acc, args, cta);
-    else
-        g80_main_loop<false>(acc, args, cta);
-#endif
+    g80_run<true>(fast, acc, args, cta);
     /* every load is issued: the next kernel may launch once every CTA is here, its prologue
      * overlapping our reduction and stores (not earlier: common/pdl.cuh) */
     w8a8_pdl_launch_dependents();
-
     if (W8A8_SLICE_K > 1)
         g80_reduce_slices(acc, g80_smem, slice, slice_warp, lane);
 #if W8A8_EPILOGUE
@@ -751,5 +858,6 @@ extern "C" __global__ void G80_BOUNDS w8a8_sm80_gemm(const w8a8_gemm_args args)
         return;
     g80_store(args, acc, m0 + warp_m * G80_WM + (lane >> 2),
               n0 + warp_n * G80_WN + 2 * (lane & 3));
+#endif
 #endif
 }
