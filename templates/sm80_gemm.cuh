@@ -760,6 +760,43 @@ W8A8_DEVICE void g80_run(bool fast, g80_acc_t (&acc)[G80_MT][G80_NT][4],
  * prologue */
 #define G80_STAGED_AT (W8A8_STAGES * G80_STAGE_BYTES)
 
+#if W8A8_PERSIST
+/* The CTA's tiles: x's (tile blockIdx.x), then every gridDim.x-th (the grid: as many CTAs as
+ * fit the GPU at once, so each wave of tiles is the one-CTA-a-tile grid's). A tile's
+ * accumulators go into the staged tile first (past the ring; its last readers, the previous
+ * tile's stores, are behind the main loop's barriers), which frees their registers for the
+ * next tile's prologue; that loads under this tile's stores, once every warp has read the
+ * ring's last stage. */
+W8A8_DEVICE void g80_persist(g80_acc_t (&acc)[G80_MT][G80_NT][4], const w8a8_gemm_args &args,
+                             g80_cta x, long long tiles_m, long long tiles_n)
+{
+    unsigned char *staged = (unsigned char *)__cvta_shared_to_generic(x.ring) + G80_STAGED_AT;
+    bool fast = g80_fast(x, args);
+    g80_start(fast, args, x);
+    for (long long id = blockIdx.x;;) {
+        g80_run<false>(fast, acc, args, x);
+        const long long m0 = x.m0, n0 = x.n0, next = id + gridDim.x;
+        const bool more = next < tiles_m * tiles_n;
+        g80_stage(args, acc, staged, x.warp_m * G80_WM + (x.lane >> 2),
+                  x.warp_n * G80_WN + 2 * (x.lane & 3), m0, n0);
+        if (more) {
+            g80_tile_at(x, args, next, tiles_m, tiles_n);
+            fast = g80_fast(x, args);
+        }
+        __syncthreads();
+        if (more)
+            g80_start(fast, args, x);
+        else
+            w8a8_pdl_launch_dependents(); /* every load is issued (see the kernel) */
+        g80_store_staged(args, staged, m0, n0, x.tid);
+        if (!more)
+            return;
+        id = next;
+        g80_zero(acc);
+    }
+}
+#endif
+
 /* Block scales: at least one CTA an SM said outright (without it ptxas, CUDA 13, held a 16×128
  * block-scaled tile of 8 warps on sm_89 to 64 registers and spilled 8 bytes) */
 #if G80_BLOCK
@@ -776,10 +813,17 @@ extern "C" __global__ void G80_BOUNDS w8a8_sm80_gemm(const w8a8_gemm_args args)
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int slice = warp / G80_SLICE_WARPS, slice_warp = warp % G80_SLICE_WARPS;
     const int warp_m = slice_warp / W8A8_WARPS_N, warp_n = slice_warp % W8A8_WARPS_N;
+
+    /* Raster: groups of GROUP tile-rows, M fastest inside a group. */
     const long long tiles_m = (args.m + G80_BM - 1) / G80_BM;
     const long long tiles_n = (args.n + G80_BN - 1) / G80_BN;
-    long long id = blockIdx.x, m0, n0;
-    g80_tile_origin(id, tiles_m, tiles_n, m0, n0);
+    const long long id = blockIdx.x, per_group = (long long)W8A8_GROUP * tiles_n;
+    const long long first_m = id / per_group * W8A8_GROUP;
+    const long long group_rows = tiles_m - first_m < W8A8_GROUP ? tiles_m - first_m : W8A8_GROUP;
+    const long long tile_m = first_m + id % per_group % group_rows;
+    const long long tile_n = id % per_group / group_rows;
+    const long long m0 = tile_m * G80_BM, n0 = tile_n * G80_BN;
+
     const w8a8_u8 *a_base = (const w8a8_u8 *)args.a + m0 * args.lda;
     const w8a8_u8 *b_base = (const w8a8_u8 *)args.b + n0 * args.ldb;
     /* validation keeps K far below 2^31 K tiles */
@@ -796,52 +840,34 @@ extern "C" __global__ void G80_BOUNDS w8a8_sm80_gemm(const w8a8_gemm_args args)
 
     g80_acc_t acc[G80_MT][G80_NT][4];
     g80_zero(acc);
-    g80_cta cta = {m0, n0, a_base, b_base, g80_copier_at(a_base, args.lda, tid),
-                   g80_copier_at(b_base, args.ldb, tid), w8a8_smem_u32(g80_smem), a_row, b_row,
-                   a_hi, b_hi, a_swz, b_swz, tid, lane, slice, warp_m, warp_n, k_tiles};
-    bool fast = g80_fast(cta, args);
+    const g80_cta cta = {m0, n0, a_base, b_base, g80_copier_at(a_base, args.lda, tid),
+                         g80_copier_at(b_base, args.ldb, tid), w8a8_smem_u32(g80_smem), a_row,
+                         b_row, a_hi, b_hi, a_swz, b_swz, tid, lane, slice, warp_m, warp_n,
+                         k_tiles};
 #if W8A8_PERSIST
-    /* Tiles id, id + gridDim.x, … (the grid: as many CTAs as fit the GPU at once, so each wave
-     * of tiles is the one-CTA-a-tile grid's) */
-    g80_start(fast, args, cta);
-    for (;;) {
-        g80_run<false>(fast, acc, args, cta);
-        const long long next = id + gridDim.x;
-        const bool more = next < tiles_m * tiles_n;
-        /* The accumulators into the staged tile first (past the ring; its last readers, the
-         * previous tile's stores, are behind the main loop's barriers), which frees their
-         * registers for the next tile's prologue; that loads under this tile's stores, once
-         * every warp has read the ring's last stage. (Issued before the staging instead, its
-         * addresses beside live accumulators took a 128×128 INT8 tile of 8 warps from 183
-         * registers to 255 and spills: ptxas, CUDA 13, sm_90.) The tile's origin is opaque
-         * from here, so that nothing of the staging is computed ahead, in the main loop. */
-        long long row0 = m0, col0 = n0;
-        asm volatile("" : "+l"(row0), "+l"(col0));
-        g80_stage(args, acc, g80_smem + G80_STAGED_AT, warp_m * G80_WM + (lane >> 2),
-                  warp_n * G80_WN + 2 * (lane & 3), row0, col0);
-        if (more) {
-            g80_tile_at(cta, args, next, tiles_m, tiles_n);
-            fast = g80_fast(cta, args);
-        }
-        __syncthreads();
-        if (more)
-            g80_start(fast, args, cta);
-        else
-            w8a8_pdl_launch_dependents(); /* every load is issued (as below) */
-        g80_store_staged(args, g80_smem + G80_STAGED_AT, m0, n0, tid);
-        if (!more)
-            break;
-        id = next;
-        m0 = cta.m0;
-        n0 = cta.n0;
-        g80_zero(acc);
-    }
-    (void)slice_warp;
+    g80_persist(acc, args, cta, tiles_m, tiles_n);
+#elif G80_BLOCK
+    /* block scales keep the one instance: with two, ptxas (CUDA 13) spilled 24 bytes of a
+     * 256×32 block-scaled tile on sm_89 */
+    g80_prologue<false>(args, cta);
+    g80_main_loop<false>(acc, args, cta);
 #else
-    g80_run<true>(fast, acc, args, cta);
+    /* (the instance picked here, not through g80_run: ptxas, CUDA 13, then laid out the main
+     * loop of 128×256 INT8 tiles with prefetch 1 differently, which ran 10 % slower on an
+     * H200, bench/results-2026-11-27-s27/d1) */
+    if (m0 + G80_BM <= args.m && n0 + G80_BN <= args.n && args.k % G80_BK == 0) {
+        g80_prologue<true>(args, cta);
+        g80_main_loop<true>(acc, args, cta);
+    } else {
+        g80_prologue<false>(args, cta);
+        g80_main_loop<false>(acc, args, cta);
+    }
+#endif
+#if !W8A8_PERSIST
     /* every load is issued: the next kernel may launch once every CTA is here, its prologue
      * overlapping our reduction and stores (not earlier: common/pdl.cuh) */
     w8a8_pdl_launch_dependents();
+
     if (W8A8_SLICE_K > 1)
         g80_reduce_slices(acc, g80_smem, slice, slice_warp, lane);
 #if W8A8_EPILOGUE
