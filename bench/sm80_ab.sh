@@ -8,8 +8,8 @@
 # Each build gets the space of its own time: OLD_BIN_DIR/sm80_gemm.lua when there (a build from
 # before a parameter existed rejects configs that name it), else scripts/sm80_gemm.lua.
 # Logs packed into $OUT/sm80-ab.tgz: {old,new}.jsonl (every measurement), table.txt (per config
-# and shape: µs of each build, new/old speed; the new build's prefetch 1 and persist 1 against
-# the same config without), ncu.txt.
+# and shape: µs of each build, new/old speed; the new build's prefetch 1 against the same
+# config with prefetch 0), ncu.txt.
 set -u
 cd "$(dirname "$0")/.."
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
@@ -25,7 +25,7 @@ old_lua=scripts/sm80_gemm.lua
 # the large tiles that M >= 2048 wants (a name an older space lacks is dropped);
 # SM80_AB_CONFIGS replaces the list (bench/narrow_space.py's NAME=V/V,... form)
 narrowed="block_m=128/256,block_n=128/256,block_k=64/128,stages=3/4,warps_m=2/4,warps_n=2/4"
-narrowed="$narrowed,slice_k=1,group=8,prefetch=0/1,epilogue=0/1,persist=0/1"
+narrowed="$narrowed,slice_k=1,group=8,prefetch=0/1,epilogue=0/1"
 narrowed=${SM80_AB_CONFIGS:-$narrowed}
 python3 bench/narrow_space.py "$old_lua" "$narrowed" > "$state/fixed-old.lua" &&
   python3 bench/narrow_space.py scripts/sm80_gemm.lua "$narrowed" > "$state/fixed-new.lua" ||
@@ -51,21 +51,19 @@ for b in ("old", "new"):
         for line in open("%s/%s-%d.jsonl" % (logs, b, r)):
             x = json.loads(line)
             if x.get("type") == "measurement" and x.get("us", -1) > 0:
-                # builds before `prefetch` / `epilogue` / `persist` name no such field: its 0
-                # is theirs
+                # builds before `prefetch` / `epilogue` name no such field: its 0 is theirs
                 config = ",".join(i for i in x["config"].split(",")
-                                  if i not in ("prefetch=0", "epilogue=0", "persist=0"))
+                                  if i not in ("prefetch=0", "epilogue=0"))
                 key = (x["m"], x["n"], x["k"], config)
                 t[key][b] = min(t[key].get(b, 1e30), x["us"])
 rows = sorted((k, v) for k, v in t.items() if "old" in v and "new" in v)
-# the new build's prefetch 1 / persist 1 against its own 0 of the same config
-for name in ("prefetch", "persist"):
-    for (m, n, k, c), v in sorted(t.items()):
-        twin = c.replace(",%s=1" % name, "")
-        if twin != c and "new" in v and "new" in t.get((m, n, k, twin), {}):
-            base = t[(m, n, k, twin)]["new"]
-            print("%5d %6d %6d  %s 0 %9.1f us  %s 1 %9.1f us  speed %.3f  %s"
-                  % (m, n, k, name, base, name, v["new"], base / v["new"], twin))
+# the new build's prefetch 1 against its own prefetch 0 of the same config
+for (m, n, k, c), v in sorted(t.items()):
+    twin = c.replace(",prefetch=1", "")
+    if twin != c and "new" in v and "new" in t.get((m, n, k, twin), {}):
+        base = t[(m, n, k, twin)]["new"]
+        print("%5d %6d %6d  prefetch 0 %9.1f us  prefetch 1 %9.1f us  speed %.3f  %s"
+              % (m, n, k, base, v["new"], base / v["new"], twin))
 best = {}
 for (m, n, k, c), v in rows:
     print("%5d %6d %6d  old %9.1f us  new %9.1f us  new/old speed %.3f  %s"

@@ -30,9 +30,6 @@
 --                      leaves in 16-byte row chunks. On an H100 a 4096 × 4096 output costs
 --                      48 µs whatever K is with 0, 26 µs with 1 (bench/sm80_probe.sh: prologue,
 --                      epilogue, launch), and the tuner chose 1 for every INT8 key at M ≥ 2048
---   persist            0: a CTA a tile; 1: as many CTAs as fit the GPU at once, each looping
---                      over tiles, the next tile's prologue loading under this tile's epilogue
---                      (the staged tile lies past the ring); epilogue 1, one K slice only
 
 local WARP = 32
 local MAX_ACC_REGS = 128        -- accumulators per thread the host allows (block: both sets)
@@ -76,14 +73,11 @@ local function registers(c, problem)
 end
 
 -- the ring, reused for the slices' partial sums and the staged output tile (epilogue 1: rows
--- padded by 16 bytes); persist 1 stages the tile past the ring
+-- padded by 16 bytes)
 local function smem_bytes(c, problem)
     local ring = c.stages * (c.block_m + c.block_n) * c.block_k
     local partials = (c.slice_k - 1) * c.block_m * c.block_n * ACC_BYTES
     local staged = c.epilogue == 1 and c.block_m * (c.block_n * out_bytes(problem) + 16) or 0
-    if c.persist == 1 then
-        return ring + staged
-    end
     return math.max(ring, partials, staged)
 end
 
@@ -121,9 +115,6 @@ local function valid(c, problem, device)
     end
     if c.slice_k > 1 and problem.m > 256 then
         return false, "slice_k is for small M"
-    end
-    if c.persist == 1 and (c.slice_k ~= 1 or c.epilogue ~= 1) then
-        return false, "persist 1: one K slice (the slices' sums take the ring), epilogue 1"
     end
     if c.prefetch == 1 and (warps(c) ~= 8 or c.slice_k ~= 1 or wm ~= 64 or wn ~= 64) then
         return false, "prefetch 1: 8 warps of 64×64 warp tiles"
@@ -217,7 +208,6 @@ local function cost_model(c, problem, device)
         + ((c.prefetch == 0 and wm == 64 and wn == 64 and warps(c) == 8) and 1 or 0)
         + math.abs(math.log(wm / wn, 2)) * 0.5
         + math.abs(c.stages - math.min(4, math.max(2, k_tiles))) * 0.5
-        + c.persist * 0.5 -- not measured yet: right behind its one-CTA-a-tile twin
     return cost * (1 + 0.02 * steps)
 end
 
@@ -238,8 +228,7 @@ local function default(problem, device)
     local best, best_cost
     for _, s in ipairs(DEFAULT_SHAPES) do
         local c = { block_m = s[1], block_n = s[2], block_k = 128, stages = 4, warps_m = s[3],
-                    warps_n = s[4], slice_k = s[5], group = 8, prefetch = 0, epilogue = 0,
-                    persist = 0 }
+                    warps_n = s[4], slice_k = s[5], group = 8, prefetch = 0, epilogue = 0 }
         while c.stages > 2 and smem_bytes(c, problem) > device.max_smem do
             c.stages = c.stages - 1
         end
@@ -312,10 +301,9 @@ return {
         group = { 1, 8 },
         prefetch = { 0, 1 },
         epilogue = { 0, 1 },
-        persist = { 0, 1 },
     },
     order = { "block_m", "block_n", "block_k", "stages", "warps_m", "warps_n", "slice_k",
-        "group", "prefetch", "epilogue", "persist" },
+        "group", "prefetch", "epilogue" },
 
     valid = valid,
     rank = rank,

@@ -566,25 +566,6 @@ w8a8_status jit_kernel_max_clusters(w8a8_context *ctx, const jit_kernel *kernel,
     return W8A8_OK;
 }
 
-w8a8_status jit_kernel_max_ctas(w8a8_context *ctx, const jit_kernel *kernel,
-                                const jit_launch *launch, int *ctas)
-{
-    *ctas = 0;
-    w8a8_status st = jit_kernel_smem_optin(ctx, kernel, launch->shared_bytes);
-    if (st != W8A8_OK)
-        return st;
-    int threads = (int)(launch->block[0] * (launch->block[1] ? launch->block[1] : 1) *
-                        (launch->block[2] ? launch->block[2] : 1));
-    int per_sm = 0;
-    CUresult rc = ctx->cu->cuOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, kernel->function, threads, launch->shared_bytes);
-    if (rc != CUDA_SUCCESS)
-        return error_cuda(ctx, rc, "cuOccupancyMaxActiveBlocksPerMultiprocessor (block %d, smem %u)",
-                          threads, launch->shared_bytes);
-    *ctas = per_sm * (ctx->sm_count > 0 ? ctx->sm_count : 1);
-    return W8A8_OK;
-}
-
 typedef struct launch_hook {
     jit_launch_hook_fn fn;
     void *user;

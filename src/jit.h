@@ -72,12 +72,6 @@ CUresult jit_tensor_map_encode(const w8a8_context *ctx, CUtensorMap *map, CUtens
                                CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2_promotion,
                                CUtensorMapFloatOOBfill oob_fill);
 
-/* How many CTAs of launch (block, shared memory; no cluster) the device runs at once, over all
- * its SMs: the grid of a persistent kernel without clusters (any arch; the cluster query needs
- * sm_90). */
-w8a8_status jit_kernel_max_ctas(w8a8_context *ctx, const jit_kernel *kernel,
-                                const jit_launch *launch, int *ctas);
-
 /* How many clusters of launch->cluster (block, shared memory as in launch) the device runs at
  * once: the grid of a persistent clustered kernel. */
 w8a8_status jit_kernel_max_clusters(w8a8_context *ctx, const jit_kernel *kernel,

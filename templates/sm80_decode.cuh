@@ -287,37 +287,6 @@ W8A8_DEVICE void dec_store(const w8a8_gemm_args &args, dec_acc_t sum, long long 
     w8a8_store1((char *)args.out + m * args.ldc * W8A8_OUT_BYTES, n, v);
 }
 
-/* While the kernel waits for the previous one (programmatic dependent launch, sm_90 on): the
- * weight rows' first chunks this warp loads (chunk warp + WARPS · t for lanes t < UNROLL) into
- * L2, so that its first loads after the wait hit L2. Safe whatever wrote the weights: a
- * prefetch only warms L2, where every SM's stores land, and the loads come after the wait
- * (templates/sm90_gemm.cuh, sm90_weights_prefetch, does the same with TMA). */
-W8A8_DEVICE void dec_weights_prefetch(const w8a8_gemm_args &args, long long n0, long long chunks,
-                                      int warp, int g, int t)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    const long long c = warp + (long long)W8A8_WARPS * t;
-    if (t >= W8A8_UNROLL || c >= chunks)
-        return;
-#pragma unroll
-    for (int r = 0; r < W8A8_ROW_TILES; ++r)
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-            const long long n = n0 + 16 * r + 8 * h + g;
-            if (n < args.n)
-                asm volatile("prefetch.global.L2 [%0];" ::"l"((const w8a8_u8 *)args.b +
-                                                            n * args.ldb + c * DEC_CHUNK));
-        }
-#else
-    (void)args;
-    (void)n0;
-    (void)chunks;
-    (void)warp;
-    (void)g;
-    (void)t;
-#endif
-}
-
 extern "C" __global__ void __launch_bounds__(DEC_THREADS)
     w8a8_sm80_decode(const w8a8_gemm_args args)
 {
@@ -328,9 +297,7 @@ extern "C" __global__ void __launch_bounds__(DEC_THREADS)
     const long long n0 = (long long)blockIdx.y * DEC_ROWS;
     const long long chunks = (args.k + DEC_CHUNK - 1) / DEC_CHUNK;
     const w8a8_u64 policy = dec_weight_policy(gridDim.x == 1);
-    /* Programmatic dependent launch (common/pdl.cuh): before any global memory access but the
-     * weights' L2 prefetch. */
-    dec_weights_prefetch(args, n0, chunks, warp, g, t);
+    /* Programmatic dependent launch (common/pdl.cuh): before any global memory access. */
     w8a8_pdl_wait();
 
     dec_acc_t acc[W8A8_ROW_TILES][W8A8_TOKEN_TILES][4];

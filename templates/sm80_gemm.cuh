@@ -86,9 +86,6 @@
 #ifndef W8A8_EPILOGUE
 #define W8A8_EPILOGUE 0
 #endif
-#ifndef W8A8_PERSIST
-#define W8A8_PERSIST 0
-#endif
 #if !defined(W8A8_A_TYPE) || !defined(W8A8_B_TYPE) || !defined(W8A8_OUT_TYPE) ||            \
     !defined(W8A8_BIAS_TYPE) || !defined(W8A8_A_SCALE) || !defined(W8A8_B_SCALE) ||         \
     !defined(W8A8_AZP)
@@ -138,10 +135,6 @@ static_assert(G80_BN % W8A8_WARPS_N == 0 && G80_WN % 16 == 0, "BLOCK_N / WARPS_N
 static_assert(W8A8_GROUP >= 1 && W8A8_GROUP <= 64, "GROUP is 1..64");
 static_assert(W8A8_PREFETCH == 0 || W8A8_PREFETCH == 1, "PREFETCH is 0 or 1");
 static_assert(W8A8_EPILOGUE == 0 || W8A8_EPILOGUE == 1, "EPILOGUE is 0 or 1");
-static_assert(W8A8_PERSIST == 0 || W8A8_PERSIST == 1, "PERSIST is 0 or 1");
-static_assert(W8A8_PERSIST == 0 || (W8A8_SLICE_K == 1 && W8A8_EPILOGUE == 1),
-              "PERSIST needs one K slice (the slices' partial sums take the ring) and the staged "
-              "epilogue");
 static_assert(G80_STEPS == 1 || G80_STEPS == 2 || G80_STEPS == 4, "k32 steps a tile: 1, 2 or 4");
 static_assert(G80_INT8 == (W8A8_B_TYPE == W8A8_T_INT8), "INT8 pairs only with INT8");
 static_assert(W8A8_A_TYPE == W8A8_T_E4M3 || W8A8_A_TYPE == W8A8_T_E5M2 || G80_INT8, "A_TYPE");
@@ -533,28 +526,9 @@ struct g80_cta {
     int tid, lane, slice, warp_m, warp_n, k_tiles;
 };
 
-/* The prologue: the copies of the tile's first STAGES − 1 K tiles into stages 0 … STAGES − 2.
- * With PERSIST the kernel issues the next tile's before this tile's epilogue. FAST: the
- * tile lies inside M and N and K is a multiple of BLOCK_K, so every copy takes the
- * unpredicated path (g80_fast). */
-template <bool FAST>
-W8A8_DEVICE void g80_prologue(const w8a8_gemm_args &args, const g80_cta &x)
-{
-#pragma unroll
-    for (int s = 0; s < W8A8_STAGES - 1; ++s) {
-        if (s < x.k_tiles) {
-            const w8a8_u32 stage = x.ring + s * G80_STAGE_BYTES;
-            g80_load<FAST, G80_BM>(stage, x.a_copy, x.a_base, args.lda, args.m - x.m0, s,
-                                   args.k, x.tid);
-            g80_load<FAST, G80_BN>(stage + G80_A_STAGE_BYTES, x.b_copy, x.b_base, args.ldb,
-                                   args.n - x.n0, s, args.k, x.tid);
-        }
-        w8a8_cp_async_commit(); /* empty groups keep the count uniform */
-    }
-}
-
-/* The main loop over every K tile into acc (zeroed by the caller), after g80_prologue<FAST>
- * of the same tile. The kernel picks the instance per tile, and neither carries the other's
+/* The prologue and the main loop over every K tile into acc (zeroed by the caller). FAST: the
+ * CTA's tile lies inside M and N and K is a multiple of BLOCK_K, so every copy takes the
+ * unpredicated path; the kernel picks the instance once, and neither carries the other's
  * address arithmetic (one loop with both paths had ptxas predicate both of them in
  * PREFETCH 1 and issue every instruction of either). */
 template <bool FAST>
@@ -570,6 +544,17 @@ W8A8_DEVICE void g80_main_loop(g80_acc_t (&acc)[G80_MT][G80_NT][4], const w8a8_g
     (void)lane; /* lane, warp_m, warp_n: block scales only */
     (void)warp_m;
     (void)warp_n;
+#pragma unroll
+    for (int s = 0; s < W8A8_STAGES - 1; ++s) {
+        if (s < k_tiles) {
+            const w8a8_u32 stage = ring + s * G80_STAGE_BYTES;
+            g80_load<FAST, G80_BM>(stage, x.a_copy, a_base, args.lda, args.m - m0, s,
+                                   args.k, tid);
+            g80_load<FAST, G80_BN>(stage + G80_A_STAGE_BYTES, x.b_copy, b_base, args.ldb,
+                                   args.n - n0, s, args.k, tid);
+        }
+        w8a8_cp_async_commit(); /* empty groups keep the count uniform */
+    }
 
 #if G80_BLOCK
     const long long blocks_n = (args.n + 127) >> 7;
@@ -689,114 +674,6 @@ W8A8_DEVICE void g80_main_loop(g80_acc_t (&acc)[G80_MT][G80_NT][4], const w8a8_g
 
 /* ---- the kernel -------------------------------------------------------------------------- */
 
-/* Tile `id` of the raster (groups of GROUP tile-rows, M fastest inside a group: consecutive
- * tiles share B columns through L2): its first row and column, operand rows and copiers. */
-W8A8_DEVICE void g80_tile_origin(long long id, long long tiles_m, long long tiles_n,
-                                 long long &m0, long long &n0)
-{
-    const long long per_group = (long long)W8A8_GROUP * tiles_n;
-    const long long first_m = id / per_group * W8A8_GROUP;
-    const long long group_rows = tiles_m - first_m < W8A8_GROUP ? tiles_m - first_m : W8A8_GROUP;
-    m0 = (first_m + id % per_group % group_rows) * G80_BM;
-    n0 = id % per_group / group_rows * G80_BN;
-}
-
-W8A8_DEVICE void g80_tile_at(g80_cta &x, const w8a8_gemm_args &args, long long id,
-                             long long tiles_m, long long tiles_n)
-{
-    g80_tile_origin(id, tiles_m, tiles_n, x.m0, x.n0);
-    x.a_base = (const w8a8_u8 *)args.a + x.m0 * args.lda;
-    x.b_base = (const w8a8_u8 *)args.b + x.n0 * args.ldb;
-    x.a_copy = g80_copier_at(x.a_base, args.lda, x.tid);
-    x.b_copy = g80_copier_at(x.b_base, args.ldb, x.tid);
-}
-
-/* The tile's instance of the prologue and the main loop: the unpredicated one where the tile
- * lies inside M and N and K is a multiple of BLOCK_K. Block scales keep the predicated one
- * only: with two, ptxas (CUDA 13) spilled 24 bytes of a 256×32 block-scaled tile on sm_89. */
-W8A8_DEVICE bool g80_fast(const g80_cta &x, const w8a8_gemm_args &args)
-{
-#if G80_BLOCK
-    (void)x;
-    (void)args;
-    return false;
-#else
-    return x.m0 + G80_BM <= args.m && x.n0 + G80_BN <= args.n && args.k % G80_BK == 0;
-#endif
-}
-
-W8A8_DEVICE void g80_start(bool fast, const w8a8_gemm_args &args, const g80_cta &x)
-{
-#if !G80_BLOCK
-    if (fast) {
-        g80_prologue<true>(args, x);
-        return;
-    }
-#endif
-    (void)fast;
-    g80_prologue<false>(args, x);
-}
-
-/* START: the tile's prologue first (else issued already, g80_start) */
-template <bool START>
-W8A8_DEVICE void g80_run(bool fast, g80_acc_t (&acc)[G80_MT][G80_NT][4],
-                         const w8a8_gemm_args &args, const g80_cta &x)
-{
-#if !G80_BLOCK
-    if (fast) {
-        if (START)
-            g80_prologue<true>(args, x);
-        g80_main_loop<true>(acc, args, x);
-        return;
-    }
-#endif
-    (void)fast;
-    if (START)
-        g80_prologue<false>(args, x);
-    g80_main_loop<false>(acc, args, x);
-}
-
-/* PERSIST: the staged output tile lies past the ring, which by then holds the next tile's
- * prologue */
-#define G80_STAGED_AT (W8A8_STAGES * G80_STAGE_BYTES)
-
-#if W8A8_PERSIST
-/* The CTA's tiles: x's (tile blockIdx.x), then every gridDim.x-th (the grid: as many CTAs as
- * fit the GPU at once, so each wave of tiles is the one-CTA-a-tile grid's). A tile's
- * accumulators go into the staged tile first (past the ring; its last readers, the previous
- * tile's stores, are behind the main loop's barriers), which frees their registers for the
- * next tile's prologue; that loads under this tile's stores, once every warp has read the
- * ring's last stage. */
-W8A8_DEVICE void g80_persist(g80_acc_t (&acc)[G80_MT][G80_NT][4], const w8a8_gemm_args &args,
-                             g80_cta x, long long tiles_m, long long tiles_n)
-{
-    unsigned char *staged = (unsigned char *)__cvta_shared_to_generic(x.ring) + G80_STAGED_AT;
-    bool fast = g80_fast(x, args);
-    g80_start(fast, args, x);
-    for (long long id = blockIdx.x;;) {
-        g80_run<false>(fast, acc, args, x);
-        const long long m0 = x.m0, n0 = x.n0, next = id + gridDim.x;
-        const bool more = next < tiles_m * tiles_n;
-        g80_stage(args, acc, staged, x.warp_m * G80_WM + (x.lane >> 2),
-                  x.warp_n * G80_WN + 2 * (x.lane & 3), m0, n0);
-        if (more) {
-            g80_tile_at(x, args, next, tiles_m, tiles_n);
-            fast = g80_fast(x, args);
-        }
-        __syncthreads();
-        if (more)
-            g80_start(fast, args, x);
-        else
-            w8a8_pdl_launch_dependents(); /* every load is issued (see the kernel) */
-        g80_store_staged(args, staged, m0, n0, x.tid);
-        if (!more)
-            return;
-        id = next;
-        g80_zero(acc);
-    }
-}
-#endif
-
 /* Block scales: at least one CTA an SM said outright (without it ptxas, CUDA 13, held a 16×128
  * block-scaled tile of 8 warps on sm_89 to 64 registers and spilled 8 bytes) */
 #if G80_BLOCK
@@ -844,26 +721,16 @@ extern "C" __global__ void G80_BOUNDS w8a8_sm80_gemm(const w8a8_gemm_args args)
                          g80_copier_at(b_base, args.ldb, tid), w8a8_smem_u32(g80_smem), a_row,
                          b_row, a_hi, b_hi, a_swz, b_swz, tid, lane, slice, warp_m, warp_n,
                          k_tiles};
-#if W8A8_PERSIST
-    g80_persist(acc, args, cta, tiles_m, tiles_n);
-#elif G80_BLOCK
+#if G80_BLOCK
     /* block scales keep the one instance: with two, ptxas (CUDA 13) spilled 24 bytes of a
      * 256×32 block-scaled tile on sm_89 */
-    g80_prologue<false>(args, cta);
     g80_main_loop<false>(acc, args, cta);
 #else
-    /* (the instance picked here, not through g80_run: ptxas, CUDA 13, then laid out the main
-     * loop of 128×256 INT8 tiles with prefetch 1 differently, which ran 10 % slower on an
-     * H200, bench/results-2026-11-27-s27/d1) */
-    if (m0 + G80_BM <= args.m && n0 + G80_BN <= args.n && args.k % G80_BK == 0) {
-        g80_prologue<true>(args, cta);
+    if (m0 + G80_BM <= args.m && n0 + G80_BN <= args.n && args.k % G80_BK == 0)
         g80_main_loop<true>(acc, args, cta);
-    } else {
-        g80_prologue<false>(args, cta);
+    else
         g80_main_loop<false>(acc, args, cta);
-    }
 #endif
-#if !W8A8_PERSIST
     /* every load is issued: the next kernel may launch once every CTA is here, its prologue
      * overlapping our reduction and stores (not earlier: common/pdl.cuh) */
     w8a8_pdl_launch_dependents();
@@ -884,6 +751,5 @@ extern "C" __global__ void G80_BOUNDS w8a8_sm80_gemm(const w8a8_gemm_args args)
         return;
     g80_store(args, acc, m0 + warp_m * G80_WM + (lane >> 2),
               n0 + warp_n * G80_WN + 2 * (lane & 3));
-#endif
 #endif
 }

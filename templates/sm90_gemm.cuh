@@ -1028,35 +1028,6 @@ __device__ __forceinline__ void sm90_unit_tile(const sm90_units &u, int unit, in
     mt = mu * W8A8_CLUSTER + u.rank;
 }
 
-/* While the kernel waits for the previous one (programmatic dependent launch, common/pdl.cuh):
- * the weight boxes the producer loads first (its first tile's first STAGES K blocks; tma_a
- * with SWAP, else tma_b, our half with CLUSTER 2) go into L2, so that the ring fills from L2
- * once the wait returns. The weights do not depend on the previous kernel in a model's
- * forward pass, but even if that kernel wrote them this is safe: a prefetch only warms L2,
- * where every SM's stores land (no stale copy can come of it), and the loads themselves
- * still come after the wait. */
-__device__ __forceinline__ void sm90_weights_prefetch(const sm90_units &units, int kb_begin,
-                                                      int kb_end,
-                                                      const sm90_tensor_map *tma_a,
-                                                      const sm90_tensor_map *tma_b)
-{
-    if (units.first >= units.count)
-        return;
-    int mt, nt;
-    sm90_unit_tile(units, units.first, mt, nt);
-    const int end = kb_end - kb_begin < W8A8_STAGES ? kb_end : kb_begin + W8A8_STAGES;
-    for (int kb = kb_begin; kb < end; ++kb) {
-#if W8A8_SWAP
-        (void)tma_b;
-        sm90_tma_prefetch_l2(tma_a, kb * SM90_BK, mt * W8A8_BLOCK_M);
-#else
-        (void)tma_a;
-        sm90_tma_prefetch_l2(tma_b, kb * SM90_BK,
-                             nt * W8A8_BLOCK_N + units.rank * (W8A8_BLOCK_N / W8A8_CLUSTER));
-#endif
-    }
-}
-
 /* The producers' walk of the ring (the TMA thread's, and the scale loaders'): for every tile
  * of this CTA and every K block of its slice, in the consumers' order, waits until the next
  * stage is empty and calls fill(stage, mt, nt, kb), which starts that stage's loads and
@@ -1204,10 +1175,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
     __syncthreads();
 #endif
     /* Programmatic dependent launch (common/pdl.cuh): wait for the previous kernel before
-     * any global memory access, but first pull the weights of this CTA's first STAGES K
-     * blocks into L2 (sm90_weights_prefetch). */
-    if (threadIdx.x == 0)
-        sm90_weights_prefetch(units, kb_begin, kb_end, &tma_a, &tma_b);
+     * any global memory access. */
     w8a8_pdl_wait();
 
     if (warpgroup == 0) {

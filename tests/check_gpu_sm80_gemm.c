@@ -37,9 +37,8 @@ static w8a8_context *ctx;
  * stages, 4 and 8 warps, slice_k 1/2/4, warp tiles from 16×16 to 64×64 (n8 tiles 2…8,
  * 48-wide ones too), block_n 256 and raster groups 1…8; and both main loops: prefetch 1 with
  * 2 and 4 k32 steps a tile (one of them on a 2-stage ring) and, outside what the space
- * offers, with 1 step (slice_k 4); both epilogues (staged: with slices too, and at N and
- * row ends that split a 16-byte chunk); and persistent CTAs (here one tile each: these shapes
- * have fewer tiles than fit the GPU; many_tiles_per_persistent_cta loops them). */
+ * offers, with 1 step (slice_k 4); and both epilogues (staged: with slices too, and at N and
+ * row ends that split a 16-byte chunk). */
 static const char *const configs[] = {
     "block_m=128,block_n=128,block_k=128,stages=3,warps_m=2,warps_n=2,slice_k=1,group=8",
     "block_m=64,block_n=128,block_k=64,stages=5,warps_m=2,warps_n=4,slice_k=1,group=4",
@@ -56,10 +55,6 @@ static const char *const configs[] = {
     "block_m=32,block_n=96,block_k=128,stages=3,warps_m=2,warps_n=1,slice_k=4,group=8,epilogue=1",
     "block_m=64,block_n=256,block_k=128,stages=2,warps_m=1,warps_n=4,slice_k=1,group=3,prefetch=1,"
     "epilogue=1",
-    "block_m=64,block_n=128,block_k=64,stages=4,warps_m=2,warps_n=2,slice_k=1,group=8,epilogue=1,"
-    "persist=1",
-    "block_m=128,block_n=128,block_k=64,stages=2,warps_m=2,warps_n=2,slice_k=1,group=3,epilogue=1,"
-    "persist=1",
 };
 #define CONFIG_COUNT ((int)(sizeof configs / sizeof configs[0]))
 
@@ -73,8 +68,6 @@ static const char *const block_configs[] = {
     "block_m=32,block_n=256,block_k=128,stages=2,warps_m=1,warps_n=4,slice_k=2,group=5",
     "block_m=64,block_n=128,block_k=128,stages=3,warps_m=2,warps_n=2,slice_k=1,group=8,prefetch=1",
     "block_m=64,block_n=128,block_k=128,stages=3,warps_m=2,warps_n=4,slice_k=1,group=8,epilogue=1",
-    "block_m=64,block_n=128,block_k=128,stages=3,warps_m=2,warps_n=2,slice_k=1,group=8,epilogue=1,"
-    "persist=1",
 };
 #define BLOCK_CONFIG_COUNT ((int)(sizeof block_configs / sizeof block_configs[0]))
 
@@ -286,86 +279,6 @@ START_TEST(block_scales_on_odd_shapes)
 }
 END_TEST
 
-/* Persistent CTAs over more tiles than fit the GPU at once: each CTA runs several tiles, the
- * next tile's prologue loading under the previous tile's stores, interior tiles (unpredicated
- * copies when K is a multiple of the K tile) and edge tiles (M and N not multiples of the
- * tile) in one CTA's sequence; INT8 with a zero point and bias, FP8 per-row, block scales. */
-#define PERSIST_CONFIGS 3
-#define PERSIST_SHAPES 3
-
-START_TEST(many_tiles_per_persistent_cta)
-{
-    static const char *const persist[PERSIST_CONFIGS] = {
-        "block_m=128,block_n=256,block_k=128,stages=3,warps_m=2,warps_n=4,slice_k=1,group=8,"
-        "prefetch=1,epilogue=1,persist=1",
-        "block_m=256,block_n=128,block_k=64,stages=3,warps_m=4,warps_n=2,slice_k=1,group=5,"
-        "epilogue=1,persist=1",
-        "block_m=64,block_n=128,block_k=64,stages=4,warps_m=2,warps_n=2,slice_k=1,group=8,"
-        "epilogue=1,persist=1",
-    };
-    static const int64_t tile[PERSIST_CONFIGS][2] = {{128, 256}, {256, 128}, {64, 128}};
-    /* 128×256 tiles: 17 × 12, 34 × 4 and 33 × 12 (more than the 132 CTAs of one an SM an
-     * H100 / H200 holds) */
-    static const int64_t shapes[PERSIST_SHAPES][3] = {
-        {2100, 3000, 1024}, {4300, 1000, 1040}, {4100, 2990, 2048}};
-    w8a8_problem problems[2 * PERSIST_SHAPES];
-    int count = 0;
-    prewarm_list *l = prewarm_list_new();
-    for (int s = 0; s < PERSIST_SHAPES; s++)
-        for (int int8 = 0; int8 < 2; int8++) {
-            if (!int8 && !fp8_capable())
-                continue;
-            w8a8_problem *p = &problems[count++];
-            w8a8_problem_init(p, shapes[s][0], shapes[s][1], shapes[s][2],
-                              int8 ? W8A8_INT8 : W8A8_E4M3, s == 1 ? W8A8_FP16 : W8A8_BF16);
-            p->a_scale.kind = W8A8_SCALE_ROW;
-            p->b_scale.kind = s == 2 ? W8A8_SCALE_TENSOR : W8A8_SCALE_ROW;
-            p->bias_type = s == 0 ? W8A8_FP32 : W8A8_DTYPE_NONE;
-            p->azp = int8 ? (s == 1 ? W8A8_AZP_TENSOR : W8A8_AZP_TOKEN) : W8A8_AZP_NONE;
-            p->ldc = test_padded_ldc(shapes[s][1]);
-            for (int ci = 0; ci < PERSIST_CONFIGS; ci++)
-                prewarm_add(l, p, persist[ci]);
-        }
-    prewarm(l, problems, count);
-    free(l);
-    pgen_rng rng;
-    pgen_rng_seed(&rng, SEED + 5);
-    int runs = 0, failures = 0;
-    for (int i = 0; i < count; i++) {
-        pgen_case c;
-        ck_assert_int_eq(pgen_case_create(ctx, &rng, &problems[i], &c), W8A8_OK);
-        for (int ci = 0; ci < PERSIST_CONFIGS; ci++) {
-            gemm_plan plan;
-            ck_assert_int_eq(gemm_family_sm80_gemm.plan(ctx, &problems[i], persist[ci], &plan),
-                             W8A8_OK);
-            /* the grid is capped below the tile count: CTAs loop */
-            int64_t tiles = (problems[i].m + tile[ci][0] - 1) / tile[ci][0] *
-                            ((problems[i].n + tile[ci][1] - 1) / tile[ci][1]);
-            ck_assert_msg((int64_t)plan.launch.grid[0] < tiles, "%s: grid %u, %lld tiles",
-                          persist[ci], plan.launch.grid[0], (long long)tiles);
-            failures += !check_case(&c, persist[ci]);
-            runs++;
-        }
-        pgen_case_destroy(&c);
-    }
-    if (fp8_capable()) { /* block scales: 64×128 tiles of 4 warps */
-        static const int64_t block_shape[3] = {4100, 2990, 1536};
-        w8a8_problem p;
-        test_block_problem(&p, block_shape, 1);
-        const char *config = "block_m=64,block_n=128,block_k=128,stages=3,warps_m=2,warps_n=2,"
-                             "slice_k=1,group=8,epilogue=1,persist=1";
-        pgen_case c;
-        ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
-        failures += !check_case(&c, config);
-        runs++;
-        pgen_case_destroy(&c);
-    }
-    printf("sm80_gemm: %d persistent config × shape runs, %d failed\n", runs, failures);
-    ck_assert_msg(failures == 0, "%d of %d persistent runs differ from the reference", failures,
-                  runs);
-}
-END_TEST
-
 /* The K slices add in slice order: the same inputs give the same bits, on every config. */
 START_TEST(two_runs_are_bitwise_equal)
 {
@@ -444,9 +357,6 @@ START_TEST(invalid_configs_are_refused)
         "block_k=64,slice_k=4",                      /* 2 k32 steps over 4 slices */
         "block_m=256,block_n=256,warps_m=2,warps_n=2", /* 128 × 128 warp tile */
         "block_n=128,bogus=1",
-        "persist=2",
-        "persist=1,epilogue=0",                      /* the staged epilogue only */
-        "block_m=32,block_k=128,slice_k=2,epilogue=1,persist=1", /* one K slice only */
         "block_m=x",
     };
     w8a8_problem p;
@@ -495,7 +405,6 @@ int main(void)
     tcase_add_test(tc, every_supported_trait_combination);
     tcase_add_test(tc, every_config_on_odd_shapes);
     tcase_add_test(tc, block_scales_on_odd_shapes);
-    tcase_add_test(tc, many_tiles_per_persistent_cta);
     tcase_add_test(tc, two_runs_are_bitwise_equal);
     tcase_add_test(tc, tuned_and_dispatched_in_a_cuda_graph);
     suite_add_tcase(s, tc);

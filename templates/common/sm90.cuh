@@ -118,16 +118,6 @@ __device__ __forceinline__ void sm90_tma_load_2d_policy(sm90_u32 dst, const sm90
         sm90_tma_load_2d(dst, map, inner, outer, bar);
 }
 
-/* Pulls the box at (inner, outer) of a 2-D map into L2: no shared memory, no barrier, nothing
- * to wait for. */
-__device__ __forceinline__ void sm90_tma_prefetch_l2(const sm90_tensor_map *map, int inner,
-                                                     int outer)
-{
-    asm volatile("cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%0, {%1, %2}];" ::"l"(map),
-                 "r"(inner), "r"(outer)
-                 : "memory");
-}
-
 /* An L2 policy that evicts what it covers first: for operands streamed once (decode weights). */
 __device__ __forceinline__ sm90_u64 sm90_l2_evict_first()
 {
