@@ -1032,27 +1032,16 @@ __device__ __forceinline__ void sm90_unit_tile(const sm90_units &u, int unit, in
  * of this CTA and every K block of its slice, in the consumers' order, waits until the next
  * stage is empty and calls fill(stage, mt, nt, kb), which starts that stage's loads and
  * accounts them on its full barrier. */
-#ifndef W8A8_KROT
-#define W8A8_KROT 0
-#endif
 template <typename Fill>
 __device__ __forceinline__ void sm90_ring_fill(const sm90_units &units, int kb_begin, int kb_end,
                                                sm90_u32 empty_bar, Fill fill)
 {
     int stage = 0;
     sm90_u32 phase = 0;
-    const int n = kb_end - kb_begin;
     for (int unit = units.first; unit < units.count; unit += units.step) {
         int mt, nt;
         sm90_unit_tile(units, unit, mt, nt);
-#if W8A8_KROT
-        const int groups = n / SM90_GROUP;
-        const int rot = groups > 0 ? unit % groups * SM90_GROUP : 0;
-#else
-        const int rot = 0;
-#endif
-        for (int j = 0; j < n; ++j) {
-            const int kb = kb_begin + (j + rot < n ? j + rot : j + rot - n);
+        for (int kb = kb_begin; kb < kb_end; ++kb) {
             sm90_bar_wait(empty_bar + 8 * stage, phase ^ 1u);
             fill(stage, mt, nt, kb);
             sm90_ring_next(stage, phase);
