@@ -2,7 +2,7 @@
 # CPU checks of the Python tools: scripts/ratios.py, bench/compare.py, bench/peers.py,
 # bench/plot.py, bench/rank_offline.py, bench/narrow_space.py, bench/param_wins.py,
 # bench/rounds.py, bench/merge_rows.py, bench/stale_rows.py, bench/select_rows.py,
-# bench/sweep_prepare.py and bench/monotone_rows.py, on results committed under bench/ (bench/results-2026-11-23's geometric
+# bench/sweep_prepare.py, bench/monotone_rows.py and bench/bin_ab.py, on results committed under bench/ (bench/results-2026-11-23's geometric
 # means are the README's), with tests/bench_fakes standing in for torch and for `w8a8 bench`
 # where a run is needed. No GPU, no torch. plot.py is checked only where matplotlib imports
 # (said so when not); with a w8a8 binary as $1, its heat map also reads a real tuning database
@@ -358,6 +358,19 @@ check "select_rows: D3's new keys without FILE" 0 'no shipped H200 row holds .* 
   "$python" "$root/bench/select_rows.py" "$d3/row/ab.jsonl" "$d3/row/new.sql" \
   "$tmp/d3-shipped.jsonl" "$tmp/sel4"
 expect "select_rows: none kept without FILE" grep -q '^0 keys' "$tmp/out"
+
+# bench/bin_ab.py on session 27's D2 (two builds, the decode grid, A B B A): the geometric
+# mean of B's speed, and each build's shapes below a peer
+d2=$root/bench/results-2026-11-27-s27/d2/prefetch
+check "bin_ab: D2's per-tensor geomean" 0 '^geomean B/A speed 0\.9621 over 30 shapes' \
+  "$python" "$root/bench/bin_ab.py" "$d2/ab-decode-tensor.jsonl"
+expect "bin_ab: 1x57344x8192's line" grep -q '^    1  57344   8192  A   113.37 us  B   132.65 us  B/A speed 0.855$' "$tmp/out"
+check "bin_ab: below torch.tensor.fast" 0 '^B below torch.tensor.fast: 14 shapes, worst 0\.853' \
+  "$python" "$root/bench/bin_ab.py" "$d2/ab-decode-tensor.jsonl" "$d2/peers-decode.jsonl" \
+  torch.tensor.fast
+expect "bin_ab: A below torch.tensor.fast" grep -q '^A below torch.tensor.fast: 4 shapes, worst 0.989' "$tmp/out"
+check "bin_ab: a peer without its provider" 2 'bin_ab.py AB.jsonl' \
+  "$python" "$root/bench/bin_ab.py" "$d2/ab-decode-tensor.jsonl" "$d2/peers-decode.jsonl"
 
 # bench/sweep_prepare.py: rows of one config but their overlap go in one group; another
 # config, another device, a swap-AB row and a row below --min-m are left out or apart
