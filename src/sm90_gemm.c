@@ -54,7 +54,7 @@
 /* plan->ints slots */
 enum {
     SM90_I_BLOCK_M, SM90_I_BLOCK_N, SM90_I_CLUSTER, SM90_I_MAX_CLUSTERS, SM90_I_EPILOGUE,
-    SM90_I_WG_M, SM90_I_SPLIT, SM90_I_RASTER, SM90_I_GROUP, SM90_I_SWAP
+    SM90_I_WG_M, SM90_I_SPLIT, SM90_I_RASTER, SM90_I_GROUP, SM90_I_SWAP, SM90_I_A_ROWS
 };
 
 typedef struct sm90_config {
@@ -135,10 +135,28 @@ static unsigned sm90_staging_bytes(const sm90_config *c, const w8a8_problem *pro
                               : 0u;
 }
 
+/* The rows of A a stage loads when fewer than the tile's (the template's A_ROWS): for M <= 48,
+ * the smallest of 8, 16, 24, 32, 48 that holds M, which also holds every M of M's cache bucket
+ * (1…8, 9…16, 17…24, 25…32, 33…48), so a plan made for one M of a key serves the key; 0 (the
+ * whole tile) otherwise and with swap. TMA then skips the rows past M that it would zero-fill:
+ * on an H200 the 64x80 config of 16x10240x8192 ran 24.5 -> 22.5 us (bench/results-2026-11-27-s27,
+ * D7). */
+static int sm90_a_rows(const sm90_config *c, const w8a8_problem *problem)
+{
+    static const int rows[] = {8, 16, 24, 32, 48};
+    if (c->swap)
+        return 0;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        if (problem->m <= rows[i])
+            return rows[i] < c->block_m ? rows[i] : 0;
+    return 0;
+}
+
 /* The ring, the epilogue staging (sm90_staging_bytes), split > 1's partial sums (each
  * consumer's rows × block_n × 4 bytes), the barriers, block scales' per-stage scale areas
  * (block_m A scales and 16 bytes of B scales; swap: block_n token scales and 16 bytes of weight
- * scales) and the alignment slack; as SM90_SMEM_BYTES in the template. */
+ * scales) and the alignment slack; as SM90_SMEM_BYTES in the template (with sm90_a_rows, a
+ * stage holds that many rows of A, and the ring ends with the rest of one tile's). */
 static unsigned sm90_smem_bytes(const sm90_config *c, const w8a8_problem *problem)
 {
     unsigned rows = (unsigned)c->consumers * (unsigned)sm90_wg_m(c);
@@ -150,7 +168,10 @@ static unsigned sm90_smem_bytes(const sm90_config *c, const w8a8_problem *proble
     unsigned scales = problem->a_scale.kind == W8A8_SCALE_BLOCK
                           ? scaled * 4u + SM90_B_SCALE_AREA_BYTES
                           : 0u;
-    return (unsigned)c->stages * ((unsigned)c->block_m + (unsigned)c->block_n) * SM90_BLOCK_K_BYTES +
+    int a_rows = sm90_a_rows(c, problem);
+    unsigned stage_a = (unsigned)(a_rows ? a_rows : c->block_m);
+    return (unsigned)c->stages * (stage_a + (unsigned)c->block_n) * SM90_BLOCK_K_BYTES +
+           ((unsigned)c->block_m - stage_a) * SM90_BLOCK_K_BYTES +
            staging + partials + (SM90_BARRIER_BYTES + scales) * (unsigned)c->stages +
            SM90_TURN_BARRIER_BYTES + SM90_ALIGN_SLACK;
 }
@@ -318,6 +339,11 @@ static w8a8_status sm90_compiled_defines(w8a8_context *ctx, const w8a8_problem *
         size_t used = strlen(compiled);
         snprintf(compiled + used, sizeof compiled - used, ",PROMOTE=1");
     }
+    int a_rows = sm90_a_rows(c, problem);
+    if (st == W8A8_OK && a_rows) {
+        size_t used = strlen(compiled);
+        snprintf(compiled + used, sizeof compiled - used, ",A_ROWS=%d", a_rows);
+    }
     return st == W8A8_OK ? gemm_defines(ctx, problem, compiled, out, size) : st;
 }
 
@@ -368,6 +394,7 @@ static w8a8_status sm90_plan(w8a8_context *ctx, const w8a8_problem *problem, con
     plan->ints[SM90_I_RASTER] = c.raster;
     plan->ints[SM90_I_GROUP] = c.group;
     plan->ints[SM90_I_SWAP] = c.swap;
+    plan->ints[SM90_I_A_ROWS] = sm90_a_rows(&c, problem);
     plan->launch.block[0] = SM90_WARPGROUP * (unsigned)(c.consumers + 1);
     plan->launch.block[1] = 1;
     plan->launch.block[2] = 1;
@@ -454,9 +481,15 @@ static w8a8_status sm90_run(w8a8_context *ctx, const gemm_plan *plan, const w8a8
     CUtensorMap map_a, map_b, map_c; /* 64-byte aligned by its type */
     /* the kernel's A operand (tile rows) and B operand (tile columns): swap exchanges them */
     bool swap = plan->ints[SM90_I_SWAP] != 0;
+    int64_t a_rows = plan->ints[SM90_I_A_ROWS];
+    if (a_rows && problem->m > a_rows)
+        return errorf(ctx, W8A8_INVALID,
+                      "sm90_gemm: this plan loads %lld rows of A a stage, M is %lld (plan for "
+                      "this M)", (long long)a_rows, (long long)problem->m);
     w8a8_status st = sm90_tensor_map(ctx, &map_a, swap ? args.b : args.a, args.k,
                                      swap ? args.n : args.m, swap ? args.ldb : args.lda,
-                                     plan->ints[SM90_I_BLOCK_M], swap ? "B" : "A");
+                                     a_rows ? a_rows : plan->ints[SM90_I_BLOCK_M],
+                                     swap ? "B" : "A");
     if (st == W8A8_OK)
         st = sm90_tensor_map(ctx, &map_b, swap ? args.a : args.b, args.k,
                              swap ? args.m : args.n, swap ? args.lda : args.ldb,

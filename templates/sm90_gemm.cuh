@@ -19,7 +19,7 @@
  * bytes is not a multiple of 16 (the store clips N only to whole 16-byte chunks).
  *
  * Kernel parameters (the host encodes the maps with cuTensorMapEncodeTiled: A and B UINT8,
- * dims {K, rows}, strides {ld bytes}, box {128, BLOCK_M or BLOCK_N / CLUSTER}, SWIZZLE_128B,
+ * dims {K, rows}, strides {ld bytes}, box {128, BLOCK_M (A_ROWS when set) or BLOCK_N / CLUSTER}, SWIZZLE_128B,
  * zero fill; C the out dtype, dims {N, M}, strides {ldc bytes}, box {SM90_C_BOX_BYTES /
  * out bytes, rows per consumer}, the swizzle of SM90_C_SWIZZLE_BITS):
  *   tma_a, tma_b, tma_c   const __grid_constant__ sm90_tensor_map (tma_c unused unless
@@ -30,7 +30,7 @@
  *                         arguments, so the configs that differ only there share a cubin
  * Launch: block 128·(CONSUMERS+1) threads, dynamic shared memory SM90_SMEM_BYTES (below:
  * STAGES·(BLOCK_M+BLOCK_N)·128 + the epilogue staging + 16·STAGES + 16 + 1024 alignment
- * slack), a multiple of CLUSTER CTAs with the cluster launch attribute {CLUSTER, 1, 1}, at
+ * slack; with A_ROWS, STAGES·(A_ROWS+BLOCK_N)·128 + (BLOCK_M−A_ROWS)·128 for the ring), a multiple of CLUSTER CTAs with the cluster launch attribute {CLUSTER, 1, 1}, at
  * most the number of tile units (CLUSTER tiles each).
  *
  * Config macros (W8A8_<NAME>, from the generated prologue) and their legal values:
@@ -61,6 +61,9 @@
  *               cubin then serves that (N, K) only; the host adds the two defines.
  *   SWAP        0, or 1 (EPILOGUE 0, no block scales): swap-AB, the weights on wgmma's M
  *               side and the tokens on its N (below).
+ *   A_ROWS      0, or 8, 16, 24, 32, 48 below BLOCK_M (not with SWAP): the rows of A a stage
+ *               loads (SM90_A_ROWS above). Not a config item: the host adds it from M (M <= 48),
+ *               as it adds N and K for SPECIALIZE.
  *   SPLIT       1, 2 or 4 (CLUSTER 1, no PINGPONG): split-K inside a cluster of SPLIT CTAs.
  *               The CTAs of a cluster take the same tile, rank r the K blocks
  *               [r·kb/SPLIT, (r+1)·kb/SPLIT). After its slice a rank r > 0 waits until rank 0
@@ -235,7 +238,18 @@
 #define SM90_SUB_M (SM90_WG_M / 64)               /* m64 wgmmas per k32 step */
 #define SM90_ACC (W8A8_BLOCK_N / 2)               /* accumulators per m64 block, per thread */
 #define SM90_BK 128                               /* K bytes per stage: one swizzle row */
-#define SM90_A_BYTES (W8A8_BLOCK_M * SM90_BK)
+/* A_ROWS (set by the host for M <= 48, never with SWAP): a stage holds only the tile's first
+ * A_ROWS rows of A (the TMA box is that tall), so the loads skip the rows past M that TMA would
+ * zero-fill: on an H200, 16x10240x8192 per-tensor ran 24.5 -> 22.5 us with the same 64x80
+ * config (bench/results-2026-11-27-s27, D7). wgmma still reads BLOCK_M rows from the stage's
+ * start; the ones past A_ROWS are the next stages' rows (or SM90_A_PAD past the last stage)
+ * and give accumulator rows past M, which the epilogues never store. */
+#ifndef W8A8_A_ROWS
+#define W8A8_A_ROWS 0
+#endif
+#define SM90_A_ROWS (W8A8_A_ROWS ? W8A8_A_ROWS : W8A8_BLOCK_M)
+#define SM90_A_BYTES (SM90_A_ROWS * SM90_BK)      /* a stage's A: loaded bytes and stride */
+#define SM90_A_PAD ((W8A8_BLOCK_M - SM90_A_ROWS) * SM90_BK)
 #define SM90_B_BYTES (W8A8_BLOCK_N * SM90_BK)
 #define SM90_INT8 (W8A8_A_TYPE == W8A8_T_INT8)
 /* wgmma's A operand (tile rows) and B operand (tile columns): SWAP exchanges the problem's */
@@ -279,7 +293,7 @@
     (SM90_BLOCK ? (W8A8_SWAP ? W8A8_BLOCK_N : W8A8_BLOCK_M) * 4 + 16 : 0)
 #define SM90_LOADERS 2 /* block scales: the producer warpgroup's warps that copy them */
 #define SM90_SMEM_BYTES                                                                           \
-    (W8A8_STAGES * (SM90_A_BYTES + SM90_B_BYTES) + SM90_C_BYTES + SM90_RED_BYTES +               \
+    (W8A8_STAGES * (SM90_A_BYTES + SM90_B_BYTES) + SM90_A_PAD + SM90_C_BYTES + SM90_RED_BYTES +  \
      16 * W8A8_STAGES + 16 + SM90_RED_BAR_BYTES + W8A8_STAGES * SM90_SCALE_STAGE_BYTES + 1024)
 
 static_assert(W8A8_BLOCK_M == 64 || W8A8_BLOCK_M == 128 || W8A8_BLOCK_M == 256, "BLOCK_M");
@@ -290,6 +304,9 @@ static_assert(W8A8_BLOCK_N % 8 == 0 && W8A8_BLOCK_N >= 8 && W8A8_BLOCK_N <= 256,
 static_assert(!SM90_INT8 || W8A8_BLOCK_N <= 32 || W8A8_BLOCK_N % 16 == 0,
               "INT8 wgmma N: 8, 16, 24, 32, 48..256 step 16");
 static_assert(W8A8_STAGES >= 2 && W8A8_STAGES <= 16, "STAGES");
+static_assert(W8A8_A_ROWS == 0 || (W8A8_A_ROWS % 8 == 0 && W8A8_A_ROWS < W8A8_BLOCK_M && !W8A8_SWAP),
+              "A_ROWS: 0, or a multiple of 8 below BLOCK_M (whole 1024-byte swizzle atoms), not "
+              "with SWAP");
 static_assert(W8A8_CLUSTER == 1 || (W8A8_CLUSTER == 2 && W8A8_BLOCK_N % 16 == 0),
               "CLUSTER 1, or 2 with BLOCK_N a multiple of 16 (half a B tile is whole 1024-byte atoms)");
 static_assert(W8A8_EPILOGUE >= 0 && W8A8_EPILOGUE <= 2, "EPILOGUE is 0, 1 or 2");
@@ -1096,7 +1113,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
      * layout is the same in every CTA (multicast writes at the same offsets). */
     const sm90_u32 smem = (sm90_smem_u32(smem_raw) + 1023u) & ~1023u;
     const sm90_u32 a_smem = smem;
-    const sm90_u32 b_smem = a_smem + W8A8_STAGES * SM90_A_BYTES;
+    const sm90_u32 b_smem = a_smem + W8A8_STAGES * SM90_A_BYTES + SM90_A_PAD;
     const sm90_u32 c_smem = b_smem + W8A8_STAGES * SM90_B_BYTES; /* SM90_C_BYTES */
     const sm90_u32 red_smem = c_smem + SM90_C_BYTES;             /* SM90_RED_BYTES */
     const sm90_u32 full_bar = red_smem + SM90_RED_BYTES; /* STAGES × 8 bytes */

@@ -5,8 +5,8 @@
  *    out dtype × bias × zero point), random odd shapes and padded strides, cycling through
  *    configs with non-power-of-two block_n, 1 and 2 consumers, cooperative and ping-pong
  *    schedules, both rasters;
- *  - every config on fixed odd shapes (M = 1, 7, 129, 333; N not a multiple of the tile;
- *    the smallest K) and shapes with more tiles than SMs (several tiles per CTA), with the
+ *  - every config on fixed odd shapes (M = 1, 7, 40, 129, 333; N not a multiple of the tile;
+ *    the smallest K; at M <= 48 the stages hold only 8 or 48 rows of A) and shapes with more tiles than SMs (several tiles per CTA), with the
  *    TMA-store epilogue (N = 8, 200, 1000, 2000 store through TMA; N = 129, 517 and the
  *    random problems' odd ldc take the direct fallback) and 2-CTA clusters with multicast B
  *    (odd tile-row counts included);
@@ -160,8 +160,9 @@ END_TEST
 /* Fixed odd shapes, on every config, for an FP8 and an INT8 trait set. */
 START_TEST(every_config_on_odd_shapes)
 {
-    static const int64_t shapes[][3] = {{1, 8, 16},        {7, 129, 48},     {129, 200, 1040},
-                                        {333, 517, 2064}, {2000, 1000, 256}, {3000, 2000, 512}};
+    static const int64_t shapes[][3] = {{1, 8, 16},        {7, 129, 48},      {40, 200, 1040},
+                                        {129, 200, 1040}, {333, 517, 2064},  {2000, 1000, 256},
+                                        {3000, 2000, 512}};
     pgen_rng rng;
     pgen_rng_seed(&rng, SEED + 1);
     int runs = 0, failures = 0;
@@ -448,6 +449,17 @@ START_TEST(invalid_configs_are_refused)
     ck_assert_msg(st == W8A8_INVALID, "128×256 promoted: %s", w8a8_status_string(st));
     st = gemm_family_sm90.plan(ctx, &p, "block_m=128,block_n=128,consumers=2,overlap=1", &plan);
     ck_assert_msg(st == W8A8_OK, "overlap per-tensor promoted: %s", w8a8_errmsg(ctx));
+    /* a plan made at M = 16 loads 16 rows of A a stage: running it at M = 20 is refused before
+     * anything is launched or read */
+    w8a8_problem_init(&p, 16, 256, 256, W8A8_E4M3, W8A8_BF16);
+    st = gemm_family_sm90.plan(ctx, &p, "block_m=64,block_n=64,stages=4,consumers=1", &plan);
+    ck_assert_msg(st == W8A8_OK, "64x64 at M = 16: %s", w8a8_errmsg(ctx));
+    p.m = 20;
+    w8a8_tensors none;
+    memset(&none, 0, sizeof none);
+    st = gemm_family_sm90.run(ctx, &plan, &p, &none, NULL);
+    ck_assert_msg(st == W8A8_INVALID && strstr(w8a8_errmsg(ctx), "16 rows of A"),
+                  "M = 20 on an M = 16 plan: %s (%s)", w8a8_status_string(st), w8a8_errmsg(ctx));
 }
 END_TEST
 

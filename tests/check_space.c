@@ -851,6 +851,51 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, boo
     return count;
 }
 
+/* At M <= 48 an unswapped sm90_gemm kernel loads only the rows of A that M's bucket can hold
+ * (A_ROWS: 8, 16, 24, 32 or 48, below BLOCK_M); the whole tile at larger M, with swap, and
+ * where the tile is no taller. One kernel serves every M of a bucket. */
+START_TEST(sm90_small_m_loads_fewer_rows_of_a)
+{
+    w8a8_context *ctx = ctx_open();
+    static const struct {
+        int64_t m;
+        const char *rows; /* the define, or NULL for none */
+    } cases[] = {{1, ",A_ROWS=8,"},   {8, ",A_ROWS=8,"},   {9, ",A_ROWS=16,"}, {16, ",A_ROWS=16,"},
+                 {17, ",A_ROWS=24,"}, {25, ",A_ROWS=32,"}, {33, ",A_ROWS=48,"}, {48, ",A_ROWS=48,"},
+                 {49, NULL},          {4096, NULL}};
+    const char *config = "block_m=64,block_n=80,stages=12,consumers=2,pingpong=1,epilogue=0";
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        w8a8_problem p;
+        w8a8_problem_init(&p, cases[i].m, 10240, 8192, W8A8_E4M3, W8A8_BF16);
+        char d[512];
+        ck_assert_int_eq(gemm_family_defines(&gemm_family_sm90, ctx, &p, config, d, sizeof d),
+                         W8A8_OK);
+        if (cases[i].rows)
+            ck_assert_msg(strstr(d, cases[i].rows), "M %lld: %s", (long long)cases[i].m, d);
+        else
+            ck_assert_msg(!strstr(d, "A_ROWS"), "M %lld: %s", (long long)cases[i].m, d);
+    }
+    w8a8_problem p;
+    w8a8_problem_init(&p, 16, 10240, 8192, W8A8_E4M3, W8A8_BF16);
+    char d[512];
+    /* swap-AB: A is the weights, every row of them is loaded */
+    ck_assert_int_eq(gemm_family_defines(&gemm_family_sm90, ctx, &p,
+                                         "block_m=128,block_n=16,stages=8,consumers=2,"
+                                         "pingpong=1,swap=1",
+                                         d, sizeof d),
+                     W8A8_OK);
+    ck_assert_ptr_null(strstr(d, "A_ROWS"));
+    /* 128-row cooperative tiles at M = 48 load 48 rows */
+    w8a8_problem_init(&p, 48, 4096, 4096, W8A8_E4M3, W8A8_BF16);
+    ck_assert_int_eq(gemm_family_defines(&gemm_family_sm90, ctx, &p,
+                                         "block_m=128,block_n=128,stages=6,consumers=2", d,
+                                         sizeof d),
+                     W8A8_OK);
+    ck_assert_ptr_nonnull(strstr(d, ",A_ROWS=48,"));
+    w8a8_context_close(ctx);
+}
+END_TEST
+
 /* sm90_gemm's raster and group order the tiles at launch: configs that differ only there
  * compile to one kernel (the same defines), so a tuning run's compile queue holds far fewer
  * kernels than it has candidates; the canonical config keeps both. */
@@ -1268,6 +1313,7 @@ int main(void)
     tcase_add_test(shipped, sm90_swap_space);
     tcase_add_test(shipped, shipped_sm90_rows_are_valid_configs);
     tcase_add_test(shipped, sm90_tile_order_is_a_launch_argument);
+    tcase_add_test(shipped, sm90_small_m_loads_fewer_rows_of_a);
     suite_add_tcase(s, shipped);
     return test_run_suite(s);
 }
