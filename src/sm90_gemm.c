@@ -484,8 +484,8 @@ static w8a8_status sm90_run(w8a8_context *ctx, const gemm_plan *plan, const w8a8
     int64_t a_rows = plan->ints[SM90_I_A_ROWS];
     if (a_rows && problem->m > a_rows)
         return errorf(ctx, W8A8_INVALID,
-                      "sm90_gemm: this plan loads %lld rows of A a stage, M is %lld (plan for "
-                      "this M)", (long long)a_rows, (long long)problem->m);
+                      "sm90_gemm: this plan loads %lld rows of A a stage, M is %lld (plan again "
+                      "for this M)", (long long)a_rows, (long long)problem->m);
     w8a8_status st = sm90_tensor_map(ctx, &map_a, swap ? args.b : args.a, args.k,
                                      swap ? args.n : args.m, swap ? args.ldb : args.lda,
                                      a_rows ? a_rows : plan->ints[SM90_I_BLOCK_M],

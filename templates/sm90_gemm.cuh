@@ -19,9 +19,9 @@
  * bytes is not a multiple of 16 (the store clips N only to whole 16-byte chunks).
  *
  * Kernel parameters (the host encodes the maps with cuTensorMapEncodeTiled: A and B UINT8,
- * dims {K, rows}, strides {ld bytes}, box {128, BLOCK_M (A_ROWS when set) or BLOCK_N / CLUSTER}, SWIZZLE_128B,
- * zero fill; C the out dtype, dims {N, M}, strides {ldc bytes}, box {SM90_C_BOX_BYTES /
- * out bytes, rows per consumer}, the swizzle of SM90_C_SWIZZLE_BITS):
+ * dims {K, rows}, strides {ld bytes}, box {128, BLOCK_M (A_ROWS when set) or BLOCK_N /
+ * CLUSTER}, SWIZZLE_128B, zero fill; C the out dtype, dims {N, M}, strides {ldc bytes}, box
+ * {SM90_C_BOX_BYTES / out bytes, rows per consumer}, the swizzle of SM90_C_SWIZZLE_BITS):
  *   tma_a, tma_b, tma_c   const __grid_constant__ sm90_tensor_map (tma_c unused unless
  *                         tma_store)
  *   args                  w8a8_gemm_args (common/gemm_args.h)
@@ -30,8 +30,9 @@
  *                         arguments, so the configs that differ only there share a cubin
  * Launch: block 128·(CONSUMERS+1) threads, dynamic shared memory SM90_SMEM_BYTES (below:
  * STAGES·(BLOCK_M+BLOCK_N)·128 + the epilogue staging + 16·STAGES + 16 + 1024 alignment
- * slack; with A_ROWS, STAGES·(A_ROWS+BLOCK_N)·128 + (BLOCK_M−A_ROWS)·128 for the ring), a multiple of CLUSTER CTAs with the cluster launch attribute {CLUSTER, 1, 1}, at
- * most the number of tile units (CLUSTER tiles each).
+ * slack; with A_ROWS the ring is STAGES·(A_ROWS+BLOCK_N)·128 + (BLOCK_M−A_ROWS)·128), a
+ * multiple of CLUSTER CTAs with the cluster launch attribute {CLUSTER, 1, 1}, at most the
+ * number of tile units (CLUSTER tiles each).
  *
  * Config macros (W8A8_<NAME>, from the generated prologue) and their legal values:
  *   BLOCK_M     64, 128, 256; rows per consumer (BLOCK_M / CONSUMERS, or BLOCK_M with
