@@ -62,9 +62,9 @@
  *               cubin then serves that (N, K) only; the host adds the two defines.
  *   SWAP        0, or 1 (EPILOGUE 0, no block scales): swap-AB, the weights on wgmma's M
  *               side and the tokens on its N (below).
- *   A_ROWS      0, or 8, 16, 24, 32, 48 below BLOCK_M (not with SWAP): the rows of A a stage
- *               loads (SM90_A_ROWS above). Not a config item: the host adds it from M (M <= 48),
- *               as it adds N and K for SPECIALIZE.
+ *   A_ROWS      0, or 8, 16, 24, 32, 48, 64, 96 below BLOCK_M (not with SWAP): the rows of A a
+ *               stage loads (SM90_A_ROWS above). Not a config item: the host adds it from M
+ *               (M <= 96), as it adds N and K for SPECIALIZE.
  *   SPLIT       1, 2 or 4 (CLUSTER 1, no PINGPONG): split-K inside a cluster of SPLIT CTAs.
  *               The CTAs of a cluster take the same tile, rank r the K blocks
  *               [r·kb/SPLIT, (r+1)·kb/SPLIT). After its slice a rank r > 0 waits until rank 0
@@ -239,7 +239,7 @@
 #define SM90_SUB_M (SM90_WG_M / 64)               /* m64 wgmmas per k32 step */
 #define SM90_ACC (W8A8_BLOCK_N / 2)               /* accumulators per m64 block, per thread */
 #define SM90_BK 128                               /* K bytes per stage: one swizzle row */
-/* A_ROWS (set by the host for M <= 48, never with SWAP): a stage holds only the tile's first
+/* A_ROWS (set by the host for M <= 96, never with SWAP): a stage holds only the tile's first
  * A_ROWS rows of A (the TMA box is that tall), so the loads skip the rows past M that TMA would
  * zero-fill: on an H200, 16x10240x8192 per-tensor ran 24.5 -> 22.5 us with the same 64x80
  * config (bench/results-2026-11-27-s27, D7). wgmma still reads BLOCK_M rows from the stage's

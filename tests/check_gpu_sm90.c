@@ -5,8 +5,9 @@
  *    out dtype × bias × zero point), random odd shapes and padded strides, cycling through
  *    configs with non-power-of-two block_n, 1 and 2 consumers, cooperative and ping-pong
  *    schedules, both rasters;
- *  - every config on fixed odd shapes (M = 1, 7, 40, 129, 333; N not a multiple of the tile;
- *    the smallest K; at M <= 48 the stages hold only 8 or 48 rows of A) and shapes with more tiles than SMs (several tiles per CTA), with the
+ *  - every config on fixed odd shapes (M = 1, 7, 40, 90, 129, 333; N not a multiple of the
+ *    tile; the smallest K; at M <= 96 the stages hold only 8, 48 or 96 rows of A where the
+ *    tile is taller) and shapes with more tiles than SMs (several tiles per CTA), with the
  *    TMA-store epilogue (N = 8, 200, 1000, 2000 store through TMA; N = 129, 517 and the
  *    random problems' odd ldc take the direct fallback) and 2-CTA clusters with multicast B
  *    (odd tile-row counts included);
@@ -161,8 +162,8 @@ END_TEST
 START_TEST(every_config_on_odd_shapes)
 {
     static const int64_t shapes[][3] = {{1, 8, 16},        {7, 129, 48},      {40, 200, 1040},
-                                        {129, 200, 1040}, {333, 517, 2064},  {2000, 1000, 256},
-                                        {3000, 2000, 512}};
+                                        {90, 517, 272},   {129, 200, 1040}, {333, 517, 2064},
+                                        {2000, 1000, 256}, {3000, 2000, 512}};
     pgen_rng rng;
     pgen_rng_seed(&rng, SEED + 1);
     int runs = 0, failures = 0;

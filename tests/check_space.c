@@ -851,9 +851,9 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, boo
     return count;
 }
 
-/* At M <= 48 an unswapped sm90_gemm kernel loads only the rows of A that M's bucket can hold
- * (A_ROWS: 8, 16, 24, 32 or 48, below BLOCK_M); the whole tile at larger M, with swap, and
- * where the tile is no taller. One kernel serves every M of a bucket. */
+/* At M <= 96 an unswapped sm90_gemm kernel loads only the rows of A that M's bucket can hold
+ * (A_ROWS: 8, 16, 24, 32, 48, 64 or 96, below BLOCK_M); the whole tile at larger M, with swap,
+ * and where the tile is no taller. One kernel serves every M of a bucket. */
 START_TEST(sm90_small_m_loads_fewer_rows_of_a)
 {
     w8a8_context *ctx = ctx_open();
@@ -862,7 +862,7 @@ START_TEST(sm90_small_m_loads_fewer_rows_of_a)
         const char *rows; /* the define, or NULL for none */
     } cases[] = {{1, ",A_ROWS=8,"},   {8, ",A_ROWS=8,"},   {9, ",A_ROWS=16,"}, {16, ",A_ROWS=16,"},
                  {17, ",A_ROWS=24,"}, {25, ",A_ROWS=32,"}, {33, ",A_ROWS=48,"}, {48, ",A_ROWS=48,"},
-                 {49, NULL},          {4096, NULL}};
+                 {49, NULL},          {96, NULL},          {4096, NULL}};
     const char *config = "block_m=64,block_n=80,stages=12,consumers=2,pingpong=1,epilogue=0";
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         w8a8_problem p;
@@ -885,13 +885,23 @@ START_TEST(sm90_small_m_loads_fewer_rows_of_a)
                                          d, sizeof d),
                      W8A8_OK);
     ck_assert_ptr_null(strstr(d, "A_ROWS"));
-    /* 128-row cooperative tiles at M = 48 load 48 rows */
-    w8a8_problem_init(&p, 48, 4096, 4096, W8A8_E4M3, W8A8_BF16);
-    ck_assert_int_eq(gemm_family_defines(&gemm_family_sm90, ctx, &p,
-                                         "block_m=128,block_n=128,stages=6,consumers=2", d,
-                                         sizeof d),
-                     W8A8_OK);
-    ck_assert_ptr_nonnull(strstr(d, ",A_ROWS=48,"));
+    /* 128-row cooperative tiles load 48 rows at M = 48, 64 at 49, 96 at 65 and 96, all at 97 */
+    static const struct {
+        int64_t m;
+        const char *rows;
+    } tall[] = {{48, ",A_ROWS=48,"}, {49, ",A_ROWS=64,"}, {65, ",A_ROWS=96,"},
+                {96, ",A_ROWS=96,"}, {97, NULL}};
+    for (size_t i = 0; i < sizeof tall / sizeof tall[0]; i++) {
+        w8a8_problem_init(&p, tall[i].m, 4096, 4096, W8A8_E4M3, W8A8_BF16);
+        ck_assert_int_eq(gemm_family_defines(&gemm_family_sm90, ctx, &p,
+                                             "block_m=128,block_n=128,stages=6,consumers=2", d,
+                                             sizeof d),
+                         W8A8_OK);
+        if (tall[i].rows)
+            ck_assert_msg(strstr(d, tall[i].rows), "M %lld: %s", (long long)tall[i].m, d);
+        else
+            ck_assert_msg(!strstr(d, "A_ROWS"), "M %lld: %s", (long long)tall[i].m, d);
+    }
     w8a8_context_close(ctx);
 }
 END_TEST
