@@ -31,23 +31,9 @@ while read -r space shapes; do
     >> "$out/tune-$scale.jsonl" 2>> "$out/tune.log"
   echo "tune $scale $space exit $?" >> "$out/summary.txt"
 done < "$groups"
-empty=$(mktemp -u).db
+# the shipped rows (A) against DB's winners (B), A B B A, shapes in (N, K, M) order
 # shellcheck disable=SC2046
-set -- $(cut -d' ' -f2- "$groups" | tr ' ' '\n' | sort -t, -k2n -k3n -k1n)
-round=0
-while [ $# -gt 0 ]; do
-  chunk=""
-  for _ in $(seq "${CHUNK:-20}"); do [ $# -gt 0 ] && { chunk="$chunk $1"; shift; }; done
-  round=$((round + 1)) seq=0
-  for v in A B B A; do
-    seq=$((seq + 1)) use=$empty
-    [ "$v" = B ] && use=$db
-    # shellcheck disable=SC2046
-    W8A8_CACHE_PATH=${W8A8_CACHE_PATH:-$PWD/cache} W8A8_CACHE_DB=$use W8A8_TUNE=off timeout 150 \
-      "$w8a8" bench --json --no-cublaslt --graph $(args "$chunk") --dtype "$dtype" \
-      --scale "$scale" --accum "$accum" \
-      | sed "s/^{/{\"build\": \"$v\", \"round\": $round, \"seq\": $seq, /" >> "$out/ab.jsonl" \
-      2>> "$out/err.log"
-  done
-done
+B_DB=$db BENCH_ARGS="--dtype $dtype --accum $accum" CHUNK=${CHUNK:-20} \
+  "$(dirname "$0")/bin_ab.sh" "$w8a8" "$w8a8" "$out/ab.jsonl" "$scale" \
+  $(cut -d' ' -f2- "$groups" | tr ' ' '\n' | sort -t, -k2n -k3n -k1n) 2>> "$out/err.log"
 echo "ab $scale exit 0" >> "$out/summary.txt"

@@ -857,50 +857,39 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, boo
 START_TEST(sm90_small_m_loads_fewer_rows_of_a)
 {
     w8a8_context *ctx = ctx_open();
-    static const struct {
-        int64_t m;
+    const char *tile64 = "block_m=64,block_n=80,stages=12,consumers=2,pingpong=1,epilogue=0";
+    /* 128-row cooperative tiles load 48 rows at M = 48, 64 at 49, 96 at 65 and 96, all at 97 */
+    const char *tile128 = "block_m=128,block_n=128,stages=6,consumers=2";
+    /* swap-AB: A is the weights, every row of them is loaded */
+    const char *swap = "block_m=128,block_n=16,stages=8,consumers=2,pingpong=1,swap=1";
+    const struct {
+        int64_t m, n, k;
+        const char *config;
         const char *rows; /* the define, or NULL for none */
-    } cases[] = {{1, ",A_ROWS=8,"},   {8, ",A_ROWS=8,"},   {9, ",A_ROWS=16,"}, {16, ",A_ROWS=16,"},
-                 {17, ",A_ROWS=24,"}, {25, ",A_ROWS=32,"}, {33, ",A_ROWS=48,"}, {48, ",A_ROWS=48,"},
-                 {49, NULL},          {96, NULL},          {4096, NULL}};
-    const char *config = "block_m=64,block_n=80,stages=12,consumers=2,pingpong=1,epilogue=0";
+    } cases[] = {
+        {1, 10240, 8192, tile64, ",A_ROWS=8,"},    {8, 10240, 8192, tile64, ",A_ROWS=8,"},
+        {9, 10240, 8192, tile64, ",A_ROWS=16,"},   {16, 10240, 8192, tile64, ",A_ROWS=16,"},
+        {17, 10240, 8192, tile64, ",A_ROWS=24,"},  {25, 10240, 8192, tile64, ",A_ROWS=32,"},
+        {33, 10240, 8192, tile64, ",A_ROWS=48,"},  {48, 10240, 8192, tile64, ",A_ROWS=48,"},
+        {49, 10240, 8192, tile64, NULL},           {96, 10240, 8192, tile64, NULL},
+        {4096, 10240, 8192, tile64, NULL},         {16, 10240, 8192, swap, NULL},
+        {48, 4096, 4096, tile128, ",A_ROWS=48,"},  {49, 4096, 4096, tile128, ",A_ROWS=64,"},
+        {65, 4096, 4096, tile128, ",A_ROWS=96,"},  {96, 4096, 4096, tile128, ",A_ROWS=96,"},
+        {97, 4096, 4096, tile128, NULL},
+    };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         w8a8_problem p;
-        w8a8_problem_init(&p, cases[i].m, 10240, 8192, W8A8_E4M3, W8A8_BF16);
+        w8a8_problem_init(&p, cases[i].m, cases[i].n, cases[i].k, W8A8_E4M3, W8A8_BF16);
         char d[512];
-        ck_assert_int_eq(gemm_family_defines(&gemm_family_sm90, ctx, &p, config, d, sizeof d),
-                         W8A8_OK);
+        ck_assert_int_eq(
+            gemm_family_defines(&gemm_family_sm90, ctx, &p, cases[i].config, d, sizeof d),
+            W8A8_OK);
         if (cases[i].rows)
-            ck_assert_msg(strstr(d, cases[i].rows), "M %lld: %s", (long long)cases[i].m, d);
+            ck_assert_msg(strstr(d, cases[i].rows), "M %lld, %s: %s", (long long)cases[i].m,
+                          cases[i].config, d);
         else
-            ck_assert_msg(!strstr(d, "A_ROWS"), "M %lld: %s", (long long)cases[i].m, d);
-    }
-    w8a8_problem p;
-    w8a8_problem_init(&p, 16, 10240, 8192, W8A8_E4M3, W8A8_BF16);
-    char d[512];
-    /* swap-AB: A is the weights, every row of them is loaded */
-    ck_assert_int_eq(gemm_family_defines(&gemm_family_sm90, ctx, &p,
-                                         "block_m=128,block_n=16,stages=8,consumers=2,"
-                                         "pingpong=1,swap=1",
-                                         d, sizeof d),
-                     W8A8_OK);
-    ck_assert_ptr_null(strstr(d, "A_ROWS"));
-    /* 128-row cooperative tiles load 48 rows at M = 48, 64 at 49, 96 at 65 and 96, all at 97 */
-    static const struct {
-        int64_t m;
-        const char *rows;
-    } tall[] = {{48, ",A_ROWS=48,"}, {49, ",A_ROWS=64,"}, {65, ",A_ROWS=96,"},
-                {96, ",A_ROWS=96,"}, {97, NULL}};
-    for (size_t i = 0; i < sizeof tall / sizeof tall[0]; i++) {
-        w8a8_problem_init(&p, tall[i].m, 4096, 4096, W8A8_E4M3, W8A8_BF16);
-        ck_assert_int_eq(gemm_family_defines(&gemm_family_sm90, ctx, &p,
-                                             "block_m=128,block_n=128,stages=6,consumers=2", d,
-                                             sizeof d),
-                         W8A8_OK);
-        if (tall[i].rows)
-            ck_assert_msg(strstr(d, tall[i].rows), "M %lld: %s", (long long)tall[i].m, d);
-        else
-            ck_assert_msg(!strstr(d, "A_ROWS"), "M %lld: %s", (long long)tall[i].m, d);
+            ck_assert_msg(!strstr(d, "A_ROWS"), "M %lld, %s: %s", (long long)cases[i].m,
+                          cases[i].config, d);
     }
     w8a8_context_close(ctx);
 }
