@@ -9,14 +9,17 @@
  * (f32 for FP8, exact s32 for INT8). The grid is persistent: CTA i takes tiles i,
  * i + gridDim.x, … in a grouped raster order; the producer runs ahead into the next tile
  * while the consumers run the epilogue. TMA zero-fills out-of-bounds boxes, so M, N and K
- * tails cost nothing in the main loop. The epilogue either writes straight to global memory
- * (two adjacent columns per store, rows and columns predicated; EPILOGUE 0) or (EPILOGUE 1)
- * stages the consumer's rows in shared memory (16-bit outputs with stmatrix), swizzled like
- * the TMA box, and one thread issues TMA stores that run while the consumer starts the next
- * tile's main loop; the map clips the M and N tails. EPILOGUE 2 stages two boxes at a time,
- * storing each as soon as it is written: less shared memory, so a deeper ring. The host falls back to direct stores at run time (tma_store 0)
- * when the output cannot be a TMA map (address or row pitch not 16-byte aligned) or N·out
- * bytes is not a multiple of 16 (the store clips N only to whole 16-byte chunks).
+ * tails need no code in the main loop; a last tile partly past M or N moves back inside
+ * where it fits (sm90_tile_start), since the zero fill costs time. The epilogue either
+ * writes straight to global memory (two adjacent columns per store, rows and columns
+ * predicated; EPILOGUE 0) or (EPILOGUE 1) stages the consumer's rows in shared memory
+ * (16-bit outputs with stmatrix), swizzled like the TMA box, and one thread issues TMA
+ * stores that run while the consumer starts the next tile's main loop; the map clips the M
+ * and N tails. EPILOGUE 2 stages two boxes at a time, storing each as soon as it is written:
+ * less shared memory, so a deeper ring. The host falls back to direct stores at run time
+ * (tma_store 0) when the output cannot be a TMA map (address or row pitch not 16-byte
+ * aligned) or N·out bytes is not a multiple of 16 (the store clips N only to whole 16-byte
+ * chunks).
  *
  * Kernel parameters (the host encodes the maps with cuTensorMapEncodeTiled: A and B UINT8,
  * dims {K, rows}, strides {ld bytes}, box {128, BLOCK_M (A_ROWS when set) or BLOCK_N /
@@ -1046,6 +1049,41 @@ __device__ __forceinline__ void sm90_unit_tile(const sm90_units &u, int unit, in
     mt = mu * W8A8_CLUSTER + u.rank;
 }
 
+/* Tile origins. Tile t of a dimension starts at t·BLOCK, except a last tile that would run
+ * past the extent while a whole tile fits inside it: that one moves back to end at the extent
+ * (its start rounded up to the dimension's alignment, so at most align − 1 rows stay past
+ * it). Its loads then read rows of the operand instead of TMA's zero fill, which costs in
+ * proportion to the rows it fills (H200, session 27, D11: per-row 4096×4096 with one config
+ * ran 12.0 µs at M = 129 and 9.7 µs at M = 192, 14.0 µs at M = 200 and 9.9 µs at M = 256).
+ * Moving it back ran the previous build's rows 1.07-1.13x faster over odd M = 100...3000
+ * (up to 1.59x at 129x4096x14336) and M a multiple of 128 within 1 % (session 28, D1, D2).
+ * The rows it shares with the tile before it are computed again from the same operands in
+ * the same order and stored again with bitwise the same values. A tile wholly past the
+ * extent (CLUSTER 2's second tile of an odd tile-row count) keeps its origin.
+ * Alignments: the tokens' rows 1, or 4 with block scales (the bulk copy of K-major A scales
+ * needs a 16-byte aligned start); weight columns 8 (the epilogue's column pairs and 16-byte
+ * TMA store chunks stay aligned as with t·BLOCK_N). Block-scaled weights keep their origins
+ * (their 128-row scale blocks are indexed from them), and with SWAP and block scales the
+ * tokens too. */
+#if W8A8_SWAP
+#define SM90_ROW_ALIGN (SM90_BLOCK ? 0 : 1) /* tile rows: weights */
+#define SM90_COL_ALIGN (SM90_BLOCK ? 0 : 1) /* tile columns: tokens */
+#else
+#define SM90_ROW_ALIGN (SM90_BLOCK ? 4 : 1) /* tile rows: tokens */
+#define SM90_COL_ALIGN (SM90_BLOCK ? 0 : 8) /* tile columns: weights */
+#endif
+template <int Block, int Align>
+__device__ __forceinline__ long long sm90_tile_start(int t, long long extent)
+{
+    const long long start = (long long)t * Block;
+    if (Align == 0 || start + Block <= extent || start >= extent || extent < Block)
+        return start;
+    return (extent - Block + Align - 1) / Align * Align;
+}
+/* tile (mt, nt)'s first row and column (args in scope) */
+#define SM90_TILE_ROW(mt) (sm90_tile_start<W8A8_BLOCK_M, SM90_ROW_ALIGN>((mt), SM90_ROWS))
+#define SM90_TILE_COL(nt) (sm90_tile_start<W8A8_BLOCK_N, SM90_COL_ALIGN>((nt), SM90_COLS))
+
 /* The producers' walk of the ring (the TMA thread's, and the scale loaders'): for every tile
  * of this CTA and every K block of its slice, in the consumers' order, waits until the next
  * stage is empty and calls fill(stage, mt, nt, kb), which starts that stage's loads and
@@ -1209,17 +1247,18 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
                 const sm90_u32 full = full_bar + 8 * stage;
                 /* our A tile, and the whole B tile: half from us, half from the peer */
                 sm90_bar_arrive_expect_tx(full, SM90_A_BYTES + SM90_B_BYTES);
+                const int row = (int)SM90_TILE_ROW(mt), col = (int)SM90_TILE_COL(nt);
                 sm90_tma_load_2d_policy(a_smem + stage * SM90_A_BYTES, &tma_a, kb * SM90_BK,
-                                        mt * W8A8_BLOCK_M, full, W8A8_EVICT && W8A8_SWAP,
+                                        row, full, W8A8_EVICT && W8A8_SWAP,
                                         weights_policy);
 #if W8A8_CLUSTER == 2
                 sm90_tma_load_2d_multicast(
                     b_smem + stage * SM90_B_BYTES + units.rank * (SM90_B_BYTES / 2), &tma_b,
-                    kb * SM90_BK, nt * W8A8_BLOCK_N + units.rank * (W8A8_BLOCK_N / 2), full,
+                    kb * SM90_BK, col + units.rank * (W8A8_BLOCK_N / 2), full,
                     (unsigned short)0x3);
 #else
                 sm90_tma_load_2d_policy(b_smem + stage * SM90_B_BYTES, &tma_b, kb * SM90_BK,
-                                        nt * W8A8_BLOCK_N, full, W8A8_EVICT && !W8A8_SWAP,
+                                        col, full, W8A8_EVICT && !W8A8_SWAP,
                                         weights_policy);
 #endif
             });
@@ -1240,9 +1279,8 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
                 sm90_ring_fill(units, kb_begin, kb_end, empty_bar,
                                [&](int stage, int mt, int nt, int kb) {
                     sm90_scale_fetch_bulk(scale_smem + stage * SM90_SCALE_STAGE_BYTES, args,
-                                          (long long)mt * W8A8_BLOCK_M,
-                                          (long long)nt * W8A8_BLOCK_N, kb, k_blocks, loader,
-                                          lane, full_bar + 8 * stage);
+                                          SM90_TILE_ROW(mt), SM90_TILE_COL(nt), kb, k_blocks,
+                                          loader, lane, full_bar + 8 * stage);
                     sm90_cp_async_arrive(full_bar + 8 * stage);
                 });
             else
@@ -1250,8 +1288,8 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
                 sm90_ring_fill(units, kb_begin, kb_end, empty_bar,
                                [&](int stage, int mt, int nt, int kb) {
                     sm90_scale_fetch(scale_smem + stage * SM90_SCALE_STAGE_BYTES, args,
-                                     (long long)mt * W8A8_BLOCK_M, (long long)nt * W8A8_BLOCK_N,
-                                     kb, k_blocks, loader, lane);
+                                     SM90_TILE_ROW(mt), SM90_TILE_COL(nt), kb, k_blocks, loader,
+                                     lane);
                     sm90_cp_async_arrive(full_bar + 8 * stage);
                 });
         }
@@ -1300,11 +1338,9 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
             sm90_bar_wait(turn_bar + 8 * consumer, turn_phase);
             turn_phase ^= 1u;
 #endif
-            const long long row0 = (long long)mt * W8A8_BLOCK_M + first_row + 16 * warp + lane / 4;
-            const long long col0 = (long long)nt * W8A8_BLOCK_N + 2 * (lane % 4);
 #if SM90_PROMOTED
             (void)last_stage;
-            const long long col_tile = (long long)nt * W8A8_BLOCK_N;
+            const long long col_tile = (long long)nt * W8A8_BLOCK_N; /* block scales: whole */
             const bool last_unit = unit + units.step >= units.count; /* STAGGER */
             (void)last_unit;
 #pragma unroll
@@ -1434,6 +1470,9 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
             if (units.k_rank != 0)
                 continue; /* rank 0 stores the tile */
 #endif
+            /* this thread's first row and column (the tile's origin: sm90_tile_start) */
+            const long long row0 = SM90_TILE_ROW(mt) + first_row + 16 * warp + lane / 4;
+            const long long col0 = SM90_TILE_COL(nt) + 2 * (lane % 4);
 #if W8A8_SWAP
             sm90_epilogue_swap(acc, args, row0, col0);
 #else
@@ -1457,12 +1496,12 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
                     sm90_fence_async_smem();
                     sm90_named_sync(1 + consumer, 128);
                     if (store_issuer) {
-                        const int row = mt * W8A8_BLOCK_M + first_row;
+                        const int row = (int)SM90_TILE_ROW(mt) + first_row;
 #pragma unroll
                         for (int x = W8A8_EPILOGUE == 2 ? b : 0; x <= b; ++x)
                             sm90_tma_store_2d(
                                 &tma_c, staging + (x % SM90_C_SLOTS) * SM90_C_BOX_AREA,
-                                nt * W8A8_BLOCK_N + x * (SM90_C_BOX_BYTES / SM90_OUT_BYTES), row);
+                                (int)SM90_TILE_COL(nt) + x * (SM90_C_BOX_BYTES / SM90_OUT_BYTES), row);
                         sm90_bulk_commit();
                     }
                 }
