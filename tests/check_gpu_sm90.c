@@ -20,6 +20,8 @@
  *    two 64-row sub-tiles in turn through one temporary set);
  *  - split-K in a cluster (split=2, 4) and N, K compiled in (specialize=1) among those
  *    configs, split-K's two runs bitwise equal;
+ *  - every config (and every block config) on a problem and its leading corner, whose last
+ *    tiles move back inside M and N: the corner's outputs bitwise the whole problem's;
  *  - promoted accumulation of per-tensor / per-row FP8 (accum promoted) on the block configs
  *    and odd shapes, and on K = 16384 at least 4× more accurate than fast accumulation;
  *  - configs that the template cannot build are refused with W8A8_INVALID before NVRTC.
@@ -489,6 +491,71 @@ START_TEST(split_k_is_bitwise_deterministic)
 }
 END_TEST
 
+/* A row's (column's) values do not depend on M (N). A last tile that would run past M or N
+ * moves back inside (sm90_tile_start) and computes and stores again rows the tile before it
+ * has stored: both stores must be bitwise the values those rows get where no tile moves. Each
+ * config runs a 256×1024 problem, then its leading 201×1000 corner (the same inputs and
+ * strides; its last tiles moved back, by 4-row steps with block scales, 8-column steps along
+ * N), and the corner's outputs must equal the whole problem's byte for byte: per-row FP8,
+ * INT8 with per-token zero points, and block scales with K-major A scales at a 16-byte
+ * aligned pitch (the bulk copy) and a padded one (cp.async). */
+START_TEST(moved_tiles_store_the_same_bits)
+{
+    static const int64_t whole[3] = {256, 1024, 1040}, corner_m = 201, corner_n = 1000;
+    pgen_rng rng;
+    pgen_rng_seed(&rng, SEED + 5);
+    int runs = 0, failures = 0;
+    for (int kind = 0; kind < 4; kind++) {
+        w8a8_problem p;
+        if (kind >= 2) {
+            test_block_problem(&p, whole, kind == 2 ? 3 : 1); /* A scales' ld 256, or 258 */
+        } else {
+            w8a8_problem_init(&p, whole[0], whole[1], whole[2], kind ? W8A8_INT8 : W8A8_E4M3,
+                              kind ? W8A8_FP16 : W8A8_BF16);
+            p.a_scale.kind = p.b_scale.kind = W8A8_SCALE_ROW;
+            p.bias_type = W8A8_FP32;
+            p.azp = kind ? W8A8_AZP_TOKEN : W8A8_AZP_NONE;
+            p.ldc = test_padded_ldc(whole[1]);
+        }
+        pgen_case c;
+        ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
+        pgen_case part = c; /* the same host buffers: rows and columns from the first */
+        part.problem.m = corner_m;
+        part.problem.n = corner_n;
+        const size_t elem = w8a8_dtype_size(p.out_type), row_bytes = (size_t)p.ldc * elem;
+        part.out_bytes = (size_t)corner_m * row_bytes;
+        unsigned char *all = malloc(c.out_bytes), *sub = malloc(part.out_bytes);
+        ck_assert(all && sub);
+        const int count = kind >= 2 ? BLOCK_CONFIG_COUNT : CONFIG_COUNT;
+        for (int ci = 0; ci < count; ci++) {
+            char config[W8A8_CONFIG_BYTES];
+            config_for(ci, &p, config, sizeof config);
+            w8a8_status st = pgen_run_family_gpu(ctx, &gemm_family_sm90, &c, config, all);
+            ck_assert_msg(st == W8A8_OK, "%s: %s", config, w8a8_errmsg(ctx));
+            st = pgen_run_family_gpu(ctx, &gemm_family_sm90, &part, config, sub);
+            ck_assert_msg(st == W8A8_OK, "%s (corner): %s", config, w8a8_errmsg(ctx));
+            int64_t bad_rows = 0;
+            for (int64_t r = 0; r < corner_m; r++)
+                bad_rows += memcmp(sub + r * row_bytes, all + r * row_bytes,
+                                   (size_t)corner_n * elem) != 0;
+            if (bad_rows) {
+                printf("FAIL kind %d [%s]: %lld of %lld corner rows differ from the whole "
+                       "problem's\n", kind, config, (long long)bad_rows, (long long)corner_m);
+                failures++;
+            }
+            runs++;
+        }
+        free(all);
+        free(sub);
+        pgen_case_destroy(&c);
+    }
+    printf("sm90: %d config × problem runs of a corner against its whole, %d failed\n", runs,
+           failures);
+    ck_assert_msg(failures == 0, "%d of %d corners differ from their whole problem", failures,
+                  runs);
+}
+END_TEST
+
 /* Persistent grids: one CTA per SM without clusters; with cluster=2 an even count of CTAs,
  * as many pairs as the driver says run at once (printed), never more than the SMs; small
  * problems get one CTA (pair) per tile (unit) and no more. */
@@ -569,6 +636,10 @@ int main(void)
     tcase_add_test(tc, every_config_on_odd_shapes);
     tcase_add_test(tc, split_k_is_bitwise_deterministic);
     suite_add_tcase(s, tc);
+    TCase *shift = tcase_create("shift"); /* CK_RUN_CASE=shift: moved last tiles */
+    tcase_set_timeout(shift, 1200);
+    tcase_add_test(shift, moved_tiles_store_the_same_bits);
+    suite_add_tcase(s, shift);
     TCase *plans = tcase_create("plan"); /* CK_RUN_CASE=plan runs it alone, in a second */
     tcase_add_test(plans, persistent_grids);
     suite_add_tcase(s, plans);
