@@ -44,10 +44,11 @@
 # A tune step's log ends with the run's time profile (plan, compile waits, reference, verify,
 # timing, database) and its compile pool's figures.
 # Environment: W8A8_BUDGET (tune, s, default 240), W8A8_TEST_TIMEOUT (per GPU suite, s,
-# default 420: check_gpu_sm90's gpu_sm90 tcase took 278 s beside the others on an H200), W8A8_SKIP_CHECK=1 (skip `w8a8 check`: check_gpu_reference runs the same
-# problems), W8A8_CACHE_DB (default $OUT/tuning.db; W8A8_SEED_DB, when set, is copied there
-# first if it does not exist), W8A8_PEERS (default carry/peers.py), W8A8_BIN (default
-# build/static: a folder holding w8a8 and tests/check_gpu_*).
+# default 420: check_gpu_sm90's gpu_sm90 tcase took 278 s beside the others on an H200),
+# W8A8_SKIP_CHECK=1 (skip `w8a8 check`: check_gpu_reference runs the same problems),
+# W8A8_CACHE_DB (default $OUT/tuning.db; W8A8_SEED_DB, when set, is copied there first if it
+# does not exist), W8A8_PEERS (default carry/peers.py), W8A8_BIN (default build/static: a
+# folder holding w8a8 and tests/check_gpu_*).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:-gpu-out}"

@@ -1340,7 +1340,8 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
 #endif
 #if SM90_PROMOTED
             (void)last_stage;
-            const long long col_tile = (long long)nt * W8A8_BLOCK_N; /* block scales: whole */
+            /* the scale blocks' column offset: block-scaled tiles never move (SM90_COL_ALIGN) */
+            const long long col_tile = (long long)nt * W8A8_BLOCK_N;
             const bool last_unit = unit + units.step >= units.count; /* STAGGER */
             (void)last_unit;
 #pragma unroll
@@ -1501,7 +1502,9 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
                         for (int x = W8A8_EPILOGUE == 2 ? b : 0; x <= b; ++x)
                             sm90_tma_store_2d(
                                 &tma_c, staging + (x % SM90_C_SLOTS) * SM90_C_BOX_AREA,
-                                (int)SM90_TILE_COL(nt) + x * (SM90_C_BOX_BYTES / SM90_OUT_BYTES), row);
+                                (int)SM90_TILE_COL(nt) +
+                                    x * (SM90_C_BOX_BYTES / SM90_OUT_BYTES),
+                                row);
                         sm90_bulk_commit();
                     }
                 }
