@@ -9,18 +9,11 @@
 #include "cache_impl.h"
 #include "gemm.h"
 
-/* DESIGN.md's M buckets: the smallest one ≥ M, the last one for larger M. */
-static const int64_t m_buckets[] = {1,    2,    4,    8,    16,   24,    32,   48,   64,
-                                    96,   128,  192,  256,  384,  512,   768,  1024, 1536,
-                                    2048, 3072, 4096, 6144, 8192, 12288, 16384};
-#define M_BUCKET_COUNT (sizeof m_buckets / sizeof m_buckets[0])
-
+/* The runtime holds DESIGN.md's M buckets (gemm_m_bucket): the families that plan per bucket
+ * read the same ones. */
 int64_t cache_m_bucket(int64_t m)
 {
-    for (size_t i = 0; i < M_BUCKET_COUNT; i++)
-        if (m <= m_buckets[i])
-            return m_buckets[i];
-    return m_buckets[M_BUCKET_COUNT - 1];
+    return gemm_m_bucket(m);
 }
 
 void cache_copy(char *dst, size_t size, const char *src)

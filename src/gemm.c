@@ -98,6 +98,19 @@ bool gemm_promotes(const w8a8_problem *problem)
            problem->b_scale.kind != W8A8_SCALE_BLOCK;
 }
 
+static const int64_t m_buckets[] = {1,    2,    4,    8,    16,   24,    32,   48,   64,
+                                    96,   128,  192,  256,  384,  512,   768,  1024, 1536,
+                                    2048, 3072, 4096, 6144, 8192, 12288, 16384};
+#define M_BUCKET_COUNT (sizeof m_buckets / sizeof m_buckets[0])
+
+int64_t gemm_m_bucket(int64_t m)
+{
+    for (size_t i = 0; i < M_BUCKET_COUNT; i++)
+        if (m <= m_buckets[i])
+            return m_buckets[i];
+    return m_buckets[M_BUCKET_COUNT - 1];
+}
+
 /* Dense leading dimension of a block-scale matrix over a rows × k operand. */
 static int64_t scale_dense_ld(const w8a8_scale_layout *layout, int64_t rows, int64_t k)
 {

@@ -75,6 +75,11 @@ gemm_operands gemm_tensor_core_operands(const w8a8_problem *problem);
  * (and the tuning key stores "fast"). */
 bool gemm_promotes(const w8a8_problem *problem);
 
+/* DESIGN.md's M bucket of m ≥ 1: the smallest bucket ≥ m, the last one for larger m. A cache
+ * key (cache_m_bucket) and so a dispatched plan hold every M of one bucket; a family whose
+ * kernels depend on M (sm90_gemm's A_ROWS) takes the bucket from here. */
+int64_t gemm_m_bucket(int64_t m);
+
 /* A tunable family's parameter: its name in config strings and spaces, the offset of its int
  * in the family's config struct, the value a config that leaves it out gets, and whether the
  * kernel takes it at launch (runtime) instead of as a define. */

@@ -136,20 +136,19 @@ static unsigned sm90_staging_bytes(const sm90_config *c, const w8a8_problem *pro
 }
 
 /* The rows of A a stage loads when fewer than the tile's (the template's A_ROWS): for M <= 96,
- * the smallest of 8, 16, 24, 32, 48, 64, 96 that holds M, which also holds every M of M's cache
- * bucket (1…8, 9…16, 17…24, 25…32, 33…48, 49…64, 65…96), so a plan made for one M of a key
- * serves the key; 0 (the whole tile) when that is not below block_m, at larger M and with
- * swap. TMA then skips the rows past M that it would zero-fill: on an H200 the 64x80 config of
- * 16x10240x8192 ran 24.5 -> 22.5 us (bench/results-2026-11-27-s27, D7, D8). */
+ * M's bucket (gemm_m_bucket: 8, 16, 24, 32, 48, 64 or 96; at least 8, whole 1024-byte swizzle
+ * atoms), which holds every M of the bucket, so a plan made for one M of a key serves the key;
+ * 0 (the whole tile) when that is not below block_m, at larger M and with swap. TMA then skips
+ * the rows past M that it would zero-fill: on an H200 the 64x80 config of 16x10240x8192 ran
+ * 24.5 -> 22.5 us (bench/results-2026-11-27-s27, D7, D8). */
 static int sm90_a_rows(const sm90_config *c, const w8a8_problem *problem)
 {
-    static const int rows[] = {8, 16, 24, 32, 48, 64, 96};
-    if (c->swap)
+    if (c->swap || problem->m > 96)
         return 0;
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-        if (problem->m <= rows[i])
-            return rows[i] < c->block_m ? rows[i] : 0;
-    return 0;
+    int64_t rows = gemm_m_bucket(problem->m);
+    if (rows < 8)
+        rows = 8;
+    return rows < c->block_m ? (int)rows : 0;
 }
 
 /* The ring, the epilogue staging (sm90_staging_bytes), split > 1's partial sums (each
