@@ -1063,11 +1063,15 @@ __device__ __forceinline__ void sm90_unit_tile(const sm90_units &u, int unit, in
  * Alignments: the tokens' rows 1, or 4 with block scales (the bulk copy of K-major A scales
  * needs a 16-byte aligned start); weight columns 8 (the epilogue's column pairs and 16-byte
  * TMA store chunks stay aligned as with t·BLOCK_N). Block-scaled weights keep their origins
- * (their 128-row scale blocks are indexed from them), and with SWAP and block scales the
- * tokens too. */
+ * (their 128-row scale blocks are indexed from them). Swap-AB keeps every origin: its weight
+ * tiles are whole on the shipped models' N, its token tiles are the small operand, and with
+ * nothing to move its kernels are session 27's instruction for instruction (the consumer
+ * takes the origin at the tile's start, below). The code that moved them (origins worked out
+ * after the main loop) had cost the INT8 64×8 kernel 9 % at 8×4096×14336 on an H200 with
+ * no tile to move (session 28, D4; session 29, D2 got it back). */
 #if W8A8_SWAP
-#define SM90_ROW_ALIGN (SM90_BLOCK ? 0 : 1) /* tile rows: weights */
-#define SM90_COL_ALIGN (SM90_BLOCK ? 0 : 1) /* tile columns: tokens */
+#define SM90_ROW_ALIGN 0 /* tile rows: weights */
+#define SM90_COL_ALIGN 0 /* tile columns: tokens */
 #else
 #define SM90_ROW_ALIGN (SM90_BLOCK ? 4 : 1) /* tile rows: tokens */
 #define SM90_COL_ALIGN (SM90_BLOCK ? 0 : 8) /* tile columns: weights */
@@ -1338,6 +1342,16 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
             sm90_bar_wait(turn_bar + 8 * consumer, turn_phase);
             turn_phase ^= 1u;
 #endif
+            /* this thread's first row and column for the epilogue (the tile's origin:
+             * sm90_tile_start): with SWAP here, else after the main loop (below; here it
+             * holds registers through the main loop: promoted and 128x192 ping-pong kernels
+             * then spilled 4 to 36 bytes) */
+#define SM90_THREAD_ORIGIN                                                                        \
+    const long long row0 = SM90_TILE_ROW(mt) + first_row + 16 * warp + lane / 4;                  \
+    const long long col0 = SM90_TILE_COL(nt) + 2 * (lane % 4)
+#if W8A8_SWAP
+            SM90_THREAD_ORIGIN;
+#endif
 #if SM90_PROMOTED
             (void)last_stage;
             /* the scale blocks' column offset: block-scaled tiles never move (SM90_COL_ALIGN) */
@@ -1471,9 +1485,9 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
             if (units.k_rank != 0)
                 continue; /* rank 0 stores the tile */
 #endif
-            /* this thread's first row and column (the tile's origin: sm90_tile_start) */
-            const long long row0 = SM90_TILE_ROW(mt) + first_row + 16 * warp + lane / 4;
-            const long long col0 = SM90_TILE_COL(nt) + 2 * (lane % 4);
+#if !W8A8_SWAP
+            SM90_THREAD_ORIGIN;
+#endif
 #if W8A8_SWAP
             sm90_epilogue_swap(acc, args, row0, col0);
 #else
