@@ -10,7 +10,7 @@
  * i + gridDim.x, … in a grouped raster order; the producer runs ahead into the next tile
  * while the consumers run the epilogue. TMA zero-fills out-of-bounds boxes, so M, N and K
  * tails need no code in the main loop; a last tile partly past M or N moves back inside
- * where it fits (sm90_tile_start), since the zero fill costs time. The epilogue either
+ * where it fits (sm90_tile_start; not with SWAP), since the zero fill costs time. The epilogue either
  * writes straight to global memory (two adjacent columns per store, rows and columns
  * predicated; EPILOGUE 0) or (EPILOGUE 1) stages the consumer's rows in shared memory
  * (16-bit outputs with stmatrix), swizzled like the TMA box, and one thread issues TMA
@@ -1064,9 +1064,10 @@ __device__ __forceinline__ void sm90_unit_tile(const sm90_units &u, int unit, in
  * needs a 16-byte aligned start); weight columns 8 (the epilogue's column pairs and 16-byte
  * TMA store chunks stay aligned as with t·BLOCK_N). Block-scaled weights keep their origins
  * (their 128-row scale blocks are indexed from them). Swap-AB keeps every origin: its weight
- * tiles are whole on the shipped models' N, its token tiles are the small operand, and with
- * nothing to move its kernels are session 27's instruction for instruction (the consumer
- * takes the origin at the tile's start, below). The code that moved them (origins worked out
+ * tiles are whole at the Llama models' N (the DeepSeek-V3 ones are block-scaled, which never
+ * moved), its token tiles are the small operand, and with nothing to move its kernels are
+ * session 27's instruction for instruction (the consumer takes the origin at the tile's
+ * start, below). The code that moved them (origins worked out
  * after the main loop) had cost the INT8 64×8 kernel 9 % at 8×4096×14336 on an H200 with
  * no tile to move (session 28, D4; session 29, D2 got it back). */
 #if W8A8_SWAP
@@ -1488,6 +1489,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
 #if !W8A8_SWAP
             SM90_THREAD_ORIGIN;
 #endif
+#undef SM90_THREAD_ORIGIN
 #if W8A8_SWAP
             sm90_epilogue_swap(acc, args, row0, col0);
 #else
