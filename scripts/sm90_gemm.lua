@@ -36,7 +36,7 @@
 --              order (consumers · rows · block_n · 4 bytes of shared memory more). For tiles
 --              fewer than the SMs (small M): every SM streams, tiles stay large. Offered to a
 --              plain tune at M <= 64, at every M when the space is named (see prune()).
---   overlap    0, or 1..3 (promoted accumulation, split 1): a third accumulator set; K blocks
+--   overlap    0, or 1..3 (promoted accumulation): a third accumulator set; K blocks
 --              go in groups of 2^overlap, each promoted while the next one's wgmmas run
 --              (wait_group 1), so all but the group's last promotion hide under the tensor
 --              cores; a K block count not a multiple of the group runs zero blocks to fill it.
@@ -229,9 +229,6 @@ local function valid(c, problem, device)
     if not prune("overlap", c.overlap, problem, device) then
         return false, "overlap: promoted accumulation (block scales, or --accum promoted)"
     end
-    if c.overlap >= 1 and c.split ~= 1 then
-        return false, "overlap needs split 1"
-    end
     if not prune("stagger", c.stagger, problem, device) then
         return false, "stagger: promoted accumulation, at M <= 128 unless the space is named"
     end
@@ -326,12 +323,10 @@ local function cost_model(c, problem, device, f)
     -- of 128x64 split 4 took two waves at 128x2112x7168 (bench/results-2026-11-26-s19, K1:
     -- 20.5 us, where 27 of 128x80 took one, 13.3 us)
     local waves = ceil_div(tiles, gemm.cluster_slots(device, c.cluster * split))
-    local k_blocks = ceil_div(ceil_div(problem.k, BK), split)
-    if c.overlap >= 1 then
-        -- groups of 2^overlap K blocks: the last group filled with zero blocks
-        local g = 1 << c.overlap
-        k_blocks = ceil_div(k_blocks, g) * g
-    end
+    -- overlap: groups of 2^overlap K blocks, the last one filled with zero blocks; split
+    -- gives each rank whole groups
+    local g = 1 << c.overlap
+    local k_blocks = ceil_div(ceil_div(ceil_div(problem.k, BK), g), split) * g
     local n = c.block_n
     local per_inst = math.max(n / 2, 16 + n / 4)          -- m64nNk32: math vs smem reads
     local mma = (c.block_m // 64) * (BK // 32) * per_inst

@@ -234,11 +234,11 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
         return errorf(ctx, W8A8_INVALID,
                       "sm90_gemm config: overlap must be 0, or 1..3 (K blocks in groups of 2, 4 "
                       "or 8), not %d", c->overlap);
-    if (c->overlap && (!sm90_promoted(problem) || c->split != 1))
+    if (c->overlap && !sm90_promoted(problem))
         return errorf(ctx, W8A8_INVALID,
                       "sm90_gemm config: overlap=%d needs promoted accumulation (block scales or "
-                      "accum promoted) and split 1 (it overlaps the promotion with the next K "
-                      "block's wgmmas)", c->overlap);
+                      "accum promoted): it overlaps the promotion with the next K block's wgmmas",
+                      c->overlap);
     if (c->stagger != 0 && c->stagger != 1)
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: stagger must be 0 or 1");
     if (c->stagger && (!sm90_promoted(problem) || c->consumers != 2 || c->pingpong))

@@ -70,8 +70,8 @@
  *               (M <= 96), as it adds N and K for SPECIALIZE.
  *   SPLIT       1, 2 or 4 (CLUSTER 1, no PINGPONG): split-K inside a cluster of SPLIT CTAs.
  *               The CTAs of a cluster take the same tile, rank r the K blocks
- *               [r·kb/SPLIT, (r+1)·kb/SPLIT). After its slice a rank r > 0 waits until rank 0
- *               has read its previous tile ("free" mbarrier), writes its accumulators to its
+ *               [r·kb/SPLIT, (r+1)·kb/SPLIT) (with OVERLAP, whole groups of them). After
+ *               its slice a rank r > 0 waits until rank 0 has read its previous tile ("free" mbarrier), writes its accumulators to its
  *               own shared memory (thread t's group q of four at (q·128 + t)·16: conflict-free
  *               16-byte stores) and arrives on rank 0's "ready" mbarrier (release.cluster);
  *               rank 0 waits on it (acquire.cluster), adds ranks 1, 2, … in that order with
@@ -103,13 +103,14 @@
  * no scales: acc += tmp every K block, so the tensor core's reduced-precision accumulator
  * never sums more than 128 products; the scales stay in the epilogue. OVERLAP, STAGGER and
  * WAVE apply to it as to block scales.
- *   OVERLAP     0, or 1…3 (promoted accumulation, SPLIT 1): a third accumulator set. K
+ *   OVERLAP     0, or 1…3 (promoted accumulation): a third accumulator set. K
  *               blocks go in groups of 2^OVERLAP (pairs, fours, eights): the group's first
  *               two issued, then each block promoted while the next one's wgmmas run
  *               (wait_group 1), the two temporary sets taking turns; only the group's last
  *               promotion waits for the tensor cores (wait_group 0), so 1 in 2^OVERLAP
  *               promotions is exposed. A K block count that is not a multiple of the group
- *               gets blocks past K (zero-filled by TMA, scales 0). valid() counts three sets.
+ *               gets blocks past K (zero-filled by TMA, scales 0); with SPLIT the ranks'
+ *               slices are whole groups. valid() counts three sets.
  *   STAGGER     0, or 1 (block scales, two cooperative consumers): the consumers issue each
  *               K block's wgmmas (with OVERLAP: see there) in turn, consumer 0 first, through
  *               named barriers 3 (0 has issued) and 4 (1 has issued; 0 waits for it before
@@ -335,9 +336,8 @@ static_assert(W8A8_PROMOTE == 0 || (W8A8_PROMOTE == 1 && !SM90_BLOCK && !SM90_IN
 /* Promoted accumulation: a K block's wgmmas into tmp, then acc += tmp (times its block
  * scales when there are any). */
 #define SM90_PROMOTED (SM90_BLOCK || W8A8_PROMOTE)
-static_assert(W8A8_OVERLAP == 0 ||
-                  (W8A8_OVERLAP >= 1 && W8A8_OVERLAP <= 3 && SM90_PROMOTED && W8A8_SPLIT == 1),
-              "OVERLAP is 0, or 1..3 with promoted accumulation and SPLIT 1");
+static_assert(W8A8_OVERLAP == 0 || (W8A8_OVERLAP >= 1 && W8A8_OVERLAP <= 3 && SM90_PROMOTED),
+              "OVERLAP is 0, or 1..3 with promoted accumulation");
 /* OVERLAP: K blocks per group */
 #define SM90_GROUP (1 << W8A8_OVERLAP)
 static_assert(W8A8_STAGGER == 0 ||
@@ -1201,11 +1201,12 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
     const int k_blocks = (int)((SM90_K + SM90_BK - 1) / SM90_BK);
     /* OVERLAP takes K blocks in groups: a count not a multiple of the group gets more, wholly
      * past K (TMA zero-fills them, their scales are 0) */
-    const int k_steps = (k_blocks + SM90_GROUP - 1) & ~(SM90_GROUP - 1);
+    const int k_groups = (k_blocks + SM90_GROUP - 1) / SM90_GROUP;
     const sm90_units units = sm90_units_make(m_tiles, n_tiles, raster, group);
-    /* this CTA's K blocks of every tile: all of them, or its slice with SPLIT > 1 */
-    const int kb_begin = (int)((long long)units.k_rank * k_steps / W8A8_SPLIT);
-    const int kb_end = (int)((long long)(units.k_rank + 1) * k_steps / W8A8_SPLIT);
+    /* this CTA's K blocks of every tile: all of them, or its slice of whole groups with
+     * SPLIT > 1 */
+    const int kb_begin = SM90_GROUP * (int)((long long)units.k_rank * k_groups / W8A8_SPLIT);
+    const int kb_end = SM90_GROUP * (int)((long long)(units.k_rank + 1) * k_groups / W8A8_SPLIT);
 
     if (threadIdx.x == 0) {
         sm90_tma_prefetch(&tma_a);

@@ -18,8 +18,8 @@
  *    (groups of 2, 4, 8 K blocks, short counts padded), stagger=1 (the consumers take turns; a
  *    3999×2056 shape gives each CTA several tiles) and wave=1 (128-row consumers promote their
  *    two 64-row sub-tiles in turn through one temporary set);
- *  - split-K in a cluster (split=2, 4) and N, K compiled in (specialize=1) among those
- *    configs, split-K's two runs bitwise equal;
+ *  - split-K in a cluster (split=2, 4; alone and with overlap) and N, K compiled in
+ *    (specialize=1) among those configs, split-K's two runs bitwise equal;
  *  - every config (and every block config) on a problem and its leading corner, whose last
  *    tiles move back inside M and N: the corner's outputs bitwise the whole problem's;
  *  - promoted accumulation of per-tensor / per-row FP8 (accum promoted) on the block configs
@@ -105,6 +105,11 @@ static const char *const block_configs[] = {
     "block_m=128,block_n=64,stages=2,consumers=2,raster=0,group=8,cluster=1,epilogue=1,overlap=1",
     "block_m=128,block_n=64,stages=2,consumers=2,raster=1,group=8,cluster=1,overlap=3",
     "block_m=128,block_n=80,stages=3,consumers=2,raster=1,group=4,cluster=1,specialize=1,overlap=2",
+    /* overlap with split-K: each rank's slice whole groups (K tails, slices of unequal length
+     * or empty), with stagger */
+    "block_m=128,block_n=128,stages=3,consumers=2,raster=0,group=8,cluster=1,split=2,overlap=2",
+    "block_m=64,block_n=112,stages=4,consumers=1,raster=1,group=3,cluster=1,split=4,overlap=1",
+    "block_m=128,block_n=96,stages=5,consumers=2,raster=0,group=8,cluster=1,split=2,overlap=1,stagger=1",
     /* stagger: the two consumers take turns issuing (alone, with overlap, straddling tiles,
      * 128-row consumers, a cluster) */
     "block_m=128,block_n=128,stages=4,consumers=2,raster=0,group=8,cluster=1,stagger=1",
@@ -237,6 +242,7 @@ START_TEST(block_scale_padding_is_never_read)
         "block_m=64,block_n=160,stages=5,consumers=2,pingpong=1,cluster=1,epilogue=1",
         "block_m=128,block_n=64,stages=6,consumers=2,cluster=1,split=2,specialize=1",
         "block_m=128,block_n=96,stages=5,consumers=2,cluster=1,overlap=1,stagger=1",
+        "block_m=128,block_n=80,stages=3,consumers=2,cluster=1,split=2,overlap=3",
     };
     static const struct {
         int a_k_major, b_k_major, a_pad, b_pad;
@@ -401,7 +407,7 @@ START_TEST(invalid_configs_are_refused)
     p.a_scale.group_k = p.b_scale.group_k = 64;
     ck_assert(!gemm_family_sm90.supports(ctx, &p));
     /* doubled accumulators: legal without block scales, too many registers with them; overlap:
-     * a third set fits 128×128 of two 64-row consumers, not 128×144, and needs split 1;
+     * a third set fits 128×128 of two 64-row consumers, not 128×144, with a split too;
      * stagger: two cooperative consumers; wave: one temporary 64-row set beside 128 rows of
      * accumulators, not with overlap nor 64-row consumers (256×128 of two consumers does not
      * fit, one-consumer 128×128 and 256×112 do) */
@@ -412,7 +418,7 @@ START_TEST(invalid_configs_are_refused)
         {"block_m=128,block_n=128,consumers=2,pingpong=1", W8A8_INVALID},
         {"block_m=128,block_n=256,consumers=2", W8A8_INVALID},
         {"block_m=128,block_n=144,consumers=2,overlap=1", W8A8_INVALID},
-        {"block_m=128,block_n=128,consumers=2,overlap=1,split=2", W8A8_INVALID},
+        {"block_m=128,block_n=128,stages=3,consumers=2,overlap=1,split=2", W8A8_OK},
         {"block_m=128,block_n=128,consumers=2,overlap=4", W8A8_INVALID},
         {"block_m=128,block_n=128,consumers=2,overlap=3", W8A8_OK},
         {"block_m=64,block_n=128,consumers=2,pingpong=1,stagger=1", W8A8_INVALID},
@@ -466,22 +472,26 @@ START_TEST(invalid_configs_are_refused)
 }
 END_TEST
 
-/* Split-K sums the K slices in a fixed order: two runs of a split=4 config (block-scaled and
- * per-row, K not a multiple of 4 K blocks) give the same bytes. */
+/* Split-K sums the K slices in a fixed order: two runs of a split config (per-row, and
+ * block-scaled alone and with overlap; K not a multiple of 4 K blocks) give the same bytes. */
 START_TEST(split_k_is_bitwise_deterministic)
 {
+    static const char *const split_configs[] = {
+        "block_m=64,block_n=96,stages=6,consumers=1,cluster=1,epilogue=1,split=4",
+        "block_m=128,block_n=128,stages=4,consumers=2,cluster=1,split=4",
+        "block_m=128,block_n=128,stages=3,consumers=2,cluster=1,split=2,overlap=2",
+    };
     pgen_rng rng;
     pgen_rng_seed(&rng, SEED + 3);
-    for (int block = 0; block < 2; block++) {
+    for (int i = 0; i < 3; i++) {
+        const int block = i > 0;
         w8a8_problem p;
         w8a8_problem_init(&p, 200, 1000, 4112, W8A8_E4M3, W8A8_FP32);
         if (block)
             pgen_block_scales(&p, 1, 0, 0);
         else
             p.a_scale.kind = p.b_scale.kind = W8A8_SCALE_ROW;
-        const char *config =
-            block ? "block_m=128,block_n=128,stages=4,consumers=2,cluster=1,split=4"
-                  : "block_m=64,block_n=96,stages=6,consumers=1,cluster=1,epilogue=1,split=4";
+        const char *config = split_configs[i];
         pgen_case c;
         ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
         ck_assert(check_case(&c, config));

@@ -767,8 +767,7 @@ END_TEST
  * keeps consumers · rows · block_n · 4 bytes of partial sums and 32 of barriers; (rows / 64) ·
  * block_n / 2 + 40 ≤ 255 (one consumer) or 232 (two), with block scales (promoted
  * accumulation) 2 · (rows / 64) · block_n / 2 + 40 + 16 instead, and with overlap 1..3 (promoted
- * accumulation and split 1 only)
- * 3 · (rows / 64) · block_n / 2 + 32 + 8 · rows / 64; wave 1 (block scales, or any promoted
+ * accumulation only) 3 · (rows / 64) · block_n / 2 + 32 + 8 · rows / 64; wave 1 (block scales, or any promoted
  * accumulation when named; overlap 0 and 128 rows a consumer) (rows / 64 + 1) · block_n / 2 + 40
  * + 16; stagger 1 (promoted accumulation only, at M <= 128 unless named) needs 2 consumers
  * without pingpong; split > 1 needs cluster 1,
@@ -838,8 +837,7 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, boo
                                                 (16 + scales) * st + 16 + 1024 <=
                                             max_smem &&
                                         (!wave || (!overlap && wg_m == 128)) &&
-                                        (overlap ? split == 1 &&
-                                                       3 * (wg_m / 64 * bn / 2) + 32 + 8 * (wg_m / 64) <=
+                                        (overlap ? 3 * (wg_m / 64 * bn / 2) + 32 + 8 * (wg_m / 64) <=
                                                            (consumers == 1 ? 255 : 232)
                                          : wave ? wg_m / 64 * bn / 2 + bn / 2 + 40 + 16 <=
                                                       (consumers == 1 ? 255 : 232)
