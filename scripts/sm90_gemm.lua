@@ -48,12 +48,6 @@
 --              64-row sub-tile instead of two; each K block's wgmmas and promotion go sub-tile
 --              by sub-tile, so 128-row consumers fit wider tiles (e.g. 256×112, one-consumer
 --              128×128) that read less of L2 per FLOP. A plain tune offers it with block scales
---   streamk    0, or 1 (cluster 1, split 1, stagger 0): stream-K. One CTA an SM; the tiles
---              of all but the last full wave go whole, those of the last full wave and the
---              partial one are cut into K groups spread evenly over every SM, the partial sums
---              of a tile meeting in a fixed order through a workspace the context allocates
---              once (SMs x 256 KB). Offered where the tiles fill under STREAMK_FILL of their
---              persistent waves (fits()).
 -- The template's swap=1 (swap-AB: the weights on wgmma's M side) is offered by its own space,
 -- scripts/sm90_swap.lua, at M <= 64; configs of this space leave it at 0.
 
@@ -98,9 +92,6 @@ end
 -- specialization (N and K compiled in) is offered everywhere: its best config won all 8 keys,
 -- 1-13 % faster than the best generic one (median twin 1-4.5 %).
 local SPLIT_MAX_M = 128
--- streamk = 1 (stream-K: the last full wave and the partial one cut along K across every SM)
--- is offered where the tiles fill less than this share of their persistent waves
-local STREAMK_FILL = 0.9
 local STAGGER_MAX_M = 128
 local function prune(name, value, problem, device)
     -- Promoted accumulation only. Measured on an H100 (bench/results-2026-11-23-s7/, the
@@ -130,10 +121,6 @@ local function prune(name, value, problem, device)
     end
     if name == "stagger" and value == 1 then
         return is_promoted(problem) and (device.named == true or problem.m <= STAGGER_MAX_M)
-    end
-    if name == "streamk" and value == 1 then
-        -- at small M split-K cuts the few tiles along K instead (a named space offers both)
-        return device.named == true or problem.m > SPLIT_MAX_M
     end
     if name == "split" and value > 1 then
         return ceil_div(problem.k, BK) >= 2 * value
@@ -257,24 +244,18 @@ local function valid(c, problem, device)
     if c.split > 1 and (c.cluster ~= 1 or c.pingpong ~= 0) then
         return false, "split needs cluster 1 and pingpong 0"
     end
-    if c.streamk == 1 and (c.cluster ~= 1 or c.split ~= 1 or c.stagger ~= 0) then
-        return false, "streamk needs cluster 1, split 1 and stagger 0"
-    end
     return true
 end
 
 -- What depends on the shape beyond prune(): valid() reads M, N and K only through prune(), so
 -- an enumeration asks valid() once per problem class and prune() outcome and fits() per key.
 local function fits(c, problem, device)
-    local tiles = ceil_div(problem.m, c.block_m) * ceil_div(problem.n, c.block_n)
     -- splitting pays only when the tiles leave SMs idle
-    if c.split > 1 and tiles * c.split > 2 * device.sm_count then
-        return false, "split: tiles already fill the GPU"
-    end
-    -- stream-K only where the persistent waves leave a tenth of the SMs' time idle or more
-    if c.streamk == 1
-        and tiles >= STREAMK_FILL * ceil_div(tiles, device.sm_count) * device.sm_count then
-        return false, "streamk: the tiles fill their waves"
+    if c.split > 1 then
+        local tiles = ceil_div(problem.m, c.block_m) * ceil_div(problem.n, c.block_n)
+        if tiles * c.split > 2 * device.sm_count then
+            return false, "split: tiles already fill the GPU"
+        end
     end
     return true
 end
@@ -342,9 +323,6 @@ local function cost_model(c, problem, device, f)
     -- of 128x64 split 4 took two waves at 128x2112x7168 (bench/results-2026-11-26-s19, K1:
     -- 20.5 us, where 27 of 128x80 took one, 13.3 us)
     local waves = ceil_div(tiles, gemm.cluster_slots(device, c.cluster * split))
-    if c.streamk == 1 then
-        waves = tiles / device.sm_count -- the last waves' K groups spread over every SM
-    end
     -- overlap: groups of 2^overlap K blocks, the last one filled with zero blocks; split
     -- gives each rank whole groups
     local g = 1 << c.overlap
@@ -360,11 +338,6 @@ local function cost_model(c, problem, device, f)
         -- rank 0 reads split - 1 partial tiles over distributed shared memory (~32 B/clk)
         -- after a cluster-scope handshake
         epilogue = epilogue + (split - 1) * c.block_m * c.block_n * 4 / 32 + 800
-    end
-    if c.streamk == 1 then
-        -- about one partial tile a CTA written to and read back from L2 (~64 B/clk), and the
-        -- flag handshake
-        epilogue = epilogue + 2 * c.block_m * c.block_n * 4 / 64 + 400
     end
     if c.epilogue >= 1 then
         epilogue = epilogue * 0.6                         -- the TMA store runs under the next tile
@@ -416,7 +389,7 @@ local function cost_model(c, problem, device, f)
     end
     local steps = (c.raster == 0 and 0 or 1) + (c.group == 8 and 0 or 1)
         + ring_steps(c, problem, device, f, k_blocks) + (c.cluster == 1 and 0 or 1)
-        + (split == 1 and 0 or 1) + (c.streamk == 1 and 1 or 0)
+        + (split == 1 and 0 or 1)
     -- specialized: the same kernel with constant trip counts, tried right before its twin
     local specialized = c.specialize == 1 and 0.995 or 1.0
     local stores = c.epilogue == 0 and f.direct_store or 1.0 -- registers to global, in the loop
@@ -449,7 +422,7 @@ local function default(problem, device)
     for _, s in ipairs(is_promoted(problem) and BLOCK_DEFAULT_SHAPES or DEFAULT_SHAPES) do
         local c = { block_m = s[1], block_n = s[2], consumers = s[3], pingpong = s[4],
                     raster = 0, group = 8, cluster = 1, stages = 2, epilogue = 0, split = 1,
-                    specialize = 0, overlap = 0, stagger = 0, wave = 0, streamk = 0 }
+                    specialize = 0, overlap = 0, stagger = 0, wave = 0 }
         -- the deepest ring that fits, at most 8
         for stages = 8, 2, -1 do
             c.stages = stages
@@ -523,10 +496,9 @@ return {
         overlap = { 0, 1, 2, 3 },
         stagger = { 0, 1 },
         wave = { 0, 1 },
-        streamk = { 0, 1 },
     },
     order = { "block_m", "block_n", "stages", "consumers", "pingpong", "raster", "group",
-        "cluster", "epilogue", "split", "specialize", "overlap", "stagger", "wave", "streamk" },
+        "cluster", "epilogue", "split", "specialize", "overlap", "stagger", "wave" },
 
     valid = valid,
     fits = fits,

@@ -344,8 +344,6 @@ void w8a8_context_close(w8a8_context *ctx)
     /* With a hung kernel, unloading its module or releasing the context would wait for it
      * forever: both are left to the process's exit (the JIT's host memory leaks with them). */
     if (!atomic_load(&ctx->gpu_hung)) {
-        if (ctx->gemm_workspace && context_make_current(ctx) == W8A8_OK)
-            ctx->cu->cuMemFree(ctx->gemm_workspace);
         jit_table_destroy(ctx);
         if (ctx->has_device)
             ctx->cu->cuDevicePrimaryCtxRelease(ctx->device);
@@ -379,41 +377,6 @@ w8a8_status context_make_current(w8a8_context *ctx)
         return W8A8_OK;
     CUresult rc = ctx->cu->cuCtxSetCurrent(ctx->cu_context);
     return rc == CUDA_SUCCESS ? W8A8_OK : error_cuda(ctx, rc, "cuCtxSetCurrent");
-}
-
-w8a8_status context_gemm_workspace(w8a8_context *ctx, size_t bytes, CUdeviceptr *out)
-{
-    w8a8_status st = context_make_current(ctx);
-    if (st != W8A8_OK)
-        return st;
-    pthread_mutex_lock(&ctx->lock);
-    if (!ctx->gemm_workspace) {
-        CUdeviceptr p = 0;
-        CUresult rc = ctx->cu->cuMemAlloc(&p, bytes);
-        if (rc == CUDA_SUCCESS) {
-            /* synchronous: the zeros land before any kernel can read them */
-            rc = ctx->cu->cuMemsetD8(p, 0, bytes);
-            if (rc != CUDA_SUCCESS)
-                ctx->cu->cuMemFree(p);
-        }
-        if (rc != CUDA_SUCCESS) {
-            pthread_mutex_unlock(&ctx->lock);
-            return rc == CUDA_ERROR_OUT_OF_MEMORY
-                       ? errorf(ctx, W8A8_NO_MEMORY,
-                                "cannot allocate %zu bytes of GEMM workspace on the device", bytes)
-                       : error_cuda(ctx, rc, "GEMM workspace (%zu bytes)", bytes);
-        }
-        ctx->gemm_workspace = p;
-        ctx->gemm_workspace_bytes = bytes;
-    }
-    size_t have = ctx->gemm_workspace_bytes;
-    *out = ctx->gemm_workspace;
-    pthread_mutex_unlock(&ctx->lock);
-    if (bytes > have)
-        return errorf(ctx, W8A8_INVALID,
-                      "a GEMM plan needs %zu bytes of workspace; this context allocated %zu",
-                      bytes, have);
-    return W8A8_OK;
 }
 
 w8a8_status w8a8_context_device_info(w8a8_context *ctx, w8a8_device_info *info)

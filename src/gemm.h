@@ -19,7 +19,7 @@ typedef struct gemm_plan {
     const jit_kernel *kernels[W8A8_PLAN_KERNELS];
     jit_launch launch;       /* grid, block, smem, cluster; stream filled per call */
     int64_t workspace_bytes; /* device scratch the family needs (split-K partials), 0 if none */
-    int64_t ints[16];        /* family-private precomputed values */
+    int64_t ints[12];        /* family-private precomputed values */
 } gemm_plan;
 
 typedef struct gemm_family {

@@ -86,10 +86,6 @@ struct w8a8_context {
     atomic_bool gpu_hung;
 
     jit_table *jit;
-    /* Stream-K's workspace (context_gemm_workspace): allocated and zeroed at the first plan
-     * that needs it, kept until close; guarded by lock */
-    CUdeviceptr gemm_workspace;
-    size_t gemm_workspace_bytes;
     /* State the layers above the runtime hang on the context, and what the runtime calls of
      * them: set by each layer when it creates its state (so the runtime calls up only through
      * these pointers, never by name). */
@@ -128,11 +124,6 @@ void context_key_tuned(w8a8_context *ctx, const w8a8_problem *problem);
 w8a8_status context_require_device(w8a8_context *ctx);
 /* Makes ctx's CUDA context current on this thread (cheap when it already is). */
 w8a8_status context_make_current(w8a8_context *ctx);
-/* The context's GEMM workspace, at least `bytes` (the first call that asks for more
- * allocates it and zeroes it; it never moves or shrinks afterwards, so plans and captured
- * graphs keep their pointer): *out gets its address. W8A8_NO_MEMORY, W8A8_CUDA_ERROR or
- * W8A8_INVALID (bytes above what the first allocation took). */
-w8a8_status context_gemm_workspace(w8a8_context *ctx, size_t bytes, CUdeviceptr *out);
 
 /* ---- embedded files / template directory -------------------------------------------------- */
 

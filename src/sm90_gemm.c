@@ -54,13 +54,12 @@
 /* plan->ints slots */
 enum {
     SM90_I_BLOCK_M, SM90_I_BLOCK_N, SM90_I_CLUSTER, SM90_I_MAX_CLUSTERS, SM90_I_EPILOGUE,
-    SM90_I_WG_M, SM90_I_SPLIT, SM90_I_RASTER, SM90_I_GROUP, SM90_I_SWAP, SM90_I_A_ROWS,
-    SM90_I_STREAMK, SM90_I_WORKSPACE
+    SM90_I_WG_M, SM90_I_SPLIT, SM90_I_RASTER, SM90_I_GROUP, SM90_I_SWAP, SM90_I_A_ROWS
 };
 
 typedef struct sm90_config {
     int block_m, block_n, stages, consumers, pingpong, raster, group, cluster, epilogue, split;
-    int specialize, overlap, stagger, wave, swap, evict, streamk;
+    int specialize, overlap, stagger, wave, swap, evict;
 } sm90_config;
 
 /* In the space's parameter order; the canonical config string follows it. raster and group
@@ -83,7 +82,6 @@ static const gemm_param sm90_params[] = {
     {"wave", offsetof(sm90_config, wave), 0, false},
     {"swap", offsetof(sm90_config, swap), 0, false},
     {"evict", offsetof(sm90_config, evict), 0, false},
-    {"streamk", offsetof(sm90_config, streamk), 0, false},
 };
 #define SM90_PARAM_COUNT (sizeof sm90_params / sizeof sm90_params[0])
 
@@ -271,12 +269,6 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
         return errorf(ctx, W8A8_INVALID,
                       "sm90_gemm config: swap=1 with block scales needs block_n <= 64 (a stage "
                       "takes one token scale per loader lane), not %d", c->block_n);
-    if (c->streamk != 0 && c->streamk != 1)
-        return errorf(ctx, W8A8_INVALID, "sm90_gemm config: streamk must be 0 or 1");
-    if (c->streamk && (c->cluster != 1 || c->split != 1 || c->swap || c->stagger))
-        return errorf(ctx, W8A8_INVALID,
-                      "sm90_gemm config: streamk=1 (the last waves' tiles cut along K across "
-                      "every SM) needs cluster 1, split 1, swap 0 and stagger 0");
     if (c->split > 1 && (c->cluster != 1 || c->pingpong))
         return errorf(ctx, W8A8_INVALID,
                       "sm90_gemm config: split %d needs cluster 1 and pingpong 0 (the cluster "
@@ -322,9 +314,6 @@ static void sm90_grid(const gemm_plan *plan, const w8a8_problem *problem, jit_la
     int64_t tiles_n = (cols + plan->ints[SM90_I_BLOCK_N] - 1) / plan->ints[SM90_I_BLOCK_N];
     int64_t units = (tiles_m + cluster - 1) / cluster * tiles_n;
     int64_t clusters = plan->ints[SM90_I_MAX_CLUSTERS];
-    /* stream-K: one CTA an SM always (fewer tiles than SMs are cut along K) */
-    if (plan->ints[SM90_I_STREAMK])
-        units = clusters;
     launch->grid[0] = (unsigned)((units < clusters ? units : clusters) * ctas);
     launch->grid[1] = 1;
     launch->grid[2] = 1;
@@ -367,32 +356,6 @@ static w8a8_status sm90_defines(w8a8_context *ctx, const w8a8_problem *problem,
     if (st == W8A8_OK)
         st = sm90_config_check(ctx, problem, &c);
     return st == W8A8_OK ? sm90_compiled_defines(ctx, problem, &c, out, size) : st;
-}
-
-/* Stream-K's workspace (the template's sk_ws): per CTA (one an SM) and consumer a flag, then
- * its partial sums of a tile. Every stream-K plan of a context shares one, sized for the
- * largest tile (two consumers of 128 × 256 accumulators) so that it never moves: launches of
- * stream-K plans must not overlap in time (one stream, or ordered streams). The kernel counts
- * its stream-K K groups (at most two waves of tiles) in int32. */
-#define SM90_SK_MAX_WG_BYTES (128u * 256u * 4u)
-static w8a8_status sm90_streamk_workspace(w8a8_context *ctx, const w8a8_problem *problem,
-                                          const sm90_config *c, gemm_plan *plan)
-{
-    int64_t ctas = plan->ints[SM90_I_MAX_CLUSTERS];
-    int64_t group = (int64_t)1 << c->overlap;
-    int64_t groups = ((problem->k + SM90_BLOCK_K_BYTES - 1) / SM90_BLOCK_K_BYTES + group - 1) / group;
-    if (2 * ctas * groups * ctas >= ((int64_t)1 << 31))
-        return errorf(ctx, W8A8_INVALID,
-                      "sm90_gemm config: streamk=1 with K = %lld on %lld SMs exceeds the kernel's "
-                      "32-bit K group count", (long long)problem->k, (long long)ctas);
-    size_t flags = ((size_t)ctas * 2u * 4u + 255u) & ~(size_t)255u;
-    size_t bytes = flags + (size_t)ctas * 2u * SM90_SK_MAX_WG_BYTES;
-    CUdeviceptr ws = 0;
-    w8a8_status st = context_gemm_workspace(ctx, bytes, &ws);
-    if (st != W8A8_OK)
-        return st;
-    plan->ints[SM90_I_WORKSPACE] = (int64_t)ws;
-    return W8A8_OK;
 }
 
 static w8a8_status sm90_plan(w8a8_context *ctx, const w8a8_problem *problem, const char *config,
@@ -453,12 +416,6 @@ static w8a8_status sm90_plan(w8a8_context *ctx, const w8a8_problem *problem, con
         clusters = fit < clusters ? fit : clusters;
     }
     plan->ints[SM90_I_MAX_CLUSTERS] = clusters > 0 ? clusters : 1;
-    plan->ints[SM90_I_STREAMK] = c.streamk;
-    if (c.streamk && ctx->has_device) { /* (without a device no plan launches) */
-        st = sm90_streamk_workspace(ctx, problem, &c, plan);
-        if (st != W8A8_OK)
-            return st;
-    }
     sm90_grid(plan, problem, &plan->launch);
     return W8A8_OK;
 }
@@ -547,10 +504,8 @@ static w8a8_status sm90_run(w8a8_context *ctx, const gemm_plan *plan, const w8a8
     sm90_grid(plan, problem, &launch);
     launch.stream = stream;
     int raster = (int)plan->ints[SM90_I_RASTER], group = (int)plan->ints[SM90_I_GROUP];
-    /* stream-K's workspace (sm90_streamk_workspace), NULL otherwise */
-    CUdeviceptr workspace = (CUdeviceptr)plan->ints[SM90_I_WORKSPACE];
     void *params[] = {&map_a, &map_b, tma_store ? &map_c : (void *)&no_map, &args, &tma_store,
-                      &raster, &group, &workspace};
+                      &raster, &group};
     return jit_kernel_launch(ctx, plan->kernels[0], &launch, params);
 }
 

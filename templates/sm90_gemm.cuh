@@ -31,7 +31,6 @@
  *   tma_store             1: EPILOGUE 1 and 2 store through tma_c; 0: direct stores
  *   raster, group         the tile order (the config's raster and group, below): launch
  *                         arguments, so the configs that differ only there share a cubin
- *   sk_ws                 STREAMK: the workspace (STREAMK below); otherwise unused
  * Launch: block 128·(CONSUMERS+1) threads, dynamic shared memory SM90_SMEM_BYTES (below:
  * STAGES·(BLOCK_M+BLOCK_N)·128 + the epilogue staging + 16·STAGES + 16 + 1024 alignment
  * slack; with A_ROWS the ring is STAGES·(A_ROWS+BLOCK_N)·128 + (BLOCK_M−A_ROWS)·128), a
@@ -80,17 +79,6 @@
  *               rank's buffer, and runs the epilogue. No global workspace and no atomics: a
  *               launch is safe under CUDA graph capture. Few tiles (small M) then keep every
  *               SM streaming with tiles large enough to reuse their operands.
- *   STREAMK     0, or 1 (CLUSTER 1, SPLIT 1, no SWAP or STAGGER): stream-K. The
- *               grid is one CTA an SM. The tiles that fill whole waves but one go whole to the
- *               CTAs in turn; the last full wave and the partial one (every tile when there
- *               are fewer tiles than CTAs) are cut into K groups (OVERLAP's; single K blocks
- *               without) laid end to end, and each CTA takes an equal run of them
- *               (sm90_sk_walk), so no SM idles through a partial last wave. A run that starts
- *               inside a tile hands its partial sums of that tile over through the workspace
- *               (sk_ws: the host's, zeroed once; a flag and SM90_RED_WG_BYTES per CTA and
- *               consumer, written once a launch); the CTA whose run starts the tile adds them
- *               in CTA order, so the sum is bitwise the same run to run, clears the flags, and
- *               stores the tile. Launches that share a workspace must not overlap in time.
  * Problem traits (common/gemm_args.h values): A_TYPE, B_TYPE (E4M3/E5M2 mixes, or INT8
  * with INT8), OUT_TYPE (BF16, FP16, FP32), BIAS_TYPE (NONE, OUT_TYPE or FP32), A_SCALE and
  * B_SCALE (TENSOR, ROW, or BLOCK on both: see below), AZP (INT8 only: NONE, TENSOR, TOKEN),
@@ -220,9 +208,6 @@
 #endif
 #ifndef W8A8_SWAP
 #define W8A8_SWAP 0
-#endif
-#ifndef W8A8_STREAMK
-#define W8A8_STREAMK 0
 #endif
 /* N and K: compiled in (SPECIALIZE) or the run-time arguments (args in scope). */
 #if W8A8_SPECIALIZE
@@ -368,9 +353,6 @@ static_assert(W8A8_EVICT == 0 || (W8A8_EVICT == 1 && W8A8_CLUSTER == 1),
 static_assert(W8A8_SWAP == 0 || (W8A8_SWAP == 1 && W8A8_EPILOGUE == 0 && !W8A8_OVERLAP &&
                                   !W8A8_STAGGER),
               "SWAP is 0, or 1 with EPILOGUE 0, OVERLAP 0 and STAGGER 0");
-static_assert(W8A8_STREAMK == 0 || (W8A8_STREAMK == 1 && W8A8_CLUSTER == 1 && W8A8_SPLIT == 1 &&
-                                     !W8A8_SWAP && !W8A8_STAGGER),
-              "STREAMK is 0, or 1 with CLUSTER 1, SPLIT 1, SWAP 0 and STAGGER 0");
 static_assert(!W8A8_SWAP || !SM90_BLOCK || W8A8_BLOCK_N <= 64,
               "SWAP with block scales: the tokens' scales of a stage are one per loader lane");
 static_assert(W8A8_OUT_TYPE == W8A8_T_BF16 || W8A8_OUT_TYPE == W8A8_T_FP16 ||
@@ -1067,129 +1049,6 @@ __device__ __forceinline__ void sm90_unit_tile(const sm90_units &u, int unit, in
     mt = mu * W8A8_CLUSTER + u.rank;
 }
 
-#if W8A8_STREAMK
-/* Stream-K (STREAMK above): this CTA's segments in order. Of the `tiles` units, all but the
- * last sk_tiles go whole to the CTAs in turn (data-parallel, as without STREAMK); the last
- * sk_tiles (the partial last wave and one full wave before it, or every tile when there are
- * fewer than CTAs; none when the tiles fill whole waves) are cut into `groups` K groups
- * each, laid end to end, and CTA p takes groups [p·S/P, (p+1)·S/P) of those S, P CTAs. A
- * segment is one tile's groups [g_begin, g_end) within that range. */
-struct sm90_sk_walk {
-    int unit, kb_begin, kb_end; /* the segment: tile `unit`, K blocks [kb_begin, kb_end) */
-    int g_begin;                /* its first group: 0 when this CTA stores the tile */
-    int groups, dp_tiles, next_dp, step;
-    int sk_at, sk_end, sk_total; /* groups of the stream-K tiles, end to end (the host keeps
-                                    sk_total · CTAs below 2^31) */
-
-    /* Group index where CTA p's stream-K range starts. */
-    __device__ __forceinline__ int sk_begin_of(int p) const
-    {
-        return sk_total * p / step;
-    }
-    __device__ __forceinline__ bool next()
-    {
-        if (next_dp < dp_tiles) {
-            unit = next_dp;
-            next_dp += step;
-            g_begin = 0;
-            kb_begin = 0;
-            kb_end = groups * SM90_GROUP;
-            return true;
-        }
-        if (sk_at >= sk_end)
-            return false;
-        const int t = sk_at / groups;
-        const int g0 = sk_at - t * groups;
-        const int left = sk_end - sk_at;
-        const int g1 = left < groups - g0 ? g0 + left : groups;
-        unit = dp_tiles + t;
-        g_begin = g0;
-        kb_begin = g0 * SM90_GROUP;
-        kb_end = g1 * SM90_GROUP;
-        sk_at += g1 - g0;
-        return true;
-    }
-};
-
-__device__ __forceinline__ sm90_sk_walk sm90_sk_walk_make(int tiles, int groups)
-{
-    sm90_sk_walk w;
-    const int ctas = (int)gridDim.x, p = (int)blockIdx.x;
-    const int rem = tiles % ctas;
-    const int sk_tiles = rem == 0 ? 0 : tiles >= ctas ? rem + ctas : tiles;
-    w.groups = groups;
-    w.dp_tiles = tiles - sk_tiles;
-    w.next_dp = p;
-    w.step = ctas;
-    w.sk_total = sk_tiles * groups;
-    w.sk_at = w.sk_begin_of(p);
-    w.sk_end = w.sk_begin_of(p + 1);
-    w.unit = w.kb_begin = w.kb_end = w.g_begin = 0;
-    return w;
-}
-
-/* The workspace (the host's, zeroed once): a flag per CTA and consumer, then each one's
- * partial sums (SM90_RED_WG_BYTES), thread t's group q of four at (q·128 + t)·16. With
- * PINGPONG a segment is one consumer's, whichever it is: consumer 0's flag and slot. */
-#define SM90_SK_PART(consumer) (W8A8_PINGPONG ? 0 : (consumer))
-__device__ __forceinline__ unsigned *sm90_sk_flag(unsigned *ws, int cta, int consumer)
-{
-    return ws + cta * W8A8_CONSUMERS + SM90_SK_PART(consumer);
-}
-__device__ __forceinline__ unsigned char *sm90_sk_slot(unsigned *ws, int cta, int consumer)
-{
-    const int flag_bytes = ((int)gridDim.x * W8A8_CONSUMERS * 4 + 255) & ~255;
-    return (unsigned char *)ws + flag_bytes +
-           (long long)(cta * W8A8_CONSUMERS + SM90_SK_PART(consumer)) * SM90_RED_WG_BYTES +
-           (threadIdx.x % 128) * 16;
-}
-
-/* After a segment's main loop. A segment that does not start the tile (g_begin > 0: the
- * CTA's first stream-K segment, so a CTA writes one slot a launch) hands its partial sums
- * over: its slot, then its flag; returns false (another CTA stores the tile). The CTA that
- * starts the tile adds the partial sums of the CTAs whose ranges start inside the tile, in
- * their order (so the sum is bitwise the same run to run), clearing each flag for the next
- * launch, and returns true. Every CTA's range is running or done (the grid is at most one
- * CTA an SM, each alone on it), and a hand-over never waits, so the waits end. */
-__device__ __forceinline__ bool sm90_sk_reduce(sm90_acc_t (&acc)[SM90_SUB_M][SM90_ACC],
-                                               const sm90_sk_walk &w, unsigned *ws, int consumer)
-{
-    const int p = (int)blockIdx.x;
-    if (w.g_begin > 0) {
-        unsigned char *slot = sm90_sk_slot(ws, p, consumer);
-#pragma unroll
-        for (int s = 0; s < SM90_SUB_M; ++s)
-#pragma unroll
-            for (int i = 0; i < SM90_ACC; i += 4)
-                sm90_st_global_v4(slot + ((s * SM90_ACC + i) / 4) * 2048, acc[s], i);
-        sm90_fence_gpu();
-        sm90_named_sync(5 + consumer, 128);
-        if (threadIdx.x % 128 == 0)
-            sm90_flag_store(sm90_sk_flag(ws, p, consumer), 1u);
-        return false;
-    }
-    if (w.kb_end == w.groups * SM90_GROUP)
-        return true; /* the whole tile */
-    const int tile_end = (w.unit - w.dp_tiles + 1) * w.groups;
-    for (int q = p + 1; q < w.step && w.sk_begin_of(q) < tile_end; ++q) {
-        if (w.sk_begin_of(q) == w.sk_begin_of(q + 1))
-            continue; /* an empty range */
-        unsigned *flag = sm90_sk_flag(ws, q, consumer);
-        sm90_flag_wait(flag, 1u);
-        sm90_named_sync(5 + consumer, 128); /* every thread has seen the flag set */
-        if (threadIdx.x % 128 == 0)
-            sm90_flag_store(flag, 0u);
-        const unsigned char *slot = sm90_sk_slot(ws, q, consumer);
-#pragma unroll
-        for (int s = 0; s < SM90_SUB_M; ++s)
-#pragma unroll
-            for (int i = 0; i < SM90_ACC; i += 4)
-                sm90_add_global_v4(slot + ((s * SM90_ACC + i) / 4) * 2048, acc[s], i);
-    }
-    return true;
-}
-#endif
-
 /* Tile origins. Tile t of a dimension starts at t·BLOCK, except a last tile that would run
  * past the extent while a whole tile fits inside it: that one moves back to end at the extent
  * (its start rounded up to the dimension's alignment, so at most align − 1 rows stay past
@@ -1240,19 +1099,6 @@ __device__ __forceinline__ void sm90_ring_fill(const sm90_units &units, int kb_b
 {
     int stage = 0;
     sm90_u32 phase = 0;
-#if W8A8_STREAMK
-    /* the segments (SPLIT 1: kb_begin 0, kb_end every group's K blocks) */
-    sm90_sk_walk walk = sm90_sk_walk_make(units.count, (kb_end - kb_begin) / SM90_GROUP);
-    while (walk.next()) {
-        int mt, nt;
-        sm90_unit_tile(units, walk.unit, mt, nt);
-        for (int kb = walk.kb_begin; kb < walk.kb_end; ++kb) {
-            sm90_bar_wait(empty_bar + 8 * stage, phase ^ 1u);
-            fill(stage, mt, nt, kb);
-            sm90_ring_next(stage, phase);
-        }
-    }
-#else
     for (int unit = units.first; unit < units.count; unit += units.step) {
         int mt, nt;
         sm90_unit_tile(units, unit, mt, nt);
@@ -1262,7 +1108,6 @@ __device__ __forceinline__ void sm90_ring_fill(const sm90_units &units, int kb_b
             sm90_ring_next(stage, phase);
         }
     }
-#endif
 }
 
 #if W8A8_SPLIT > 1
@@ -1305,8 +1150,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
     w8a8_sm90_gemm(const __grid_constant__ sm90_tensor_map tma_a,
                    const __grid_constant__ sm90_tensor_map tma_b,
                    const __grid_constant__ sm90_tensor_map tma_c, const w8a8_gemm_args args,
-                   const int tma_store, const int raster, const int group,
-                   unsigned *const sk_ws)
+                   const int tma_store, const int raster, const int group)
 {
     extern __shared__ __align__(1024) unsigned char smem_raw[];
     /* Buffers must be 1024-byte aligned for the 128-byte swizzle; the host adds slack. The
@@ -1485,14 +1329,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
         (void)turn_phase;
         sm90_u32 red_phase = 0; /* SPLIT > 1: parity of the tile's ready/free phases */
         (void)red_phase;
-#if W8A8_STREAMK
-        sm90_sk_walk walk = sm90_sk_walk_make(units.count, k_groups);
-        for (int nth = 0; walk.next(); ++nth) {
-            const int unit = walk.unit, kb_begin = walk.kb_begin, kb_end = walk.kb_end;
-#else
-        (void)sk_ws;
         for (int unit = units.first, nth = 0; unit < units.count; unit += units.step, ++nth) {
-#endif
             if (W8A8_PINGPONG && (nth & 1) != consumer) {
                 /* The other consumer's tile: skip its K blocks in the ring. */
                 const int ahead = stage + (kb_end - kb_begin);
@@ -1624,7 +1461,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
                 sm90_bar_wait(full_bar + 8 * stage, phase);
                 sm90_issue_k_block(acc, sm90_desc_k128(a_smem + stage * SM90_A_BYTES + a_rows),
                                    sm90_desc_k128(b_smem + stage * SM90_B_BYTES),
-                                   W8A8_SPLIT > 1 ? 1 : W8A8_STREAMK ? kb - kb_begin : kb);
+                                   W8A8_SPLIT > 1 ? 1 : kb);
                 if (kb > kb_begin) {
                     /* The previous K block's wgmmas are done: hand its buffer back. */
                     sm90_wgmma_wait<1>();
@@ -1649,10 +1486,6 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
             red_phase ^= 1u;
             if (units.k_rank != 0)
                 continue; /* rank 0 stores the tile */
-#endif
-#if W8A8_STREAMK
-            if (!sm90_sk_reduce(acc, walk, sk_ws, consumer))
-                continue; /* the CTA that starts the tile stores it */
 #endif
 #if !W8A8_SWAP
             SM90_THREAD_ORIGIN;

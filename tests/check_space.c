@@ -767,14 +767,12 @@ END_TEST
  * keeps consumers · rows · block_n · 4 bytes of partial sums and 32 of barriers; (rows / 64) ·
  * block_n / 2 + 40 ≤ 255 (one consumer) or 232 (two), with block scales (promoted
  * accumulation) 2 · (rows / 64) · block_n / 2 + 40 + 16 instead, and with overlap 1..3 (promoted
- * accumulation only) 3 · (rows / 64) · block_n / 2 + 32 + 8 · rows / 64; wave 1 (block
- * scales, or any promoted accumulation when named; overlap 0 and 128 rows a consumer) (rows / 64 + 1) · block_n / 2 + 40
+ * accumulation only) 3 · (rows / 64) · block_n / 2 + 32 + 8 · rows / 64; wave 1 (block scales, or any promoted
+ * accumulation when named; overlap 0 and 128 rows a consumer) (rows / 64 + 1) · block_n / 2 + 40
  * + 16; stagger 1 (promoted accumulation only, at M <= 128 unless named) needs 2 consumers
  * without pingpong; split > 1 needs cluster 1,
  * no pingpong, at least 2 · split K blocks of 128 and tiles · split ≤ 2 · SMs, and M ≤ 128
- * unless the space is named; streamk 1 needs cluster 1, split 1, stagger 0, M > 128 unless
- * the space is named, and tiles under 0.9 of their persistent waves' slots (tiles rounded up
- * to whole waves of SMs); both values of specialize are valid; the
+ * unless the space is named; both values of specialize are valid; the
  * register-file check (128·40 + 256·232 = 64512 ≤ 65536) always passes. raster × group
  * (2 × 4) do not enter valid(). */
 typedef struct sm90_expect {
@@ -799,8 +797,6 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, boo
     const int stagger_values = x.block && (named || x.m <= 128) ? 2 : 1;
     /* prune() offers wave 1 with block scales, and named with any promoted accumulation */
     const int wave_values = x.scale_areas || (named && x.block) ? 2 : 1;
-    /* prune() offers streamk 1 at M > 128, at every M when named */
-    const int streamk_values = named || x.m > 128 ? 2 : 1;
     size_t count = 0;
     for (int a = 0; a < 3; a++)
         for (int b = 0; b < 18; b++)
@@ -812,8 +808,7 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, boo
                                 for (int d = 0; d < split_values; d++)
                                 for (int overlap = 0; overlap < overlap_values; overlap++)
                                 for (int stagger = 0; stagger < stagger_values; stagger++)
-                                for (int wave = 0; wave < wave_values; wave++)
-                                for (int streamk = 0; streamk < streamk_values; streamk++) {
+                                for (int wave = 0; wave < wave_values; wave++) {
                                     int bm = block_m[a], bn = block_n[b], st = stages[c];
                                     int split = splits[d];
                                     int wg_m = pingpong ? bm : bm / consumers;
@@ -833,13 +828,7 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, boo
                                         split == 1 ||
                                         (cluster == 1 && !pingpong && (x.k + 127) / 128 >= 2 * split &&
                                          tiles * split <= 2 * (int64_t)sm_count);
-                                    /* fits(): stream-K where the tiles fill under 0.9 of
-                                     * their persistent waves */
-                                    int64_t waves = (tiles + sm_count - 1) / sm_count;
-                                    bool streamk_ok =
-                                        !streamk || (cluster == 1 && split == 1 && !stagger &&
-                                                     (double)tiles < 0.9 * (double)(waves * sm_count));
-                                    bool ok = streamk_ok &&
+                                    bool ok =
                                         (!pingpong || consumers == 2) &&
                                         (wg_m == 64 || wg_m == 128) && n_ok && epilogue_ok &&
                                         (!stagger || (consumers == 2 && !pingpong)) &&
@@ -1108,7 +1097,7 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     ck_assert(space_device_nominal(ctx, "sm_90a", &dev) == W8A8_OK);
     ck_assert_msg(space_load(ctx, "sm90_gemm", &s) == W8A8_OK, "%s", w8a8_errmsg(ctx));
     ck_assert_str_eq(space_arch(s), "sm_90a");
-    ck_assert_uint_eq(space_config_total(s), 17915904); /* 3·18·9·2·2·2·4·2·3·3·2·4·2·2·2 */
+    ck_assert_uint_eq(space_config_total(s), 8957952); /* 3·18·9·2·2·2·4·2·3·3·2·4·2·2 */
     for (int int8 = 0; int8 <= 1; int8++) {
         w8a8_problem_init(&p, 4096, 28672, 4096, int8 ? W8A8_INT8 : W8A8_E4M3, W8A8_BF16);
         ck_assert(space_applies(ctx, s, &p, &dev, &applies) == W8A8_OK && applies);
@@ -1120,10 +1109,10 @@ START_TEST(sm90_space_prunes_to_exact_counts)
                           44576);
         /* unnamed at M > 64, prune() drops split 2 and 4 (and overlap 1, stagger 1, wave 1: no
          * block scales) before any valid() call */
-        ck_assert_uint_eq(e.total, 17915904);
-        ck_assert_uint_eq(e.pruned, 17915904 - 373248);
+        ck_assert_uint_eq(e.total, 8957952);
+        ck_assert_uint_eq(e.pruned, 8957952 - 186624);
         ck_assert_uint_eq(e.count, 44576);
-        ck_assert_uint_eq(e.invalid, 17915904 - 44576);
+        ck_assert_uint_eq(e.invalid, 8957952 - 44576);
         assert_ranked_with_default(ctx, s, &p, &dev, &e);
         space_enumeration_free(&e);
     }
@@ -1222,10 +1211,9 @@ START_TEST(sm90_space_prunes_to_exact_counts)
         for (int pi = 0; pi < space_param_count(s); pi++) {
             const space_param *param = space_param_at(s, pi);
             if (strcmp(param->name, "split") == 0 || strcmp(param->name, "overlap") == 0 ||
-                strcmp(param->name, "stagger") == 0 || strcmp(param->name, "wave") == 0 ||
-                strcmp(param->name, "streamk") == 0)
-                continue; /* split, streamk: valid only where tiles leave SMs idle; overlap,
-                           * stagger, wave: only with block scales; all checked below */
+                strcmp(param->name, "stagger") == 0 || strcmp(param->name, "wave") == 0)
+                continue; /* split: valid only where tiles leave SMs idle; overlap, stagger,
+                           * wave: only with block scales; all checked below */
             for (int v = 0; v < param->count; v++) {
                 char item[64];
                 snprintf(item, sizeof item, "%s=%lld,", param->name, (long long)param->values[v]);
@@ -1241,10 +1229,10 @@ START_TEST(sm90_space_prunes_to_exact_counts)
             }
         }
     }
-    /* split 2 and 4 are compiled, on the small-M compile problems, and stream-K */
-    for (int split = 2; split <= 6; split += 2) {
+    /* split 2 and 4 are compiled, on the small-M compile problems */
+    for (int split = 2; split <= 4; split += 2) {
         char needle[16];
-        snprintf(needle, sizeof needle, split == 6 ? "streamk=1" : "split=%d", split);
+        snprintf(needle, sizeof needle, "split=%d", split);
         bool seen = false;
         for (size_t i = 0; i < plan.count && !seen; i++)
             seen = strstr(plan.items[i].config, needle) != NULL;

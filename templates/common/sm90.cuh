@@ -288,69 +288,6 @@ template <int N> __device__ __forceinline__ void sm90_add_cluster_v4(sm90_u32 ad
     acc[i + 3] += d;
 }
 
-/* ---- global partial sums (stream-K) ---------------------------------------------------- */
-
-/* acc[i..i+3] to global memory, cached in L2 only (another SM reads them). */
-template <int N> __device__ __forceinline__ void sm90_st_global_v4(void *p, const float (&acc)[N],
-                                                                   int i)
-{
-    asm volatile("st.global.cg.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(p), "f"(acc[i]),
-                 "f"(acc[i + 1]), "f"(acc[i + 2]), "f"(acc[i + 3])
-                 : "memory");
-}
-template <int N> __device__ __forceinline__ void sm90_st_global_v4(void *p, const int (&acc)[N],
-                                                                   int i)
-{
-    asm volatile("st.global.cg.v4.s32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(acc[i]),
-                 "r"(acc[i + 1]), "r"(acc[i + 2]), "r"(acc[i + 3])
-                 : "memory");
-}
-/* acc[i..i+3] += four values another SM stored (read from L2). */
-template <int N> __device__ __forceinline__ void sm90_add_global_v4(const void *p,
-                                                                    float (&acc)[N], int i)
-{
-    float a, b, c, d;
-    asm volatile("ld.global.cg.v4.f32 {%0, %1, %2, %3}, [%4];"
-                 : "=f"(a), "=f"(b), "=f"(c), "=f"(d)
-                 : "l"(p)
-                 : "memory");
-    acc[i] += a;
-    acc[i + 1] += b;
-    acc[i + 2] += c;
-    acc[i + 3] += d;
-}
-template <int N> __device__ __forceinline__ void sm90_add_global_v4(const void *p, int (&acc)[N],
-                                                                    int i)
-{
-    int a, b, c, d;
-    asm volatile("ld.global.cg.v4.s32 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(a), "=r"(b), "=r"(c), "=r"(d)
-                 : "l"(p)
-                 : "memory");
-    acc[i] += a;
-    acc[i + 1] += b;
-    acc[i + 2] += c;
-    acc[i + 3] += d;
-}
-/* Orders this thread's earlier memory accesses before its later ones, GPU-wide. */
-__device__ __forceinline__ void sm90_fence_gpu()
-{
-    asm volatile("fence.acq_rel.gpu;" ::: "memory");
-}
-__device__ __forceinline__ void sm90_flag_store(unsigned *flag, unsigned v)
-{
-    asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(flag), "r"(v) : "memory");
-}
-/* Waits until *flag (written by another SM) is v; the loads after it see what the writer
- * stored before it set the flag (acquire). */
-__device__ __forceinline__ void sm90_flag_wait(const unsigned *flag, unsigned v)
-{
-    unsigned x;
-    do {
-        asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(x) : "l"(flag) : "memory");
-    } while (x != v);
-}
-
 /* ---- shared-memory stores and loads ---------------------------------------------------- */
 
 __device__ __forceinline__ void sm90_st_shared_u32(sm90_u32 addr, sm90_u32 v)
