@@ -71,9 +71,10 @@
  *   SPLIT       1, 2 or 4 (CLUSTER 1, no PINGPONG): split-K inside a cluster of SPLIT CTAs.
  *               The CTAs of a cluster take the same tile, rank r the K blocks
  *               [r·kb/SPLIT, (r+1)·kb/SPLIT) (with OVERLAP, whole groups of them). After
- *               its slice a rank r > 0 waits until rank 0 has read its previous tile ("free" mbarrier), writes its accumulators to its
- *               own shared memory (thread t's group q of four at (q·128 + t)·16: conflict-free
- *               16-byte stores) and arrives on rank 0's "ready" mbarrier (release.cluster);
+ *               its slice a rank r > 0 waits until rank 0 has read its previous tile
+ *               ("free" mbarrier), writes its accumulators to its own shared memory
+ *               (thread t's group q of four at (q·128 + t)·16: conflict-free 16-byte
+ *               stores) and arrives on rank 0's "ready" mbarrier (release.cluster);
  *               rank 0 waits on it (acquire.cluster), adds ranks 1, 2, … in that order with
  *               ld.shared::cluster, so the sum is bitwise the same run to run, releases each
  *               rank's buffer, and runs the epilogue. No global workspace and no atomics: a
@@ -1201,12 +1202,18 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
     const int k_blocks = (int)((SM90_K + SM90_BK - 1) / SM90_BK);
     /* OVERLAP takes K blocks in groups: a count not a multiple of the group gets more, wholly
      * past K (TMA zero-fills them, their scales are 0) */
-    const int k_groups = (k_blocks + SM90_GROUP - 1) / SM90_GROUP;
+    const int k_steps = (k_blocks + SM90_GROUP - 1) & ~(SM90_GROUP - 1);
     const sm90_units units = sm90_units_make(m_tiles, n_tiles, raster, group);
-    /* this CTA's K blocks of every tile: all of them, or its slice of whole groups with
-     * SPLIT > 1 */
+    /* this CTA's K blocks of every tile: all of them, or its slice with SPLIT > 1 (whole
+     * groups; a separate expression, so the kernels without a split keep their code) */
+#if W8A8_SPLIT > 1
+    const int k_groups = k_steps / SM90_GROUP;
     const int kb_begin = SM90_GROUP * (int)((long long)units.k_rank * k_groups / W8A8_SPLIT);
     const int kb_end = SM90_GROUP * (int)((long long)(units.k_rank + 1) * k_groups / W8A8_SPLIT);
+#else
+    const int kb_begin = 0;
+    const int kb_end = k_steps;
+#endif
 
     if (threadIdx.x == 0) {
         sm90_tma_prefetch(&tma_a);
