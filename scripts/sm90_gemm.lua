@@ -35,7 +35,8 @@
 --              meet in rank 0's registers through distributed shared memory in a fixed
 --              order (consumers · rows · block_n · 4 bytes of shared memory more). For tiles
 --              fewer than the SMs (small M): every SM streams, tiles stay large. Offered to a
---              plain tune at M <= 64, at every M when the space is named (see prune()).
+--              plain tune at M <= 128, at every M when the space is named (see prune()); with
+--              overlap each rank takes whole groups of K blocks.
 --   overlap    0, or 1..3 (promoted accumulation): a third accumulator set; K blocks
 --              go in groups of 2^overlap, each promoted while the next one's wgmmas run
 --              (wait_group 1), so all but the group's last promotion hide under the tensor
@@ -236,7 +237,7 @@ local function valid(c, problem, device)
         return false, "stagger needs two cooperative consumers"
     end
     if not prune("split", c.split, problem, device) then
-        return false, "split: 2 K blocks a slice, and M <= 64 unless the space is named"
+        return false, "split: 2 K blocks a slice, and M <= 128 unless the space is named"
     end
     if not prune("wave", c.wave, problem, device) then
         return false, "wave: block scales (promoted per-tensor / per-row when the space is named)"

@@ -483,8 +483,8 @@ START_TEST(split_k_is_bitwise_deterministic)
     };
     pgen_rng rng;
     pgen_rng_seed(&rng, SEED + 3);
-    for (int i = 0; i < 3; i++) {
-        const int block = i > 0;
+    for (size_t i = 0; i < sizeof split_configs / sizeof split_configs[0]; i++) {
+        const int block = i > 0; /* the first is per-row */
         w8a8_problem p;
         w8a8_problem_init(&p, 200, 1000, 4112, W8A8_E4M3, W8A8_FP32);
         if (block)
