@@ -25,6 +25,7 @@ typedef struct gemm_plan {
 typedef struct gemm_family {
     const char *name;     /* the template's stem: "reference_gemm", "sm90_gemm" */
     const char *space;    /* the Lua space driving it (scripts/<space>.lua), or NULL */
+    const char *arch;     /* the arch its kernels build for ("sm_90a"), or NULL: the device's */
     /* Whether the family can run this problem on this device at all (dtypes, scales, arch). */
     bool (*supports)(const w8a8_context *ctx, const w8a8_problem *problem);
     /* Compiles/loads the kernels of `config` for `problem`'s class and fills plan. */

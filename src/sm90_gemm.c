@@ -381,7 +381,8 @@ static w8a8_status sm90_plan(w8a8_context *ctx, const w8a8_problem *problem, con
     st = sm90_compiled_defines(ctx, problem, &c, defines, sizeof defines);
     if (st != W8A8_OK)
         return st;
-    st = jit_kernel_get(ctx, SM90_TEMPLATE, defines, SM90_ARCH, SM90_ENTRY, &plan->kernels[0]);
+    st = jit_kernel_get(ctx, SM90_TEMPLATE, defines, gemm_family_sm90.arch, SM90_ENTRY,
+                        &plan->kernels[0]);
     if (st != W8A8_OK)
         return st;
     plan->ints[SM90_I_BLOCK_M] = c.block_m;
@@ -512,6 +513,7 @@ static w8a8_status sm90_run(w8a8_context *ctx, const gemm_plan *plan, const w8a8
 const gemm_family gemm_family_sm90 = {
     .name = SM90_TEMPLATE,
     .space = "sm90_gemm",
+    .arch = SM90_ARCH,
     .supports = sm90_supports,
     .plan = sm90_plan,
     .run = sm90_run,

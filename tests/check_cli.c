@@ -2,6 +2,7 @@
  * `w8a8 compile --space FILE` fail cleanly with file:line, and the commands that need a GPU
  * say so and exit 0 on a machine without one. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -55,6 +56,7 @@ START_TEST(usage_errors_exit_2)
     expect("", 2, "usage: w8a8");
     expect("frobnicate", 2, "unknown command 'frobnicate'");
     expect("compile --all", 2, "--arch is required");
+    expect("compile --arch sm_90a --winners --rank 1,2,3", 2, "--rank goes with --space alone");
     expect("compile --arch sm_90a --bogus", 2, "unknown option");
     expect("info --bogus", 2, "unknown option");
     expect("--help", 0, "compile");
@@ -144,6 +146,46 @@ START_TEST(a_space_file_compiles)
 }
 END_TEST
 
+/* compile --winners builds each cached winner whose kernel targets --arch with the defines
+ * its family plans with (tests/caches/winners.sql: two sm90_gemm winners, N and K compiled
+ * into the specialized ones; an sm80_gemm winner, built for sm_90 and not sm_90a; a row of an
+ * unknown family, skipped and counted), each kernel once. */
+START_TEST(compile_winners_builds_the_cached_kernels)
+{
+    char dir[512], db[600], args[1024];
+    test_mkdtemp(dir, sizeof dir);
+    snprintf(db, sizeof db, "%s/tuning.db", dir);
+    snprintf(args, sizeof args, "cache --db '%s' import '%s'", db,
+             W8A8_SOURCE_DIR "/tests/caches/winners.sql");
+    expect(args, 0, "4 new measurements");
+    /* this test's database alone (the kernels go to the test's W8A8_KERNEL_DIR) */
+    const char *had_db = getenv("W8A8_CACHE_DB");
+    char saved_db[1024] = "";
+    if (had_db)
+        snprintf(saved_db, sizeof saved_db, "%s", had_db);
+    setenv("W8A8_CACHE_DB", db, 1);
+    setenv("W8A8_CACHE_PATH", "", 1);
+    static char out[1 << 15];
+    ck_assert_int_eq(run_cli("compile --arch sm_90a --winners --json", out, sizeof out), 0);
+    int kernels = 0;
+    for (const char *at = out; (at = strstr(at, "\"template\": \"sm90_gemm\"")) != NULL; at++)
+        kernels++;
+    ck_assert_msg(kernels == 2, "%d sm90_gemm kernels in:\n%s", kernels, out);
+    ck_assert_msg(strstr(out, ",N=4096,K=7168,") && strstr(out, ",N=6144,K=4096,"), "%s", out);
+    ck_assert_msg(!strstr(out, "sm80_gemm") && strstr(out, "1 winner of families this build"),
+                  "%s", out);
+    expect("compile --arch sm_90 --winners", 0, "sm80_gemm");
+    expect("compile --arch sm_80 --winners", 1, "nothing to compile for sm_80");
+    if (had_db)
+        setenv("W8A8_CACHE_DB", saved_db, 1);
+    else
+        unsetenv("W8A8_CACHE_DB");
+    unsetenv("W8A8_CACHE_PATH");
+    remove(db);
+    rmdir(dir);
+}
+END_TEST
+
 /* The tuned caches shipped in cache/ load as read-only layers and answer for an H200 and an
  * H100 80GB HBM3 exactly, and for another sm_90 part as a foreign device. */
 START_TEST(shipped_cache_answers)
@@ -206,6 +248,7 @@ int main(void)
     tcase_add_test(tc, bytecode_space_is_refused);
     tcase_add_test(tc, a_space_file_compiles);
     tcase_add_test(tc, shipped_cache_answers);
+    tcase_add_test(tc, compile_winners_builds_the_cached_kernels);
     tcase_add_test(tc, gpu_commands_without_a_device);
     suite_add_tcase(s, tc);
     return test_run_suite(s);

@@ -1,7 +1,8 @@
 /* w8a8 compile: builds kernels with NVRTC without a GPU — named templates with given defines,
- * every valid config of a space (--space FILE), or every embedded space's compile set (--all) —
- * and prints registers, shared memory, spills and compile time per kernel. With --rank it
- * compiles nothing and prints a space's ranked configs for given shapes instead. */
+ * every valid config of a space (--space FILE), every embedded space's compile set (--all), or
+ * every winner of the tuning caches (--winners) — and prints registers, shared memory, spills
+ * and compile time per kernel. With --rank it compiles nothing and prints a space's ranked
+ * configs for given shapes instead. */
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -92,9 +93,12 @@ static void *worker(void *arg)
         if (i >= l->count)
             return NULL;
         job *j = &l->items[i];
-        j->status = w8a8_kernel_compile(l->ctx, j->template_name, j->defines, l->arch, &j->info, NULL);
-        if (j->status != W8A8_OK)
-            snprintf(j->error, sizeof j->error, "%s", w8a8_errmsg(l->ctx));
+        if (!j->error[0]) { /* (a job whose defines failed has its error already) */
+            j->status =
+                w8a8_kernel_compile(l->ctx, j->template_name, j->defines, l->arch, &j->info, NULL);
+            if (j->status != W8A8_OK)
+                snprintf(j->error, sizeof j->error, "%s", w8a8_errmsg(l->ctx));
+        }
         pthread_mutex_lock(&l->lock);
         l->done++;
         job_print(l, j);
@@ -165,6 +169,64 @@ static w8a8_status add_space(w8a8_context *ctx, job_list *l, const char *name_or
     return st;
 }
 
+/* --winners: every key's winner in the caches (the user database and W8A8_CACHE_PATH's
+ * files) whose kernel builds for the list's arch (the family's own arch, or the device's),
+ * with the defines the family's plan compiles it with (gemm_family_defines: shape
+ * specialization, promoted sums, rows of A), each distinct kernel once. A winner whose
+ * defines cannot be made (a config its family refuses now) becomes a failed job; winners of
+ * families this build does not have are counted in `unknown`. */
+typedef struct winners_walk {
+    job_list *l;
+    size_t first, unknown;
+    w8a8_status st;
+} winners_walk;
+
+static int add_winner(void *user, const w8a8_cache_entry *e)
+{
+    winners_walk *w = user;
+    const gemm_family *family = gemm_family_find(e->family);
+    if (!family) {
+        w->unknown++;
+        return 0;
+    }
+    if (strcmp(family->arch ? family->arch : e->device.arch, w->l->arch) != 0)
+        return 0;
+    job *j = job_add(w->l);
+    if (!j) {
+        w->st = errorf(w->l->ctx, W8A8_NO_MEMORY, "out of host memory");
+        return 1;
+    }
+    snprintf(j->template_name, sizeof j->template_name, "%s", family->name);
+    w8a8_status st = gemm_family_defines(family, w->l->ctx, &e->problem, e->config, j->defines,
+                                         sizeof j->defines);
+    if (st != W8A8_OK) {
+        j->status = st;
+        snprintf(j->error, sizeof j->error, "%s", w8a8_errmsg(w->l->ctx));
+        snprintf(j->label, sizeof j->label, "%s (%lld,%lld,%lld)", e->config,
+                 (long long)e->problem.m, (long long)e->problem.n, (long long)e->problem.k);
+        return 0;
+    }
+    snprintf(j->label, sizeof j->label, "%s", j->defines);
+    for (size_t i = w->first; i + 1 < w->l->count; i++) {
+        const job *other = &w->l->items[i];
+        if (!other->error[0] && strcmp(other->template_name, j->template_name) == 0 &&
+            strcmp(other->defines, j->defines) == 0) {
+            w->l->count--; /* the same kernel as an earlier winner's */
+            break;
+        }
+    }
+    return 0;
+}
+
+static w8a8_status add_winners(w8a8_context *ctx, job_list *l, size_t *unknown)
+{
+    winners_walk w = {.l = l, .first = l->count, .st = W8A8_OK};
+    w8a8_cache_filter filter = {.flags = W8A8_CACHE_WINNERS};
+    w8a8_status st = w8a8_cache_list(ctx, &filter, add_winner, &w);
+    *unknown = w.unknown;
+    return st != W8A8_OK ? st : w.st;
+}
+
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -176,6 +238,9 @@ static void usage(FILE *f)
             "  --space FILE|NAME  every valid config of a space's compile problems\n"
             "  --all              every embedded space whose arch fits --arch, and the\n"
             "                     quantization kernels\n"
+            "  --winners          every key's winner in the tuning caches ($W8A8_CACHE_DB and\n"
+            "                     $W8A8_CACHE_PATH) whose kernel builds for --arch, with the\n"
+            "                     defines the dispatcher compiles it with\n"
             "  --max-configs N    per problem, the N best-ranked configs (default: all for\n"
             "                     --space, 8 for --all)\n"
             "  --jobs N           parallel NVRTC compiles (default: CPU count)\n"
@@ -192,7 +257,7 @@ static void usage(FILE *f)
 
 typedef struct compile_args {
     const char *arch, *defines, *space;
-    bool all, json;
+    bool all, json, winners;
     long max_configs, jobs;
     const char *templates[32];
     int ntemplates;
@@ -238,6 +303,8 @@ static int parse_args(int argc, char **argv, compile_args *a)
             a->jobs = strtol(argv[++i], NULL, 10);
         } else if (strcmp(arg, "--all") == 0) {
             a->all = true;
+        } else if (strcmp(arg, "--winners") == 0) {
+            a->winners = true;
         } else if (strcmp(arg, "--json") == 0) {
             a->json = true;
         } else if (arg[0] == '-') {
@@ -250,9 +317,9 @@ static int parse_args(int argc, char **argv, compile_args *a)
     }
     if (!a->arch)
         return cli_usage_error("compile: --arch is required (sm_80, sm_86, sm_89, sm_90, sm_90a)");
-    if (!a->all && !a->space && a->ntemplates == 0)
-        return cli_usage_error("compile: name templates, --space FILE or --all");
-    if (a->rank_count && (!a->space || a->all || a->ntemplates))
+    if (!a->all && !a->space && !a->winners && a->ntemplates == 0)
+        return cli_usage_error("compile: name templates, --space FILE, --all or --winners");
+    if (a->rank_count && (!a->space || a->all || a->winners || a->ntemplates))
         return cli_usage_error("compile: --rank goes with --space alone");
     if (a->jobs < 1)
         a->jobs = 1;
@@ -276,6 +343,13 @@ static w8a8_status collect_jobs(w8a8_context *ctx, const compile_args *a, job_li
                        &skipped);
     if (st == W8A8_OK && a->space && skipped)
         fprintf(stderr, "w8a8: compile: space %s does not target %s\n", a->space, a->arch);
+    if (st == W8A8_OK && a->winners) {
+        size_t unknown = 0;
+        st = add_winners(ctx, l, &unknown);
+        if (st == W8A8_OK && unknown)
+            fprintf(stderr, "w8a8: compile: %zu winner%s of families this build does not have "
+                            "skipped\n", unknown, unknown == 1 ? "" : "s");
+    }
     if (a->all) {
         /* quant has no tuning space: its compile set lives beside its host code */
         for (size_t i = 0; quant_compile_defines(i) && st == W8A8_OK; i++) {
