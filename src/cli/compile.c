@@ -128,6 +128,29 @@ static bool job_seen(const job_list *l, size_t *slots, size_t count, size_t inde
     return false;
 }
 
+/* Drops the jobs from `first` on that compile a kernel an earlier one of them compiles (by
+ * job_seen), keeping the first of each and the order; a job that failed before compiling
+ * (its error set) always stays. */
+static w8a8_status job_list_drop_repeats(w8a8_context *ctx, job_list *l, size_t first)
+{
+    size_t slot_count = 16;
+    while (slot_count < 2 * (l->count - first))
+        slot_count *= 2;
+    size_t *slots = calloc(slot_count, sizeof *slots);
+    if (!slots)
+        return errorf(ctx, W8A8_NO_MEMORY, "out of host memory");
+    size_t kept = first;
+    for (size_t i = first; i < l->count; i++) {
+        if (kept != i)
+            l->items[kept] = l->items[i];
+        if (l->items[kept].error[0] || !job_seen(l, slots, slot_count, kept))
+            kept++;
+    }
+    l->count = kept;
+    free(slots);
+    return W8A8_OK;
+}
+
 /* Adds every (problem, config) the space wants compiled for arch, at most max_configs per
  * problem (in rank order; 0 means all), each distinct kernel once. *skipped: the space does
  * not target arch. */
@@ -143,12 +166,7 @@ static w8a8_status add_space(w8a8_context *ctx, job_list *l, const char *name_or
     space_compile_plan plan = {0};
     if (!*skipped && (st = space_device_nominal(ctx, l->arch, &dev)) == W8A8_OK)
         st = space_compile_plan_make(ctx, s, &dev, max_configs, &plan);
-    size_t slot_count = 16;
-    while (slot_count < 2 * plan.count)
-        slot_count *= 2;
-    size_t *slots = calloc(slot_count, sizeof *slots);
-    if (!slots && st == W8A8_OK)
-        st = errorf(ctx, W8A8_NO_MEMORY, "out of host memory");
+    const size_t first = l->count;
     for (size_t i = 0; st == W8A8_OK && i < plan.count; i++) {
         job *j = job_add(l);
         if (!j) {
@@ -160,10 +178,9 @@ static w8a8_status add_space(w8a8_context *ctx, job_list *l, const char *name_or
                                  &plan.items[i].problem, plan.items[i].config, j->defines,
                                  sizeof j->defines);
         snprintf(j->label, sizeof j->label, "%s", j->defines);
-        if (st == W8A8_OK && job_seen(l, slots, slot_count, l->count - 1))
-            l->count--; /* the same kernel as an earlier config */
     }
-    free(slots);
+    if (st == W8A8_OK) /* configs that differ only in launch arguments share a kernel */
+        st = job_list_drop_repeats(ctx, l, first);
     space_compile_plan_free(&plan);
     space_free(s);
     return st;
@@ -177,7 +194,7 @@ static w8a8_status add_space(w8a8_context *ctx, job_list *l, const char *name_or
  * families this build does not have are counted in `unknown`. */
 typedef struct winners_walk {
     job_list *l;
-    size_t first, unknown;
+    size_t unknown;
     w8a8_status st;
 } winners_walk;
 
@@ -207,24 +224,20 @@ static int add_winner(void *user, const w8a8_cache_entry *e)
         return 0;
     }
     snprintf(j->label, sizeof j->label, "%s", j->defines);
-    for (size_t i = w->first; i + 1 < w->l->count; i++) {
-        const job *other = &w->l->items[i];
-        if (!other->error[0] && strcmp(other->template_name, j->template_name) == 0 &&
-            strcmp(other->defines, j->defines) == 0) {
-            w->l->count--; /* the same kernel as an earlier winner's */
-            break;
-        }
-    }
     return 0;
 }
 
 static w8a8_status add_winners(w8a8_context *ctx, job_list *l, size_t *unknown)
 {
-    winners_walk w = {.l = l, .first = l->count, .st = W8A8_OK};
+    winners_walk w = {.l = l, .st = W8A8_OK};
+    const size_t first = l->count;
     w8a8_cache_filter filter = {.flags = W8A8_CACHE_WINNERS};
     w8a8_status st = w8a8_cache_list(ctx, &filter, add_winner, &w);
     *unknown = w.unknown;
-    return st != W8A8_OK ? st : w.st;
+    if (st == W8A8_OK)
+        st = w.st;
+    /* keys whose winners build the same kernel (raster, group; shared cubins) compile once */
+    return st == W8A8_OK ? job_list_drop_repeats(ctx, l, first) : st;
 }
 
 static void usage(FILE *f)
