@@ -49,6 +49,16 @@
 --              64-row sub-tile instead of two; each K block's wgmmas and promotion go sub-tile
 --              by sub-tile, so 128-row consumers fit wider tiles (e.g. 256×112, one-consumer
 --              128×128) that read less of L2 per FLOP. A plain tune offers it with block scales
+--   tail       1 or 2 (cluster 1, split 1, pingpong 0, stagger 0): the grid is clusters of
+--              `tail` CTAs; the tiles of the full waves go whole, each tile of the partial
+--              last wave goes to one cluster, its ranks taking K slices that meet as split's
+--              do (consumers · rows · block_n · 4 bytes of shared memory more). The host
+--              splits only where that shortens the last wave (src/sm90_gemm.c,
+--              sm90_tail_whole; fits() here): the rest's slices must take fewer than `tail`
+--              turns, e.g. 1024x7168 in 128x128 tiles on 132 SMs: 448 = 3 · 132 + 52, the
+--              52 in halves take one half-tile turn. The template and the host take tail 4
+--              too; the space leaves it out: clusters of 4 leave 12 SMs idle
+--              (gemm.cluster_slots), and every value of a parameter multiplies the walk.
 -- The template's swap=1 (swap-AB: the weights on wgmma's M side) is offered by its own space,
 -- scripts/sm90_swap.lua, at M <= 64; configs of this space leave it at 0.
 
@@ -152,7 +162,7 @@ local function smem_bytes(c, problem)
         staging = c.consumers * rows_per_consumer(c) * slots * box
     end
     local partials = 0
-    if c.split > 1 then
+    if c.split > 1 or c.tail > 1 then
         partials = c.consumers * rows_per_consumer(c) * c.block_n * 4 + SPLIT_BAR_BYTES
     end
     local scales = 0
@@ -245,18 +255,45 @@ local function valid(c, problem, device)
     if c.split > 1 and (c.cluster ~= 1 or c.pingpong ~= 0) then
         return false, "split needs cluster 1 and pingpong 0"
     end
+    if c.tail > 1 and (c.cluster ~= 1 or c.split ~= 1 or c.pingpong ~= 0 or c.stagger ~= 0) then
+        return false, "tail needs cluster 1, split 1, pingpong 0 and stagger 0"
+    end
     return true
+end
+
+-- tail > 1: the tiles of the full waves and how many turns of 1/tail of a tile the rest takes
+-- on `ctas` CTAs, or nil when the host would not split (src/sm90_gemm.c, sm90_tail_whole)
+local function tail_turns(c, tiles, ctas, k_groups)
+    if c.tail < 2 or ctas < c.tail or k_groups < c.tail then
+        return nil
+    end
+    local rest = tiles % ctas
+    if rest == 0 or rest * c.tail > ctas * (c.tail - 1) then
+        return nil
+    end
+    return tiles - rest, ceil_div(rest * c.tail, ctas)
+end
+
+local function tail_ctas(c, device)
+    return gemm.cluster_slots(device, c.tail)
+end
+
+local function k_groups(c, problem)
+    return ceil_div(ceil_div(problem.k, BK), 1 << c.overlap)
 end
 
 -- What depends on the shape beyond prune(): valid() reads M, N and K only through prune(), so
 -- an enumeration asks valid() once per problem class and prune() outcome and fits() per key.
 local function fits(c, problem, device)
+    local tiles = ceil_div(problem.m, c.block_m) * ceil_div(problem.n, c.block_n)
     -- splitting pays only when the tiles leave SMs idle
-    if c.split > 1 then
-        local tiles = ceil_div(problem.m, c.block_m) * ceil_div(problem.n, c.block_n)
-        if tiles * c.split > 2 * device.sm_count then
-            return false, "split: tiles already fill the GPU"
-        end
+    if c.split > 1 and tiles * c.split > 2 * device.sm_count then
+        return false, "split: tiles already fill the GPU"
+    end
+    -- the tail: only where the host splits the last wave (else it is the tail-1 kernel on
+    -- fewer SMs, with less shared memory)
+    if c.tail > 1 and not tail_turns(c, tiles, tail_ctas(c, device), k_groups(c, problem)) then
+        return false, "tail: no partial wave that slices shorten"
     end
     return true
 end
@@ -324,6 +361,17 @@ local function cost_model(c, problem, device, f)
     -- of 128x64 split 4 took two waves at 128x2112x7168 (bench/results-2026-11-26-s19, K1:
     -- 20.5 us, where 27 of 128x80 took one, 13.3 us)
     local waves = ceil_div(tiles, gemm.cluster_slots(device, c.cluster * split))
+    -- tail: the full waves whole, then turns of 1/tail of a tile
+    local tail_whole, tail_turn_count
+    if c.tail > 1 then
+        local ctas = tail_ctas(c, device)
+        tail_whole, tail_turn_count = tail_turns(c, tiles, ctas, k_groups(c, problem))
+        if tail_whole then
+            waves = tail_whole // ctas + tail_turn_count / c.tail
+        else
+            waves = ceil_div(tiles, ctas)
+        end
+    end
     -- overlap: groups of 2^overlap K blocks, the last one filled with zero blocks; split
     -- gives each rank whole groups
     local g = 1 << c.overlap
@@ -342,6 +390,11 @@ local function cost_model(c, problem, device, f)
     end
     if c.epilogue >= 1 then
         epilogue = epilogue * 0.6                         -- the TMA store runs under the next tile
+    end
+    -- tail: rank 0 of each split tile adds its peers' partial tiles, as split's does (once)
+    local tail_reduce = 0
+    if tail_whole then
+        tail_reduce = (c.tail - 1) * c.block_m * c.block_n * 4 / 32 + 800
     end
     -- two warpgroups sharing each tile: measured 5-10 % under ping-pong
     local main_loop_factor = c.consumers == 2 and f.cooperative or 1.0
@@ -384,13 +437,13 @@ local function cost_model(c, problem, device, f)
     if c.consumers == 1 then
         tile_time = tile_time * f.one_consumer            -- no second warpgroup to hide waits
     end
-    local cost = waves * tile_time + fill
+    local cost = waves * tile_time + fill + tail_reduce
     if c.pingpong == 1 and tiles <= device.sm_count then
         cost = cost * f.pingpong_one_tile -- one tile per CTA: nothing to overlap
     end
     local steps = (c.raster == 0 and 0 or 1) + (c.group == 8 and 0 or 1)
         + ring_steps(c, problem, device, f, k_blocks) + (c.cluster == 1 and 0 or 1)
-        + (split == 1 and 0 or 1)
+        + (split == 1 and 0 or 1) + (c.tail == 1 and 0 or 1)
     -- specialized: the same kernel with constant trip counts, tried right before its twin
     local specialized = c.specialize == 1 and 0.995 or 1.0
     local stores = c.epilogue == 0 and f.direct_store or 1.0 -- registers to global, in the loop
@@ -423,7 +476,7 @@ local function default(problem, device)
     for _, s in ipairs(is_promoted(problem) and BLOCK_DEFAULT_SHAPES or DEFAULT_SHAPES) do
         local c = { block_m = s[1], block_n = s[2], consumers = s[3], pingpong = s[4],
                     raster = 0, group = 8, cluster = 1, stages = 2, epilogue = 0, split = 1,
-                    specialize = 0, overlap = 0, stagger = 0, wave = 0 }
+                    specialize = 0, overlap = 0, stagger = 0, wave = 0, tail = 1 }
         -- the deepest ring that fits, at most 8
         for stages = 8, 2, -1 do
             c.stages = stages
@@ -497,9 +550,10 @@ return {
         overlap = { 0, 1, 2, 3 },
         stagger = { 0, 1 },
         wave = { 0, 1 },
+        tail = { 1, 2 },
     },
     order = { "block_m", "block_n", "stages", "consumers", "pingpong", "raster", "group",
-        "cluster", "epilogue", "split", "specialize", "overlap", "stagger", "wave" },
+        "cluster", "epilogue", "split", "specialize", "overlap", "stagger", "wave", "tail" },
 
     valid = valid,
     fits = fits,

@@ -19,7 +19,7 @@ typedef struct gemm_plan {
     const jit_kernel *kernels[W8A8_PLAN_KERNELS];
     jit_launch launch;       /* grid, block, smem, cluster; stream filled per call */
     int64_t workspace_bytes; /* device scratch the family needs (split-K partials), 0 if none */
-    int64_t ints[12];        /* family-private precomputed values */
+    int64_t ints[16];        /* family-private precomputed values */
 } gemm_plan;
 
 typedef struct gemm_family {
@@ -80,6 +80,12 @@ bool gemm_promotes(const w8a8_problem *problem);
  * key (cache_m_bucket) and so a dispatched plan hold every M of one bucket; a family whose
  * kernels depend on M (sm90_gemm's A_ROWS) takes the bucket from here. */
 int64_t gemm_m_bucket(int64_t m);
+
+/* sm90_gemm's tail > 1 (src/sm90_gemm.c): of `units` tiles on `ctas` CTAs in clusters of
+ * `tail`, how many go whole before the last partial wave, whose tiles are split into `tail`
+ * K slices of `groups` K groups each: units (no split) unless the slices shorten that wave
+ * and every slice gets a group; else a multiple of ctas. */
+int64_t sm90_tail_whole(int64_t units, int64_t ctas, int64_t tail, int64_t groups);
 
 /* A tunable family's parameter: its name in config strings and spaces, the offset of its int
  * in the family's config struct, the value a config that leaves it out gets, and whether the

@@ -5,8 +5,9 @@
  * kernel's tile rows) and (epilogue 1 or 2, when the output allows it) the output from jit_tensor_map_encode (the
  * driver encodes a map once per thread and arguments; later calls copy it), fills the
  * argument block and launches a persistent grid: min(tiles, SM count) CTAs, or with cluster=2
- * two CTAs per cluster (split=S: S CTAs per cluster, one K slice each), as many clusters as
- * the device runs at once. Runs on compute capability 9.0 only. */
+ * two CTAs per cluster (split=S: S CTAs per cluster, one K slice each; tail=T: T CTAs per
+ * cluster, splitting only the last partial wave's tiles), as many clusters as the device runs
+ * at once. Runs on compute capability 9.0 only. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -54,12 +55,13 @@
 /* plan->ints slots */
 enum {
     SM90_I_BLOCK_M, SM90_I_BLOCK_N, SM90_I_CLUSTER, SM90_I_MAX_CLUSTERS, SM90_I_EPILOGUE,
-    SM90_I_WG_M, SM90_I_SPLIT, SM90_I_RASTER, SM90_I_GROUP, SM90_I_SWAP, SM90_I_A_ROWS
+    SM90_I_WG_M, SM90_I_SPLIT, SM90_I_RASTER, SM90_I_GROUP, SM90_I_SWAP, SM90_I_A_ROWS,
+    SM90_I_TAIL, SM90_I_OVERLAP
 };
 
 typedef struct sm90_config {
     int block_m, block_n, stages, consumers, pingpong, raster, group, cluster, epilogue, split;
-    int specialize, overlap, stagger, wave, swap, evict;
+    int specialize, overlap, stagger, wave, swap, evict, tail;
 } sm90_config;
 
 /* In the space's parameter order; the canonical config string follows it. raster and group
@@ -82,6 +84,7 @@ static const gemm_param sm90_params[] = {
     {"wave", offsetof(sm90_config, wave), 0, false},
     {"swap", offsetof(sm90_config, swap), 0, false},
     {"evict", offsetof(sm90_config, evict), 0, false},
+    {"tail", offsetof(sm90_config, tail), 1, false},
 };
 #define SM90_PARAM_COUNT (sizeof sm90_params / sizeof sm90_params[0])
 
@@ -151,7 +154,7 @@ static int sm90_a_rows(const sm90_config *c, const w8a8_problem *problem)
     return rows < c->block_m ? (int)rows : 0;
 }
 
-/* The ring, the epilogue staging (sm90_staging_bytes), split > 1's partial sums (each
+/* The ring, the epilogue staging (sm90_staging_bytes), split or tail > 1's partial sums (each
  * consumer's rows × block_n × 4 bytes), the barriers, block scales' per-stage scale areas
  * (block_m A scales and 16 bytes of B scales; swap: block_n token scales and 16 bytes of weight
  * scales) and the alignment slack; as SM90_SMEM_BYTES in the template (with sm90_a_rows, a
@@ -160,8 +163,9 @@ static unsigned sm90_smem_bytes(const sm90_config *c, const w8a8_problem *proble
 {
     unsigned rows = (unsigned)c->consumers * (unsigned)sm90_wg_m(c);
     unsigned staging = sm90_staging_bytes(c, problem);
-    unsigned partials = c->split > 1 ? rows * (unsigned)c->block_n * 4u + SM90_SPLIT_BARRIER_BYTES
-                                     : 0u;
+    unsigned partials = c->split > 1 || c->tail > 1
+                            ? rows * (unsigned)c->block_n * 4u + SM90_SPLIT_BARRIER_BYTES
+                            : 0u;
     /* swap: the tile's token scales (its columns), then the weight blocks' (the 16 bytes) */
     unsigned scaled = (unsigned)(c->swap ? c->block_n : c->block_m);
     unsigned scales = problem->a_scale.kind == W8A8_SCALE_BLOCK
@@ -273,6 +277,13 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
         return errorf(ctx, W8A8_INVALID,
                       "sm90_gemm config: split %d needs cluster 1 and pingpong 0 (the cluster "
                       "holds the K slices of one tile)", c->split);
+    if (c->tail != 1 && c->tail != 2 && c->tail != 4)
+        return errorf(ctx, W8A8_INVALID, "sm90_gemm config: tail %d (1, 2 or 4)", c->tail);
+    if (c->tail > 1 && (c->cluster != 1 || c->split != 1 || c->pingpong || c->swap || c->stagger))
+        return errorf(ctx, W8A8_INVALID,
+                      "sm90_gemm config: tail %d (the last wave's tiles split along K in "
+                      "clusters of %d CTAs) needs cluster 1, split 1, pingpong 0, swap 0 and "
+                      "stagger 0", c->tail, c->tail);
     int accumulators = (wg_m / 64) * c->block_n / 2;
     int overhead = SM90_REG_OVERHEAD;
     if (sm90_promoted(problem) && c->overlap) {
@@ -299,14 +310,30 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
     return W8A8_OK;
 }
 
+/* tail > 1: how many of `units` tiles go whole on `ctas` CTAs (clusters of `tail`); the rest,
+ * the last partial wave, is split into `tail` K slices of `groups` K groups each (the
+ * template's TAIL). Split only when the slices shorten the last wave, ceil(rest·tail / ctas)
+ * turns of 1/tail of a tile instead of one turn, and every slice gets a group; else every
+ * unit goes whole. The result is a multiple of ctas, or units. */
+int64_t sm90_tail_whole(int64_t units, int64_t ctas, int64_t tail, int64_t groups)
+{
+    if (tail < 2 || ctas < tail || groups < tail)
+        return units;
+    int64_t rest = units % ctas;
+    if (rest == 0 || rest * tail > ctas * (tail - 1))
+        return units;
+    return units - rest;
+}
+
 /* The persistent grid for the problem's actual M and N: one CTA per SM, or with cluster=2
  * as many CTA pairs as run at once, never more than there are units of work (a unit is
  * `cluster` tiles stacked along M, taken by `cluster` CTAs; with split=S one tile, taken by
- * S CTAs). */
+ * S CTAs; with tail=T a cluster of T CTAs takes T whole tiles or one split one). */
 static void sm90_grid(const gemm_plan *plan, const w8a8_problem *problem, jit_launch *launch)
 {
     int64_t cluster = plan->ints[SM90_I_CLUSTER];
-    int64_t ctas = cluster * plan->ints[SM90_I_SPLIT]; /* per cluster */
+    /* CTAs per cluster */
+    int64_t ctas = cluster * plan->ints[SM90_I_SPLIT] * plan->ints[SM90_I_TAIL];
     /* swap: tile rows run over N (the weights), tile columns over M */
     int64_t rows = plan->ints[SM90_I_SWAP] ? problem->n : problem->m;
     int64_t cols = plan->ints[SM90_I_SWAP] ? problem->m : problem->n;
@@ -395,11 +422,13 @@ static w8a8_status sm90_plan(w8a8_context *ctx, const w8a8_problem *problem, con
     plan->ints[SM90_I_GROUP] = c.group;
     plan->ints[SM90_I_SWAP] = c.swap;
     plan->ints[SM90_I_A_ROWS] = sm90_a_rows(&c, problem);
+    plan->ints[SM90_I_TAIL] = c.tail;
+    plan->ints[SM90_I_OVERLAP] = c.overlap;
     plan->launch.block[0] = SM90_WARPGROUP * (unsigned)(c.consumers + 1);
     plan->launch.block[1] = 1;
     plan->launch.block[2] = 1;
     plan->launch.shared_bytes = sm90_smem_bytes(&c, problem);
-    int ctas = c.cluster * c.split; /* per cluster */
+    int ctas = c.cluster * c.split * c.tail; /* per cluster */
     plan->launch.cluster[0] = (unsigned)ctas;
     plan->launch.cluster[1] = plan->launch.cluster[2] = 1;
     plan->launch.pdl = ctx->pdl; /* the kernel waits before touching memory (common/pdl.cuh) */
@@ -505,8 +534,15 @@ static w8a8_status sm90_run(w8a8_context *ctx, const gemm_plan *plan, const w8a8
     sm90_grid(plan, problem, &launch);
     launch.stream = stream;
     int raster = (int)plan->ints[SM90_I_RASTER], group = (int)plan->ints[SM90_I_GROUP];
+    /* tail > 1: the units that go whole (the template's K groups: K blocks in groups of
+     * 2^overlap) */
+    int64_t tiles_m = (args.m + plan->ints[SM90_I_BLOCK_M] - 1) / plan->ints[SM90_I_BLOCK_M];
+    int64_t tiles_n = (args.n + plan->ints[SM90_I_BLOCK_N] - 1) / plan->ints[SM90_I_BLOCK_N];
+    int64_t group_k = (int64_t)SM90_BLOCK_K_BYTES << plan->ints[SM90_I_OVERLAP];
+    int whole = (int)sm90_tail_whole(tiles_m * tiles_n, launch.grid[0], plan->ints[SM90_I_TAIL],
+                                     (args.k + group_k - 1) / group_k);
     void *params[] = {&map_a, &map_b, tma_store ? &map_c : (void *)&no_map, &args, &tma_store,
-                      &raster, &group};
+                      &raster, &group, &whole};
     return jit_kernel_launch(ctx, plan->kernels[0], &launch, params);
 }
 

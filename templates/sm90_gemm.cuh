@@ -31,6 +31,8 @@
  *   tma_store             1: EPILOGUE 1 and 2 store through tma_c; 0: direct stores
  *   raster, group         the tile order (the config's raster and group, below): launch
  *                         arguments, so the configs that differ only there share a cubin
+ *   whole                 TAIL > 1: the units that go whole (TAIL below; a multiple of the
+ *                         grid, or every unit); unused otherwise
  * Launch: block 128·(CONSUMERS+1) threads, dynamic shared memory SM90_SMEM_BYTES (below:
  * STAGES·(BLOCK_M+BLOCK_N)·128 + the epilogue staging + 16·STAGES + 16 + 1024 alignment
  * slack; with A_ROWS the ring is STAGES·(A_ROWS+BLOCK_N)·128 + (BLOCK_M−A_ROWS)·128), a
@@ -80,6 +82,16 @@
  *               rank's buffer, and runs the epilogue. No global workspace and no atomics: a
  *               launch is safe under CUDA graph capture. Few tiles (small M) then keep every
  *               SM streaming with tiles large enough to reuse their operands.
+ *   TAIL        1, 2 or 4 (CLUSTER 1, SPLIT 1, no PINGPONG, SWAP or STAGGER): the partial
+ *               last wave split along K. The grid is clusters of TAIL CTAs. The first
+ *               `whole` units (a launch argument: a multiple of the grid, chosen by the
+ *               host) go whole to the CTAs in turn, as without TAIL; each of the rest goes
+ *               to one cluster, its ranks taking the K slices and meeting as with SPLIT
+ *               (the same buffers, barriers and fixed order). The host splits the tail when
+ *               that shortens it (sm90_tail_whole in src/sm90_gemm.c): with 224 tiles on
+ *               132 SMs, 92 tiles in quarters take 3 quarter-tile turns instead of one
+ *               whole-tile turn. Which tiles are split depends on the tile count, so a row's
+ *               last bits can depend on M; two runs of one problem are bitwise equal.
  * Problem traits (common/gemm_args.h values): A_TYPE, B_TYPE (E4M3/E5M2 mixes, or INT8
  * with INT8), OUT_TYPE (BF16, FP16, FP32), BIAS_TYPE (NONE, OUT_TYPE or FP32), A_SCALE and
  * B_SCALE (TENSOR, ROW, or BLOCK on both: see below), AZP (INT8 only: NONE, TENSOR, TOKEN),
@@ -210,6 +222,9 @@
 #ifndef W8A8_SWAP
 #define W8A8_SWAP 0
 #endif
+#ifndef W8A8_TAIL
+#define W8A8_TAIL 1
+#endif
 /* N and K: compiled in (SPECIALIZE) or the run-time arguments (args in scope). */
 #if W8A8_SPECIALIZE
 #if !defined(W8A8_N) || !defined(W8A8_K)
@@ -280,12 +295,14 @@
 #define SM90_C_BOX_AREA (SM90_WG_M * SM90_C_BOX_BYTES)
 #define SM90_C_WG_BYTES (SM90_C_SLOTS * SM90_C_BOX_AREA)
 #define SM90_C_BYTES (W8A8_EPILOGUE ? W8A8_CONSUMERS * SM90_C_WG_BYTES : 0)
-/* SPLIT > 1: each consumer's partial sums (4 bytes per accumulator of its rows × BLOCK_N)
- * and a ready and a free mbarrier per consumer. */
-#define SM90_CTAS (W8A8_CLUSTER * W8A8_SPLIT) /* CTAs of a cluster */
+/* SPLIT > 1 or TAIL > 1 (SM90_KSPLIT K slices of a tile in a cluster): each consumer's
+ * partial sums (4 bytes per accumulator of its rows × BLOCK_N) and a ready and a free
+ * mbarrier per consumer. */
+#define SM90_KSPLIT (W8A8_SPLIT * W8A8_TAIL)
+#define SM90_CTAS (W8A8_CLUSTER * SM90_KSPLIT) /* CTAs of a cluster */
 #define SM90_RED_WG_BYTES (SM90_WG_M * W8A8_BLOCK_N * 4)
-#define SM90_RED_BYTES (W8A8_SPLIT > 1 ? W8A8_CONSUMERS * SM90_RED_WG_BYTES : 0)
-#define SM90_RED_BAR_BYTES (W8A8_SPLIT > 1 ? 32 : 0)
+#define SM90_RED_BYTES (SM90_KSPLIT > 1 ? W8A8_CONSUMERS * SM90_RED_WG_BYTES : 0)
+#define SM90_RED_BAR_BYTES (SM90_KSPLIT > 1 ? 32 : 0)
 /* Block scales: per stage the tile's BLOCK_M A scales, then its SM90_SB_COUNT B scales (one
  * when no tile straddles a 128-column block, else one per block a tile can touch), padded to
  * 16 bytes; after the barriers. */
@@ -322,6 +339,10 @@ static_assert(W8A8_SPLIT == 1 || W8A8_SPLIT == 2 || W8A8_SPLIT == 4, "SPLIT is 1
 static_assert(W8A8_SPECIALIZE == 0 || W8A8_SPECIALIZE == 1, "SPECIALIZE is 0 or 1");
 static_assert(W8A8_SPLIT == 1 || (W8A8_CLUSTER == 1 && !W8A8_PINGPONG),
               "SPLIT > 1 needs CLUSTER 1 and no PINGPONG");
+static_assert(W8A8_TAIL == 1 || ((W8A8_TAIL == 2 || W8A8_TAIL == 4) && W8A8_CLUSTER == 1 &&
+                                 W8A8_SPLIT == 1 && !W8A8_PINGPONG && !W8A8_SWAP &&
+                                 !W8A8_STAGGER),
+              "TAIL is 1, or 2 or 4 with CLUSTER 1, SPLIT 1 and no PINGPONG, SWAP or STAGGER");
 static_assert(SM90_C_ROW_BYTES % 16 == 0, "a staged row is whole 16-byte chunks");
 static_assert(SM90_INT8 == (W8A8_B_TYPE == W8A8_T_INT8), "INT8 pairs only with INT8");
 static_assert(W8A8_A_TYPE == W8A8_T_E4M3 || W8A8_A_TYPE == W8A8_T_E5M2 || SM90_INT8, "A_TYPE");
@@ -1012,15 +1033,17 @@ struct sm90_units {
     int m_units, n_tiles, count, first, step, rank;
     int raster, group; /* the tile order (sm90_tile_coords) */
     int k_rank; /* SPLIT > 1: this CTA's K slice (its rank in the cluster); else 0 */
+    int whole;  /* TAIL > 1: the units that go whole (the kernel's argument) */
 };
 
 __device__ __forceinline__ sm90_units sm90_units_make(int m_tiles, int n_tiles, int raster,
-                                                      int group)
+                                                      int group, int whole)
 {
     sm90_units u;
     u.raster = raster;
     u.group = group;
     u.k_rank = 0;
+    u.whole = whole;
 #if W8A8_CLUSTER == 2
     u.rank = (int)sm90_cluster_rank();
     u.first = (int)sm90_cluster_id();
@@ -1049,6 +1072,58 @@ __device__ __forceinline__ void sm90_unit_tile(const sm90_units &u, int unit, in
     sm90_tile_coords(unit, u.m_units, u.n_tiles, u.raster, u.group, mu, nt);
     mt = mu * W8A8_CLUSTER + u.rank;
 }
+
+#if W8A8_TAIL > 1
+/* TAIL (above): this CTA's tiles in order. Units blockIdx.x, + gridDim.x, … below `whole` go
+ * whole (K blocks [0, k_steps)); then units whole + the cluster's id, + the cluster count, …
+ * each with this rank's K slice (whole groups of SM90_GROUP blocks). The host splits only
+ * when every slice has a group (sm90_tail_whole), and `whole` is a multiple of the grid, so
+ * the ranks of a cluster reach each split tile together. */
+struct sm90_tail_walk {
+    int unit, kb_begin, kb_end; /* the current tile and its K blocks */
+    bool split;                 /* the current tile is split (the ranks meet after it) */
+    int next_whole, whole, step, next_split, split_step, count, kb_lo, kb_hi, k_steps;
+
+    __device__ __forceinline__ bool next()
+    {
+        if (next_whole < whole) {
+            unit = next_whole;
+            next_whole += step;
+            kb_begin = 0;
+            kb_end = k_steps;
+            split = false;
+            return true;
+        }
+        if (next_split < count) {
+            unit = next_split;
+            next_split += split_step;
+            kb_begin = kb_lo;
+            kb_end = kb_hi;
+            split = true;
+            return true;
+        }
+        return false;
+    }
+};
+
+__device__ __forceinline__ sm90_tail_walk sm90_tail_walk_make(const sm90_units &u, int k_steps)
+{
+    sm90_tail_walk w;
+    const int rank = (int)sm90_cluster_rank(), groups = k_steps / SM90_GROUP;
+    w.count = u.count;
+    w.whole = u.whole;
+    w.k_steps = k_steps;
+    w.next_whole = (int)blockIdx.x;
+    w.step = (int)gridDim.x;
+    w.next_split = u.whole + (int)sm90_cluster_id();
+    w.split_step = (int)sm90_cluster_count();
+    w.kb_lo = SM90_GROUP * (rank * groups / W8A8_TAIL);
+    w.kb_hi = SM90_GROUP * ((rank + 1) * groups / W8A8_TAIL);
+    w.unit = w.kb_begin = w.kb_end = 0;
+    w.split = false;
+    return w;
+}
+#endif
 
 /* Tile origins. Tile t of a dimension starts at t·BLOCK, except a last tile that would run
  * past the extent while a whole tile fits inside it: that one moves back to end at the extent
@@ -1100,6 +1175,19 @@ __device__ __forceinline__ void sm90_ring_fill(const sm90_units &units, int kb_b
 {
     int stage = 0;
     sm90_u32 phase = 0;
+#if W8A8_TAIL > 1
+    (void)kb_begin; /* 0: TAIL has no SPLIT */
+    sm90_tail_walk walk = sm90_tail_walk_make(units, kb_end);
+    while (walk.next()) {
+        int mt, nt;
+        sm90_unit_tile(units, walk.unit, mt, nt);
+        for (int kb = walk.kb_begin; kb < walk.kb_end; ++kb) {
+            sm90_bar_wait(empty_bar + 8 * stage, phase ^ 1u);
+            fill(stage, mt, nt, kb);
+            sm90_ring_next(stage, phase);
+        }
+    }
+#else
     for (int unit = units.first; unit < units.count; unit += units.step) {
         int mt, nt;
         sm90_unit_tile(units, unit, mt, nt);
@@ -1109,11 +1197,12 @@ __device__ __forceinline__ void sm90_ring_fill(const sm90_units &units, int kb_b
             sm90_ring_next(stage, phase);
         }
     }
+#endif
 }
 
-#if W8A8_SPLIT > 1
+#if SM90_KSPLIT > 1
 /* Split-K: sums the consumer's partial accumulators over the cluster's K slices into rank
- * 0's (see SPLIT above). buf: this consumer's buffer; ready, free_bar: its barriers; phase:
+ * 0's (see SPLIT above; TAIL's split tiles the same). buf: this consumer's buffer; ready, free_bar: its barriers; phase:
  * the parity of this tile (flips per tile). Ranks > 0 return once their partials are handed
  * over; rank 0 returns with the whole sum. */
 __device__ __forceinline__ void sm90_split_reduce(sm90_acc_t (&acc)[SM90_SUB_M][SM90_ACC],
@@ -1133,7 +1222,7 @@ __device__ __forceinline__ void sm90_split_reduce(sm90_acc_t (&acc)[SM90_SUB_M][
     }
     sm90_bar_wait_cluster(ready, phase);
 #pragma unroll
-    for (int r = 1; r < W8A8_SPLIT; ++r) {
+    for (int r = 1; r < SM90_KSPLIT; ++r) {
         const sm90_u32 peer = sm90_map_cta(slot, (sm90_u32)r);
 #pragma unroll
         for (int s = 0; s < SM90_SUB_M; ++s)
@@ -1142,7 +1231,7 @@ __device__ __forceinline__ void sm90_split_reduce(sm90_acc_t (&acc)[SM90_SUB_M][
                 sm90_add_cluster_v4(peer + ((s * SM90_ACC + i) / 4) * 2048, acc[s], i);
     }
 #pragma unroll
-    for (int r = 1; r < W8A8_SPLIT; ++r)
+    for (int r = 1; r < SM90_KSPLIT; ++r)
         sm90_bar_arrive_remote_release(free_bar, (sm90_u32)r);
 }
 #endif
@@ -1151,7 +1240,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
     w8a8_sm90_gemm(const __grid_constant__ sm90_tensor_map tma_a,
                    const __grid_constant__ sm90_tensor_map tma_b,
                    const __grid_constant__ sm90_tensor_map tma_c, const w8a8_gemm_args args,
-                   const int tma_store, const int raster, const int group)
+                   const int tma_store, const int raster, const int group, const int whole)
 {
     extern __shared__ __align__(1024) unsigned char smem_raw[];
     /* Buffers must be 1024-byte aligned for the 128-byte swizzle; the host adds slack. The
@@ -1203,7 +1292,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
     /* OVERLAP takes K blocks in groups: a count not a multiple of the group gets more, wholly
      * past K (TMA zero-fills them, their scales are 0) */
     const int k_steps = (k_blocks + SM90_GROUP - 1) & ~(SM90_GROUP - 1);
-    const sm90_units units = sm90_units_make(m_tiles, n_tiles, raster, group);
+    const sm90_units units = sm90_units_make(m_tiles, n_tiles, raster, group, whole);
     /* this CTA's K blocks of every tile: all of them, or its slice with SPLIT > 1 (whole
      * groups; a separate expression, so the kernels without a split keep their code) */
 #if W8A8_SPLIT > 1
@@ -1230,9 +1319,9 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
         sm90_bar_init(turn_bar, 4);
         sm90_bar_init(turn_bar + 8, 4);
 #endif
-#if W8A8_SPLIT > 1
+#if SM90_KSPLIT > 1
         for (int c = 0; c < W8A8_CONSUMERS; ++c) {
-            sm90_bar_init(red_bar + 8 * c, 128 * (W8A8_SPLIT - 1)); /* every peer thread */
+            sm90_bar_init(red_bar + 8 * c, 128 * (SM90_KSPLIT - 1)); /* every peer thread */
             sm90_bar_init(red_bar + 16 + 8 * c, 128);               /* rank 0's threads */
         }
 #endif
@@ -1334,9 +1423,15 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
         sm90_u32 phase = 0;
         sm90_u32 turn_phase = consumer == 0 ? 1u : 0u; /* consumer 0 goes first */
         (void)turn_phase;
-        sm90_u32 red_phase = 0; /* SPLIT > 1: parity of the tile's ready/free phases */
+        sm90_u32 red_phase = 0; /* SPLIT, TAIL > 1: parity of the tile's ready/free phases */
         (void)red_phase;
+#if W8A8_TAIL > 1
+        sm90_tail_walk walk = sm90_tail_walk_make(units, kb_end);
+        for (int nth = 0; walk.next(); ++nth) {
+            const int unit = walk.unit, kb_begin = walk.kb_begin, kb_end = walk.kb_end;
+#else
         for (int unit = units.first, nth = 0; unit < units.count; unit += units.step, ++nth) {
+#endif
             if (W8A8_PINGPONG && (nth & 1) != consumer) {
                 /* The other consumer's tile: skip its K blocks in the ring. */
                 const int ahead = stage + (kb_end - kb_begin);
@@ -1468,7 +1563,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
                 sm90_bar_wait(full_bar + 8 * stage, phase);
                 sm90_issue_k_block(acc, sm90_desc_k128(a_smem + stage * SM90_A_BYTES + a_rows),
                                    sm90_desc_k128(b_smem + stage * SM90_B_BYTES),
-                                   W8A8_SPLIT > 1 ? 1 : kb);
+                                   W8A8_SPLIT > 1 ? 1 : W8A8_TAIL > 1 ? kb - kb_begin : kb);
                 if (kb > kb_begin) {
                     /* The previous K block's wgmmas are done: hand its buffer back. */
                     sm90_wgmma_wait<1>();
@@ -1493,6 +1588,17 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
             red_phase ^= 1u;
             if (units.k_rank != 0)
                 continue; /* rank 0 stores the tile */
+#endif
+#if W8A8_TAIL > 1
+            if (walk.split) {
+                const int k_rank = (int)sm90_cluster_rank();
+                sm90_split_reduce(acc, red_smem + consumer * SM90_RED_WG_BYTES,
+                                  red_bar + 8 * consumer, red_bar + 16 + 8 * consumer, k_rank,
+                                  red_phase);
+                red_phase ^= 1u;
+                if (k_rank != 0)
+                    continue; /* rank 0 stores the tile */
+            }
 #endif
 #if !W8A8_SWAP
             SM90_THREAD_ORIGIN;

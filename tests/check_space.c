@@ -772,7 +772,11 @@ END_TEST
  * + 16; stagger 1 (promoted accumulation only, at M <= 128 unless named) needs 2 consumers
  * without pingpong; split > 1 needs cluster 1,
  * no pingpong, at least 2 · split K blocks of 128 and tiles · split ≤ 2 · SMs, and M ≤ 128
- * unless the space is named; both values of specialize are valid; the
+ * unless the space is named; tail 2 needs cluster 1, split 1, no pingpong or stagger, the
+ * partial sums' shared memory as split's, and a last partial wave that its halves shorten: on
+ * C CTAs (SMs rounded down to even) the tiles' rest r = tiles mod C is not 0 and r · 2 ≤ C,
+ * with K groups (K blocks of 128 in groups of 2^overlap) ≥ 2; both values of specialize are
+ * valid; the
  * register-file check (128·40 + 256·232 = 64512 ≤ 65536) always passes. raster × group
  * (2 × 4) do not enter valid(). */
 typedef struct sm90_expect {
@@ -797,6 +801,8 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, boo
     const int stagger_values = x.block && (named || x.m <= 128) ? 2 : 1;
     /* prune() offers wave 1 with block scales, and named with any promoted accumulation */
     const int wave_values = x.scale_areas || (named && x.block) ? 2 : 1;
+    static const int tails[] = {1, 2};
+    const int tail_values = 2;
     size_t count = 0;
     for (int a = 0; a < 3; a++)
         for (int b = 0; b < 18; b++)
@@ -808,9 +814,10 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, boo
                                 for (int d = 0; d < split_values; d++)
                                 for (int overlap = 0; overlap < overlap_values; overlap++)
                                 for (int stagger = 0; stagger < stagger_values; stagger++)
-                                for (int wave = 0; wave < wave_values; wave++) {
+                                for (int wave = 0; wave < wave_values; wave++)
+                                for (int t = 0; t < tail_values; t++) {
                                     int bm = block_m[a], bn = block_n[b], st = stages[c];
-                                    int split = splits[d];
+                                    int split = splits[d], tail = tails[t];
                                     int wg_m = pingpong ? bm : bm / consumers;
                                     int row = bn * x.out_bytes;
                                     int box = row % 128 == 0 ? 128 : row % 64 == 0 ? 64
@@ -820,7 +827,9 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, boo
                                                   : epilogue == 2 ? consumers * wg_m * slots * box
                                                                   : 0;
                                     bool epilogue_ok = epilogue != 2 || (box >= 32 && row >= 2 * box);
-                                    int partials = split > 1 ? consumers * wg_m * bn * 4 + 32 : 0;
+                                    int partials = split > 1 || tail > 1
+                                                       ? consumers * wg_m * bn * 4 + 32
+                                                       : 0;
                                     int scales = x.scale_areas ? bm * 4 + 16 : 0;
                                     int64_t tiles = (x.m + bm - 1) / bm * ((x.n + bn - 1) / bn);
                                     bool n_ok = !x.int8 || bn <= 32 || bn % 16 == 0;
@@ -828,7 +837,15 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, boo
                                         split == 1 ||
                                         (cluster == 1 && !pingpong && (x.k + 127) / 128 >= 2 * split &&
                                          tiles * split <= 2 * (int64_t)sm_count);
-                                    bool ok =
+                                    int64_t k_groups = ((x.k + 127) / 128 + (1 << overlap) - 1) >>
+                                                       overlap;
+                                    int64_t ctas = sm_count - sm_count % 2;
+                                    int64_t rest = tiles % ctas;
+                                    bool tail_ok = tail == 1 ||
+                                                   (cluster == 1 && split == 1 && !pingpong &&
+                                                    !stagger && k_groups >= tail && rest != 0 &&
+                                                    rest * tail <= ctas * (tail - 1));
+                                    bool ok = tail_ok &&
                                         (!pingpong || consumers == 2) &&
                                         (wg_m == 64 || wg_m == 128) && n_ok && epilogue_ok &&
                                         (!stagger || (consumers == 2 && !pingpong)) &&
@@ -1097,7 +1114,7 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     ck_assert(space_device_nominal(ctx, "sm_90a", &dev) == W8A8_OK);
     ck_assert_msg(space_load(ctx, "sm90_gemm", &s) == W8A8_OK, "%s", w8a8_errmsg(ctx));
     ck_assert_str_eq(space_arch(s), "sm_90a");
-    ck_assert_uint_eq(space_config_total(s), 8957952); /* 3·18·9·2·2·2·4·2·3·3·2·4·2·2 */
+    ck_assert_uint_eq(space_config_total(s), 17915904); /* 3·18·9·2·2·2·4·2·3·3·2·4·2·2·2 */
     for (int int8 = 0; int8 <= 1; int8++) {
         w8a8_problem_init(&p, 4096, 28672, 4096, int8 ? W8A8_INT8 : W8A8_E4M3, W8A8_BF16);
         ck_assert(space_applies(ctx, s, &p, &dev, &applies) == W8A8_OK && applies);
@@ -1106,13 +1123,13 @@ START_TEST(sm90_space_prunes_to_exact_counts)
         ck_assert_uint_eq(sm90_expected_valid(
                               (sm90_expect){4096, 28672, 4096, int8, false, 2, false},
                               dev.max_smem_optin, dev.sm_count, false),
-                          44576);
+                          50752);
         /* unnamed at M > 64, prune() drops split 2 and 4 (and overlap 1, stagger 1, wave 1: no
          * block scales) before any valid() call */
-        ck_assert_uint_eq(e.total, 8957952);
-        ck_assert_uint_eq(e.pruned, 8957952 - 186624);
-        ck_assert_uint_eq(e.count, 44576);
-        ck_assert_uint_eq(e.invalid, 8957952 - 44576);
+        ck_assert_uint_eq(e.total, 17915904);
+        ck_assert_uint_eq(e.pruned, 17915904 - 373248);
+        ck_assert_uint_eq(e.count, 50752);
+        ck_assert_uint_eq(e.invalid, 17915904 - 50752);
         assert_ranked_with_default(ctx, s, &p, &dev, &e);
         space_enumeration_free(&e);
     }
@@ -1122,12 +1139,12 @@ START_TEST(sm90_space_prunes_to_exact_counts)
         sm90_expected_valid((sm90_expect){4096, 7168, 16384, false, true, 2, true}, smem_90a,
                             sms_90a, false);
     /* unnamed at M > 128: overlap 0..3, wave 0, 1, no stagger 1 */
-    ck_assert_uint_eq(block_valid, 113680);
+    ck_assert_uint_eq(block_valid, 137120);
     /* named: both (split 2, 4 stay invalid: the tiles fill the GPU) */
     const size_t block_named =
         sm90_expected_valid((sm90_expect){4096, 7168, 16384, false, true, 2, true}, smem_90a,
                             sms_90a, true);
-    ck_assert_uint_eq(block_named, 142848);
+    ck_assert_uint_eq(block_named, 166288);
     w8a8_problem_init(&p, 4096, 7168, 16384, W8A8_E4M3, W8A8_BF16);
     p.a_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 1, 128, 1, 0};
     p.b_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 128, 128, 0, 0};
@@ -1149,7 +1166,7 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     const size_t promoted_valid =
         sm90_expected_valid((sm90_expect){4096, 7168, 16384, false, true, 2, false}, smem_90a,
                             sms_90a, false);
-    ck_assert_uint_eq(promoted_valid, 103520); /* overlap 0..3; wave 1 only when named */
+    ck_assert_uint_eq(promoted_valid, 125424); /* overlap 0..3; wave 1 only when named */
     ck_assert_uint_eq(e.count, promoted_valid);
     space_enumeration_free(&e);
     p.a_type = p.b_type = W8A8_INT8;

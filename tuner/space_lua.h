@@ -7,9 +7,9 @@
 #include "sandbox.h"
 #include "space.h"
 
-/* Largest cross product a space may describe (sm90_gemm: 8,957,952; prune() drops most of it
- * before the walk). */
-#define W8A8_SPACE_MAX_CONFIGS ((size_t)1 << 24)
+/* Largest cross product a space may describe (sm90_gemm: 17,915,904; prune() drops most of
+ * it before the walk). */
+#define W8A8_SPACE_MAX_CONFIGS ((size_t)1 << 25)
 
 enum { FN_APPLIES, FN_VALID, FN_RANK, FN_DEFAULT, FN_COMPILE_PROBLEMS, FN_PRUNE, FN_FITS, FN_COUNT };
 /* "applies", "valid", … by FN_ index. */
