@@ -52,11 +52,12 @@
 --   tail       1 or 2 (cluster 1, split 1, pingpong 0, stagger 0): the grid is clusters of
 --              `tail` CTAs; the tiles of the full waves go whole, each tile of the partial
 --              last wave goes to one cluster, its ranks taking K slices that meet as split's
---              do (consumers · rows · block_n · 4 bytes of shared memory more). The host
---              splits only where that shortens the last wave (src/sm90_gemm.c,
---              sm90_tail_whole; fits() here): the rest's slices must take fewer than `tail`
---              turns, e.g. 1024x7168 in 128x128 tiles on 132 SMs: 448 = 3 · 132 + 52, the
---              52 in halves take one half-tile turn. The template and the host take tail 4
+--              do, through the ring (the split tile is a CTA's last: no shared memory more,
+--              but the partial sums, consumers · rows · block_n · 4 bytes, must fit the
+--              ring). The host splits only a rest of at most one tile a cluster
+--              (src/sm90_gemm.c, sm90_tail_whole; fits() here), e.g. 1024x7168 in 128x128
+--              tiles on 132 SMs: 448 = 3 · 132 + 52, the 52 in halves take one half-tile
+--              turn. The template and the host take tail 4
 --              too; the space leaves it out: clusters of 4 leave 12 SMs idle
 --              (gemm.cluster_slots), and every value of a parameter multiplies the walk.
 -- The template's swap=1 (swap-AB: the weights on wgmma's M side) is offered by its own space,
@@ -162,8 +163,10 @@ local function smem_bytes(c, problem)
         staging = c.consumers * rows_per_consumer(c) * slots * box
     end
     local partials = 0
-    if c.split > 1 or c.tail > 1 then
+    if c.split > 1 then
         partials = c.consumers * rows_per_consumer(c) * c.block_n * 4 + SPLIT_BAR_BYTES
+    elseif c.tail > 1 then
+        partials = SPLIT_BAR_BYTES -- the partial sums go into the ring (valid())
     end
     local scales = 0
     if is_block(problem) then
@@ -258,20 +261,23 @@ local function valid(c, problem, device)
     if c.tail > 1 and (c.cluster ~= 1 or c.split ~= 1 or c.pingpong ~= 0 or c.stagger ~= 0) then
         return false, "tail needs cluster 1, split 1, pingpong 0 and stagger 0"
     end
+    if c.tail > 1 and c.consumers * wg_m * c.block_n * 4 > c.stages * (c.block_m + c.block_n) * BK then
+        return false, "tail: the partial sums must fit the ring"
+    end
     return true
 end
 
--- tail > 1: the tiles of the full waves and how many turns of 1/tail of a tile the rest takes
--- on `ctas` CTAs, or nil when the host would not split (src/sm90_gemm.c, sm90_tail_whole)
-local function tail_turns(c, tiles, ctas, k_groups)
+-- tail > 1: the tiles of the full waves when the host splits the rest (one turn of 1/tail of
+-- a tile: at most a tile a cluster), or nil (src/sm90_gemm.c, sm90_tail_whole)
+local function tail_whole(c, tiles, ctas, k_groups)
     if c.tail < 2 or ctas < c.tail or k_groups < c.tail then
         return nil
     end
     local rest = tiles % ctas
-    if rest == 0 or rest * c.tail > ctas * (c.tail - 1) then
+    if rest == 0 or rest * c.tail > ctas then
         return nil
     end
-    return tiles - rest, ceil_div(rest * c.tail, ctas)
+    return tiles - rest
 end
 
 local function tail_ctas(c, device)
@@ -292,7 +298,7 @@ local function fits(c, problem, device)
     end
     -- the tail: only where the host splits the last wave (else it is the tail-1 kernel on
     -- fewer SMs, with less shared memory)
-    if c.tail > 1 and not tail_turns(c, tiles, tail_ctas(c, device), k_groups(c, problem)) then
+    if c.tail > 1 and not tail_whole(c, tiles, tail_ctas(c, device), k_groups(c, problem)) then
         return false, "tail: no partial wave that slices shorten"
     end
     return true
@@ -362,15 +368,11 @@ local function cost_model(c, problem, device, f)
     -- 20.5 us, where 27 of 128x80 took one, 13.3 us)
     local waves = ceil_div(tiles, gemm.cluster_slots(device, c.cluster * split))
     -- tail: the full waves whole, then turns of 1/tail of a tile
-    local tail_whole, tail_turn_count
+    local whole
     if c.tail > 1 then
         local ctas = tail_ctas(c, device)
-        tail_whole, tail_turn_count = tail_turns(c, tiles, ctas, k_groups(c, problem))
-        if tail_whole then
-            waves = tail_whole // ctas + tail_turn_count / c.tail
-        else
-            waves = ceil_div(tiles, ctas)
-        end
+        whole = tail_whole(c, tiles, ctas, k_groups(c, problem))
+        waves = whole and whole // ctas + 1 / c.tail or ceil_div(tiles, ctas)
     end
     -- overlap: groups of 2^overlap K blocks, the last one filled with zero blocks; split
     -- gives each rank whole groups
@@ -393,7 +395,7 @@ local function cost_model(c, problem, device, f)
     end
     -- tail: rank 0 of each split tile adds its peers' partial tiles, as split's does (once)
     local tail_reduce = 0
-    if tail_whole then
+    if whole then
         tail_reduce = (c.tail - 1) * c.block_m * c.block_n * 4 / 32 + 800
     end
     -- two warpgroups sharing each tile: measured 5-10 % under ping-pong

@@ -154,7 +154,7 @@ static int sm90_a_rows(const sm90_config *c, const w8a8_problem *problem)
     return rows < c->block_m ? (int)rows : 0;
 }
 
-/* The ring, the epilogue staging (sm90_staging_bytes), split or tail > 1's partial sums (each
+/* The ring, the epilogue staging (sm90_staging_bytes), split > 1's partial sums (each
  * consumer's rows × block_n × 4 bytes), the barriers, block scales' per-stage scale areas
  * (block_m A scales and 16 bytes of B scales; swap: block_n token scales and 16 bytes of weight
  * scales) and the alignment slack; as SM90_SMEM_BYTES in the template (with sm90_a_rows, a
@@ -163,9 +163,10 @@ static unsigned sm90_smem_bytes(const sm90_config *c, const w8a8_problem *proble
 {
     unsigned rows = (unsigned)c->consumers * (unsigned)sm90_wg_m(c);
     unsigned staging = sm90_staging_bytes(c, problem);
-    unsigned partials = c->split > 1 || c->tail > 1
-                            ? rows * (unsigned)c->block_n * 4u + SM90_SPLIT_BARRIER_BYTES
-                            : 0u;
+    /* tail > 1 hands its partial sums over in the ring (sm90_config_check): its barriers */
+    unsigned partials = c->split > 1   ? rows * (unsigned)c->block_n * 4u + SM90_SPLIT_BARRIER_BYTES
+                        : c->tail > 1 ? SM90_SPLIT_BARRIER_BYTES
+                                      : 0u;
     /* swap: the tile's token scales (its columns), then the weight blocks' (the 16 bytes) */
     unsigned scaled = (unsigned)(c->swap ? c->block_n : c->block_m);
     unsigned scales = problem->a_scale.kind == W8A8_SCALE_BLOCK
@@ -284,6 +285,17 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
                       "sm90_gemm config: tail %d (the last wave's tiles split along K in "
                       "clusters of %d CTAs) needs cluster 1, split 1, pingpong 0, swap 0 and "
                       "stagger 0", c->tail, c->tail);
+    if (c->tail > 1) {
+        /* the partial sums of a split tile go into the ring (a CTA's last tile) */
+        int a_rows = sm90_a_rows(c, problem);
+        unsigned ring = (unsigned)c->stages * (unsigned)((a_rows ? a_rows : c->block_m) + c->block_n) *
+                        SM90_BLOCK_K_BYTES;
+        unsigned sums = (unsigned)(c->consumers * sm90_wg_m(c) * c->block_n) * 4u;
+        if (sums > ring)
+            return errorf(ctx, W8A8_INVALID,
+                          "sm90_gemm config: tail %d hands %u bytes of partial sums over in the "
+                          "%u-byte ring: more stages", c->tail, sums, ring);
+    }
     int accumulators = (wg_m / 64) * c->block_n / 2;
     int overhead = SM90_REG_OVERHEAD;
     if (sm90_promoted(problem) && c->overlap) {
@@ -312,15 +324,16 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
 
 /* tail > 1: how many of `units` tiles go whole on `ctas` CTAs (clusters of `tail`); the rest,
  * the last partial wave, is split into `tail` K slices of `groups` K groups each (the
- * template's TAIL). Split only when the slices shorten the last wave, ceil(rest·tail / ctas)
- * turns of 1/tail of a tile instead of one turn, and every slice gets a group; else every
- * unit goes whole. The result is a multiple of ctas, or units. */
+ * template's TAIL). Split only when that takes one turn of 1/tail of a tile instead of a whole
+ * tile's (at most one tile a cluster: the kernel hands the partial sums over in the ring,
+ * which a CTA's last tile leaves idle) and every slice gets a group; else every unit goes
+ * whole. The result is a multiple of ctas, or units. */
 int64_t sm90_tail_whole(int64_t units, int64_t ctas, int64_t tail, int64_t groups)
 {
     if (tail < 2 || ctas < tail || groups < tail)
         return units;
     int64_t rest = units % ctas;
-    if (rest == 0 || rest * tail > ctas * (tail - 1))
+    if (rest == 0 || rest * tail > ctas)
         return units;
     return units - rest;
 }

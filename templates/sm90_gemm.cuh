@@ -87,11 +87,14 @@
  *               `whole` units (a launch argument: a multiple of the grid, chosen by the
  *               host) go whole to the CTAs in turn, as without TAIL; each of the rest goes
  *               to one cluster, its ranks taking the K slices and meeting as with SPLIT
- *               (the same buffers, barriers and fixed order). The host splits the tail when
- *               that shortens it (sm90_tail_whole in src/sm90_gemm.c): with 224 tiles on
- *               132 SMs, 92 tiles in quarters take 3 quarter-tile turns instead of one
- *               whole-tile turn. Which tiles are split depends on the tile count, so a row's
- *               last bits can depend on M; two runs of one problem are bitwise equal.
+ *               (the same barriers and fixed order). The host splits only a rest of at most
+ *               one tile a cluster (sm90_tail_whole in src/sm90_gemm.c: 448 tiles of 128×128
+ *               on 132 SMs go 396 whole and 52 in halves), so a CTA's split tile is its last:
+ *               its ring is idle after the main loop, and ranks > 0 hand their partial sums
+ *               over in the ring's shared memory (no shared memory beyond TAIL 1's but the
+ *               barriers), once both consumers' wgmmas are done with it. Which tiles are
+ *               split depends on the tile count, so a row's last bits can depend on M; two
+ *               runs of one problem are bitwise equal.
  * Problem traits (common/gemm_args.h values): A_TYPE, B_TYPE (E4M3/E5M2 mixes, or INT8
  * with INT8), OUT_TYPE (BF16, FP16, FP32), BIAS_TYPE (NONE, OUT_TYPE or FP32), A_SCALE and
  * B_SCALE (TENSOR, ROW, or BLOCK on both: see below), AZP (INT8 only: NONE, TENSOR, TOKEN),
@@ -296,12 +299,12 @@
 #define SM90_C_WG_BYTES (SM90_C_SLOTS * SM90_C_BOX_AREA)
 #define SM90_C_BYTES (W8A8_EPILOGUE ? W8A8_CONSUMERS * SM90_C_WG_BYTES : 0)
 /* SPLIT > 1 or TAIL > 1 (SM90_KSPLIT K slices of a tile in a cluster): each consumer's
- * partial sums (4 bytes per accumulator of its rows × BLOCK_N) and a ready and a free
- * mbarrier per consumer. */
+ * partial sums (4 bytes per accumulator of its rows × BLOCK_N; TAIL's in the ring) and a
+ * ready and a free mbarrier per consumer. */
 #define SM90_KSPLIT (W8A8_SPLIT * W8A8_TAIL)
 #define SM90_CTAS (W8A8_CLUSTER * SM90_KSPLIT) /* CTAs of a cluster */
 #define SM90_RED_WG_BYTES (SM90_WG_M * W8A8_BLOCK_N * 4)
-#define SM90_RED_BYTES (SM90_KSPLIT > 1 ? W8A8_CONSUMERS * SM90_RED_WG_BYTES : 0)
+#define SM90_RED_BYTES (W8A8_SPLIT > 1 ? W8A8_CONSUMERS * SM90_RED_WG_BYTES : 0)
 #define SM90_RED_BAR_BYTES (SM90_KSPLIT > 1 ? 32 : 0)
 /* Block scales: per stage the tile's BLOCK_M A scales, then its SM90_SB_COUNT B scales (one
  * when no tile straddles a 128-column block, else one per block a tile can touch), padded to
@@ -343,6 +346,9 @@ static_assert(W8A8_TAIL == 1 || ((W8A8_TAIL == 2 || W8A8_TAIL == 4) && W8A8_CLUS
                                  W8A8_SPLIT == 1 && !W8A8_PINGPONG && !W8A8_SWAP &&
                                  !W8A8_STAGGER),
               "TAIL is 1, or 2 or 4 with CLUSTER 1, SPLIT 1 and no PINGPONG, SWAP or STAGGER");
+static_assert(W8A8_TAIL == 1 ||
+                  W8A8_CONSUMERS * SM90_RED_WG_BYTES <= W8A8_STAGES * (SM90_A_BYTES + SM90_B_BYTES),
+              "TAIL: the partial sums fit the ring");
 static_assert(SM90_C_ROW_BYTES % 16 == 0, "a staged row is whole 16-byte chunks");
 static_assert(SM90_INT8 == (W8A8_B_TYPE == W8A8_T_INT8), "INT8 pairs only with INT8");
 static_assert(W8A8_A_TYPE == W8A8_T_E4M3 || W8A8_A_TYPE == W8A8_T_E5M2 || SM90_INT8, "A_TYPE");
@@ -1592,7 +1598,11 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
 #if W8A8_TAIL > 1
             if (walk.split) {
                 const int k_rank = (int)sm90_cluster_rank();
-                sm90_split_reduce(acc, red_smem + consumer * SM90_RED_WG_BYTES,
+                /* the split tile is this CTA's last: ranks > 0 write their sums into the ring
+                 * once both consumers' wgmmas have read their last stages */
+                if (k_rank != 0 && W8A8_CONSUMERS == 2)
+                    sm90_named_sync(5, 256);
+                sm90_split_reduce(acc, a_smem + consumer * SM90_RED_WG_BYTES,
                                   red_bar + 8 * consumer, red_bar + 16 + 8 * consumer, k_rank,
                                   red_phase);
                 red_phase ^= 1u;

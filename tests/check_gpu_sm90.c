@@ -20,6 +20,10 @@
  *    two 64-row sub-tiles in turn through one temporary set);
  *  - split-K in a cluster (split=2, 4; alone and with overlap) and N, K compiled in
  *    (specialize=1) among those configs, split-K's two runs bitwise equal;
+ *  - the last partial wave split in clusters (tail=2, 4) among those configs, and on shapes of
+ *    two full waves plus a rest sized from the device's SMs (split or not, as the host's
+ *    sm90_tail_whole says), per-row, INT8 with zero points and block-scaled with overlap,
+ *    against the reference and two runs bitwise equal;
  *  - every config (and every block config) on a problem and its leading corner, whose last
  *    tiles move back inside M and N: the corner's outputs bitwise the whole problem's;
  *  - promoted accumulation of per-tensor / per-row FP8 (accum promoted) on the block configs
@@ -72,6 +76,10 @@ static const char *const configs[] = {
     "block_m=128,block_n=128,stages=4,consumers=2,raster=0,group=8,cluster=1,split=2",
     "block_m=64,block_n=96,stages=6,consumers=1,raster=1,group=4,cluster=1,epilogue=1,split=4",
     "block_m=128,block_n=64,stages=5,consumers=2,raster=0,group=8,cluster=1,epilogue=1,split=4",
+    /* the last partial wave split in clusters (small problems: every tile split; a K block
+     * short of two a slice: whole) */
+    "block_m=128,block_n=128,stages=4,consumers=2,raster=0,group=8,cluster=1,epilogue=2,tail=2",
+    "block_m=64,block_n=96,stages=6,consumers=1,raster=1,group=4,cluster=1,tail=4",
     /* N and K compiled in: with block_n 8 and 200 several shapes have whole tiles along N
      * (no column predicate), the others not */
     "block_m=64,block_n=8,stages=4,consumers=1,raster=0,group=8,cluster=1,epilogue=1,specialize=1",
@@ -110,6 +118,11 @@ static const char *const block_configs[] = {
     "block_m=128,block_n=128,stages=3,consumers=2,raster=0,group=8,cluster=1,split=2,overlap=2",
     "block_m=64,block_n=112,stages=4,consumers=1,raster=1,group=3,cluster=1,split=4,overlap=1",
     "block_m=128,block_n=96,stages=5,consumers=2,raster=0,group=8,cluster=1,split=2,overlap=1,stagger=1",
+    /* the last partial wave split in clusters: with overlap (slices of whole groups), wave,
+     * shapes compiled in */
+    "block_m=128,block_n=128,stages=4,consumers=2,raster=0,group=8,cluster=1,overlap=2,tail=2",
+    "block_m=256,block_n=112,stages=3,consumers=2,raster=0,group=8,cluster=1,wave=1,tail=2",
+    "block_m=128,block_n=80,stages=4,consumers=2,raster=1,group=4,cluster=1,specialize=1,tail=4",
     /* stagger: the two consumers take turns issuing (alone, with overlap, straddling tiles,
      * 128-row consumers, a cluster) */
     "block_m=128,block_n=128,stages=4,consumers=2,raster=0,group=8,cluster=1,stagger=1",
@@ -501,6 +514,76 @@ START_TEST(split_k_is_bitwise_deterministic)
 }
 END_TEST
 
+/* The last partial wave split in clusters (tail=2, 4): shapes of tiles = 2 · C + rest on the
+ * grid's C CTAs (from the plan: the device's SMs), with rests the host splits (1, 5, C / tail:
+ * a tile a cluster) and one it does not (C / tail + 1), one tile-row of 128 (M = 100) and three (M = 333),
+ * K with a partial last block and slices of unequal length; per-row FP8, INT8 with per-token
+ * zero points and block scales with overlap 1 (slices of whole groups of two K blocks). Each
+ * against the reference, and two runs bitwise equal. */
+START_TEST(tail_splits_the_last_wave)
+{
+    static const char *const tail_configs[] = {
+        "block_m=128,block_n=128,stages=4,consumers=2,cluster=1,epilogue=1,tail=2",
+        "block_m=128,block_n=128,stages=4,consumers=2,cluster=1,overlap=1,tail=2",
+        "block_m=128,block_n=64,stages=4,consumers=2,cluster=1,tail=4",
+    };
+    pgen_rng rng;
+    pgen_rng_seed(&rng, SEED + 6);
+    int runs = 0, failures = 0, split = 0, whole = 0;
+    for (int kind = 0; kind < 3; kind++) {
+        const char *config = tail_configs[kind == 1 ? 1 : kind == 2 ? 2 : 0];
+        for (int r = 0; r < 4; r++) {
+            const int64_t m = r % 2 ? 333 : 100, k = kind == 1 ? 1040 : 656;
+            const int64_t block_n = kind == 2 ? 64 : 128, tiles_m = (m + 127) / 128;
+            w8a8_problem p;
+            /* first as many tiles as fill the grid, for its CTA count */
+            w8a8_problem_init(&p, m, 65536, k, kind == 2 ? W8A8_INT8 : W8A8_E4M3,
+                              kind == 2 ? W8A8_FP16 : W8A8_BF16);
+            gemm_plan plan;
+            ck_assert_msg(gemm_family_sm90.plan(ctx, &p, config, &plan) == W8A8_OK, "%s: %s",
+                          config, w8a8_errmsg(ctx));
+            const int64_t tail = plan.launch.cluster[0], ctas = plan.launch.grid[0];
+            /* rests the host splits, and one it does not (more than a tile a cluster) */
+            const int64_t rests[4] = {1, 5, ctas / tail, ctas / tail + 1};
+            const int64_t tiles = 2 * ctas + rests[r];
+            const int64_t tiles_n = (tiles + tiles_m - 1) / tiles_m;
+            p.n = tiles_n * block_n - 24; /* the last tile column ragged */
+            const int64_t units = tiles_m * tiles_n;
+            if (kind == 1) {
+                pgen_block_scales(&p, 1, 0, 0);
+            } else {
+                p.a_scale.kind = p.b_scale.kind = W8A8_SCALE_ROW;
+                p.bias_type = W8A8_FP32;
+                p.azp = kind == 2 ? W8A8_AZP_TOKEN : W8A8_AZP_NONE;
+            }
+            p.ldc = test_padded_ldc(p.n);
+            ck_assert_msg(gemm_family_sm90.plan(ctx, &p, config, &plan) == W8A8_OK, "%s: %s",
+                          config, w8a8_errmsg(ctx));
+            ck_assert_uint_eq(plan.launch.grid[0], (unsigned)ctas);
+            const int64_t groups = (k + 128 * (kind == 1 ? 2 : 1) - 1) / (128 * (kind == 1 ? 2 : 1));
+            const int64_t first = sm90_tail_whole(units, ctas, tail, groups);
+            const bool splits = first < units;
+            ck_assert_msg(splits == (units % ctas * tail <= ctas),
+                          "%s: %lld tiles on %lld CTAs: %lld whole", config, (long long)units,
+                          (long long)ctas, (long long)first);
+            split += splits;
+            whole += !splits;
+            pgen_case c;
+            ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
+            failures += !check_case(&c, config);
+            test_family_runs_are_bitwise_equal(ctx, &gemm_family_sm90, &c, &config, 1);
+            runs++;
+            pgen_case_destroy(&c);
+        }
+    }
+    printf("sm90: %d tail runs (%d with the last wave split, %d whole), %d failed\n", runs,
+           split, whole, failures);
+    ck_assert_int_gt(split, 0);
+    ck_assert_int_gt(whole, 0);
+    ck_assert_msg(failures == 0, "%d of %d tail runs differ from the reference", failures, runs);
+}
+END_TEST
+
 /* A row's (column's) values do not depend on M (N). A last tile that would run past M or N
  * moves back inside (sm90_tile_start) and computes and stores again rows the tile before it
  * has stored: both stores must be bitwise the values those rows get where no tile moves. Each
@@ -581,10 +664,13 @@ START_TEST(persistent_grids)
         /* 4 CTAs a tile: a cluster stays in one GPC, so fewer than SMs / 4 may run at once
          * (the grid printed here is what scripts/sm90_gemm.lua's cost model assumes) */
         "block_m=128,block_n=128,stages=4,consumers=2,cluster=1,split=4",
+        /* the last wave split in clusters of 2 (tail) */
+        "block_m=128,block_n=128,stages=4,consumers=2,cluster=1,tail=2",
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const unsigned per = strstr(cases[i], "split=4") ? 4u : 2u; /* CTAs a cluster */
-        bool cluster = strstr(cases[i], "cluster=2") != NULL || strstr(cases[i], "split=");
+        bool cluster = strstr(cases[i], "cluster=2") != NULL || strstr(cases[i], "split=") ||
+                       strstr(cases[i], "tail=");
         w8a8_problem p;
         w8a8_problem_init(&p, 8192, 8192, 8192, W8A8_E4M3, W8A8_BF16);
         gemm_plan plan;
@@ -602,9 +688,11 @@ START_TEST(persistent_grids)
         /* 3 tile-rows × 2 tile-columns: 6 tiles, or 2 × 2 units of two */
         w8a8_problem_init(&p, 300, 200, 256, W8A8_E4M3, W8A8_BF16);
         ck_assert(gemm_family_sm90.plan(ctx, &p, cases[i], &plan) == W8A8_OK);
-        ck_assert_uint_eq(plan.launch.grid[0], cluster ? (strstr(cases[i], "split=") ? 3u * 2u * per
-                                                                                  : 2u * 2u * 2u)
-                                                       : 3u * 2u);
+        ck_assert_uint_eq(plan.launch.grid[0],
+                          cluster ? (strstr(cases[i], "split=") || strstr(cases[i], "tail=")
+                                         ? 3u * 2u * per
+                                         : 2u * 2u * 2u)
+                                  : 3u * 2u);
     }
 }
 END_TEST
@@ -646,6 +734,10 @@ int main(void)
     tcase_add_test(tc, every_config_on_odd_shapes);
     tcase_add_test(tc, split_k_is_bitwise_deterministic);
     suite_add_tcase(s, tc);
+    TCase *tail = tcase_create("tail"); /* CK_RUN_CASE=tail: the last wave split */
+    tcase_set_timeout(tail, 600);
+    tcase_add_test(tail, tail_splits_the_last_wave);
+    suite_add_tcase(s, tail);
     TCase *shift = tcase_create("shift"); /* CK_RUN_CASE=shift: moved last tiles */
     tcase_set_timeout(shift, 1200);
     tcase_add_test(shift, moved_tiles_store_the_same_bits);

@@ -772,8 +772,9 @@ END_TEST
  * + 16; stagger 1 (promoted accumulation only, at M <= 128 unless named) needs 2 consumers
  * without pingpong; split > 1 needs cluster 1,
  * no pingpong, at least 2 · split K blocks of 128 and tiles · split ≤ 2 · SMs, and M ≤ 128
- * unless the space is named; tail 2 needs cluster 1, split 1, no pingpong or stagger, the
- * partial sums' shared memory as split's, and a last partial wave that its halves shorten: on
+ * unless the space is named; tail 2 needs cluster 1, split 1, no pingpong or stagger, 32
+ * bytes of barriers, partial sums (consumers · rows · block_n · 4) that fit the ring
+ * (stages · (block_m + block_n) · 128), and a last partial wave that its halves shorten: on
  * C CTAs (SMs rounded down to even) the tiles' rest r = tiles mod C is not 0 and r · 2 ≤ C,
  * with K groups (K blocks of 128 in groups of 2^overlap) ≥ 2; both values of specialize are
  * valid; the
@@ -827,9 +828,9 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, boo
                                                   : epilogue == 2 ? consumers * wg_m * slots * box
                                                                   : 0;
                                     bool epilogue_ok = epilogue != 2 || (box >= 32 && row >= 2 * box);
-                                    int partials = split > 1 || tail > 1
-                                                       ? consumers * wg_m * bn * 4 + 32
-                                                       : 0;
+                                    int partials = split > 1  ? consumers * wg_m * bn * 4 + 32
+                                                   : tail > 1 ? 32
+                                                              : 0;
                                     int scales = x.scale_areas ? bm * 4 + 16 : 0;
                                     int64_t tiles = (x.m + bm - 1) / bm * ((x.n + bn - 1) / bn);
                                     bool n_ok = !x.int8 || bn <= 32 || bn % 16 == 0;
@@ -844,7 +845,8 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, boo
                                     bool tail_ok = tail == 1 ||
                                                    (cluster == 1 && split == 1 && !pingpong &&
                                                     !stagger && k_groups >= tail && rest != 0 &&
-                                                    rest * tail <= ctas * (tail - 1));
+                                                    rest * tail <= ctas &&
+                                                    consumers * wg_m * bn * 4 <= st * (bm + bn) * 128);
                                     bool ok = tail_ok &&
                                         (!pingpong || consumers == 2) &&
                                         (wg_m == 64 || wg_m == 128) && n_ok && epilogue_ok &&
@@ -865,6 +867,39 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, boo
                                 }
     return count;
 }
+
+/* sm90_gemm's tail: the host splits the last partial wave into `tail` K slices only when
+ * it takes one turn of them (rest · tail <= CTAs: at most a tile a cluster) and each slice
+ * gets a K group; the tiles before it go whole, a multiple of the grid. */
+START_TEST(sm90_tail_splits_only_a_shortened_wave)
+{
+    static const struct {
+        int64_t units, ctas, tail, groups, whole;
+    } cases[] = {
+        {448, 132, 2, 128, 396}, /* 1024x7168 in 128x128: 3 waves and 52 tiles in halves */
+        {224, 132, 2, 128, 224}, /* 92 left: halves take two turns, no shorter */
+        {198, 132, 2, 128, 132}, /* 66 left: one turn of halves */
+        {199, 132, 2, 128, 199}, {264, 132, 2, 128, 264}, /* 67 left; none left */
+        {64, 128, 2, 10, 0},     /* fewer tiles than clusters: every tile split */
+        {64, 128, 2, 1, 64},     /* one K group: no slice for rank 1 */
+        {448, 132, 1, 128, 448}, /* tail 1 */
+        {224, 120, 4, 128, 224}, /* 104 left: more than a tile a cluster */
+        {150, 120, 4, 8, 120},   /* 30 left: one turn of quarters */
+        {151, 120, 4, 8, 151},   /* 31 left, 30 clusters */
+        {150, 120, 4, 3, 150},   /* 3 K groups for 4 slices */
+        {3, 2, 2, 4, 2},         /* one cluster: two tiles whole, the third in halves */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        ck_assert_msg(sm90_tail_whole(cases[i].units, cases[i].ctas, cases[i].tail,
+                                      cases[i].groups) == cases[i].whole,
+                      "case %zu: %lld units, %lld CTAs, tail %lld, %lld groups: %lld, not %lld",
+                      i, (long long)cases[i].units, (long long)cases[i].ctas,
+                      (long long)cases[i].tail, (long long)cases[i].groups,
+                      (long long)sm90_tail_whole(cases[i].units, cases[i].ctas, cases[i].tail,
+                                                 cases[i].groups),
+                      (long long)cases[i].whole);
+}
+END_TEST
 
 /* At M <= 96 an unswapped sm90_gemm kernel loads only the rows of A that M's bucket can hold
  * (A_ROWS: 8, 16, 24, 32, 48, 64 or 96, below BLOCK_M); the whole tile at larger M, with swap,
@@ -1123,13 +1158,13 @@ START_TEST(sm90_space_prunes_to_exact_counts)
         ck_assert_uint_eq(sm90_expected_valid(
                               (sm90_expect){4096, 28672, 4096, int8, false, 2, false},
                               dev.max_smem_optin, dev.sm_count, false),
-                          50752);
+                          52864);
         /* unnamed at M > 64, prune() drops split 2 and 4 (and overlap 1, stagger 1, wave 1: no
          * block scales) before any valid() call */
         ck_assert_uint_eq(e.total, 17915904);
         ck_assert_uint_eq(e.pruned, 17915904 - 373248);
-        ck_assert_uint_eq(e.count, 50752);
-        ck_assert_uint_eq(e.invalid, 17915904 - 50752);
+        ck_assert_uint_eq(e.count, 52864);
+        ck_assert_uint_eq(e.invalid, 17915904 - 52864);
         assert_ranked_with_default(ctx, s, &p, &dev, &e);
         space_enumeration_free(&e);
     }
@@ -1139,12 +1174,12 @@ START_TEST(sm90_space_prunes_to_exact_counts)
         sm90_expected_valid((sm90_expect){4096, 7168, 16384, false, true, 2, true}, smem_90a,
                             sms_90a, false);
     /* unnamed at M > 128: overlap 0..3, wave 0, 1, no stagger 1 */
-    ck_assert_uint_eq(block_valid, 137120);
+    ck_assert_uint_eq(block_valid, 139568);
     /* named: both (split 2, 4 stay invalid: the tiles fill the GPU) */
     const size_t block_named =
         sm90_expected_valid((sm90_expect){4096, 7168, 16384, false, true, 2, true}, smem_90a,
                             sms_90a, true);
-    ck_assert_uint_eq(block_named, 166288);
+    ck_assert_uint_eq(block_named, 168736);
     w8a8_problem_init(&p, 4096, 7168, 16384, W8A8_E4M3, W8A8_BF16);
     p.a_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 1, 128, 1, 0};
     p.b_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 128, 128, 0, 0};
@@ -1166,7 +1201,7 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     const size_t promoted_valid =
         sm90_expected_valid((sm90_expect){4096, 7168, 16384, false, true, 2, false}, smem_90a,
                             sms_90a, false);
-    ck_assert_uint_eq(promoted_valid, 125424); /* overlap 0..3; wave 1 only when named */
+    ck_assert_uint_eq(promoted_valid, 127232); /* overlap 0..3; wave 1 only when named */
     ck_assert_uint_eq(e.count, promoted_valid);
     space_enumeration_free(&e);
     p.a_type = p.b_type = W8A8_INT8;
@@ -1328,6 +1363,7 @@ int main(void)
     tcase_add_test(shipped, shipped_sm90_rows_are_valid_configs);
     tcase_add_test(shipped, sm90_tile_order_is_a_launch_argument);
     tcase_add_test(shipped, sm90_small_m_loads_fewer_rows_of_a);
+    tcase_add_test(shipped, sm90_tail_splits_only_a_shortened_wave);
     suite_add_tcase(s, shipped);
     return test_run_suite(s);
 }
