@@ -539,6 +539,13 @@ START_TEST(tail_splits_the_last_wave)
             /* first as many tiles as fill the grid, for its CTA count */
             w8a8_problem_init(&p, m, 65536, k, kind == 2 ? W8A8_INT8 : W8A8_E4M3,
                               kind == 2 ? W8A8_FP16 : W8A8_BF16);
+            if (kind == 1) {
+                pgen_block_scales(&p, 1, 0, 0);
+            } else {
+                p.a_scale.kind = p.b_scale.kind = W8A8_SCALE_ROW;
+                p.bias_type = W8A8_FP32;
+                p.azp = kind == 2 ? W8A8_AZP_TOKEN : W8A8_AZP_NONE;
+            }
             gemm_plan plan;
             ck_assert_msg(gemm_family_sm90.plan(ctx, &p, config, &plan) == W8A8_OK, "%s: %s",
                           config, w8a8_errmsg(ctx));
@@ -549,14 +556,9 @@ START_TEST(tail_splits_the_last_wave)
             const int64_t tiles_n = (tiles + tiles_m - 1) / tiles_m;
             p.n = tiles_n * block_n - 24; /* the last tile column ragged */
             const int64_t units = tiles_m * tiles_n;
-            if (kind == 1) {
-                pgen_block_scales(&p, 1, 0, 0);
-            } else {
-                p.a_scale.kind = p.b_scale.kind = W8A8_SCALE_ROW;
-                p.bias_type = W8A8_FP32;
-                p.azp = kind == 2 ? W8A8_AZP_TOKEN : W8A8_AZP_NONE;
-            }
             p.ldc = test_padded_ldc(p.n);
+            if (kind == 1)
+                pgen_block_scales(&p, 1, 0, 0); /* B's scale matrix for this N */
             ck_assert_msg(gemm_family_sm90.plan(ctx, &p, config, &plan) == W8A8_OK, "%s: %s",
                           config, w8a8_errmsg(ctx));
             ck_assert_uint_eq(plan.launch.grid[0], (unsigned)ctas);
