@@ -104,6 +104,8 @@ end
 -- specialization (N and K compiled in) is offered everywhere: its best config won all 8 keys,
 -- 1-13 % faster than the best generic one (median twin 1-4.5 %).
 local SPLIT_MAX_M = 128
+-- what a wave=1 K block costs beyond the model's promotion estimate (cost_model)
+local WAVE_FACTOR = 1.2
 local STAGGER_MAX_M = 128
 local function prune(name, value, problem, device)
     -- Promoted accumulation only. Measured on an H100 (bench/results-2026-11-23-s7/, the
@@ -430,6 +432,14 @@ local function cost_model(c, problem, device, f)
         if c.stagger == 1 and not staggered then
             per_block = per_block * 1.05
         end
+        if c.wave == 1 then
+            -- measured on an H200: 256x112 wave tiles keep the tensor pipe 54 % busy where
+            -- 128x128 ones keep it 66 % (bench/results-2026-11-26-s23, A6), and the model
+            -- ranked them 14-29 % too fast against 128x128 tiles on three DeepSeek-V3 keys
+            -- (4096x4096x7168 there; 512 and 1024x7168x16384 in
+            -- bench/results-2026-11-27-s31, D1, D2)
+            per_block = per_block * WAVE_FACTOR
+        end
     end
     if c.stages < 3 then
         per_block = per_block * 1.25
@@ -445,7 +455,7 @@ local function cost_model(c, problem, device, f)
     end
     local steps = (c.raster == 0 and 0 or 1) + (c.group == 8 and 0 or 1)
         + ring_steps(c, problem, device, f, k_blocks) + (c.cluster == 1 and 0 or 1)
-        + (split == 1 and 0 or 1) + (c.tail == 1 and 0 or 1)
+        + (split == 1 and 0 or 1)
     -- specialized: the same kernel with constant trip counts, tried right before its twin
     local specialized = c.specialize == 1 and 0.995 or 1.0
     local stores = c.epilogue == 0 and f.direct_store or 1.0 -- registers to global, in the loop

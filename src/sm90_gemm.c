@@ -141,12 +141,13 @@ static unsigned sm90_staging_bytes(const sm90_config *c, const w8a8_problem *pro
 /* The rows of A a stage loads when fewer than the tile's (the template's A_ROWS): for M <= 96,
  * M's bucket (gemm_m_bucket: 8, 16, 24, 32, 48, 64 or 96; at least 8, whole 1024-byte swizzle
  * atoms), which holds every M of the bucket, so a plan made for one M of a key serves the key;
- * 0 (the whole tile) when that is not below block_m, at larger M and with swap. TMA then skips
+ * 0 (the whole tile) when that is not below block_m, at larger M, with swap and with tail > 1
+ * (whose partial sums need the whole ring: sm90_config_check). TMA then skips
  * the rows past M that it would zero-fill: on an H200 the 64x80 config of 16x10240x8192 ran
  * 24.5 -> 22.5 us (bench/results-2026-11-27-s27, D7, D8). */
 static int sm90_a_rows(const sm90_config *c, const w8a8_problem *problem)
 {
-    if (c->swap || problem->m > 96)
+    if (c->swap || c->tail > 1 || problem->m > 96)
         return 0;
     int64_t rows = gemm_m_bucket(problem->m);
     if (rows < 8)
@@ -286,9 +287,9 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
                       "clusters of %d CTAs) needs cluster 1, split 1, pingpong 0, swap 0 and "
                       "stagger 0", c->tail, c->tail);
     if (c->tail > 1) {
-        /* the partial sums of a split tile go into the ring (a CTA's last tile) */
-        int a_rows = sm90_a_rows(c, problem);
-        unsigned ring = (unsigned)c->stages * (unsigned)((a_rows ? a_rows : c->block_m) + c->block_n) *
+        /* the partial sums of a split tile go into the ring (a CTA's last tile; whole tiles
+         * of A: sm90_a_rows) */
+        unsigned ring = (unsigned)c->stages * (unsigned)(c->block_m + c->block_n) *
                         SM90_BLOCK_K_BYTES;
         unsigned sums = (unsigned)(c->consumers * sm90_wg_m(c) * c->block_n) * 4u;
         if (sums > ring)

@@ -347,8 +347,9 @@ static_assert(W8A8_TAIL == 1 || ((W8A8_TAIL == 2 || W8A8_TAIL == 4) && W8A8_CLUS
                                  !W8A8_STAGGER),
               "TAIL is 1, or 2 or 4 with CLUSTER 1, SPLIT 1 and no PINGPONG, SWAP or STAGGER");
 static_assert(W8A8_TAIL == 1 ||
-                  W8A8_CONSUMERS * SM90_RED_WG_BYTES <= W8A8_STAGES * (SM90_A_BYTES + SM90_B_BYTES),
-              "TAIL: the partial sums fit the ring");
+                  (W8A8_A_ROWS == 0 &&
+                   W8A8_CONSUMERS * SM90_RED_WG_BYTES <= W8A8_STAGES * (SM90_A_BYTES + SM90_B_BYTES)),
+              "TAIL: the partial sums fit the ring (of whole A tiles: no A_ROWS)");
 static_assert(SM90_C_ROW_BYTES % 16 == 0, "a staged row is whole 16-byte chunks");
 static_assert(SM90_INT8 == (W8A8_B_TYPE == W8A8_T_INT8), "INT8 pairs only with INT8");
 static_assert(W8A8_A_TYPE == W8A8_T_E4M3 || W8A8_A_TYPE == W8A8_T_E5M2 || SM90_INT8, "A_TYPE");

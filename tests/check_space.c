@@ -903,7 +903,7 @@ END_TEST
 
 /* At M <= 96 an unswapped sm90_gemm kernel loads only the rows of A that M's bucket can hold
  * (A_ROWS: 8, 16, 24, 32, 48, 64 or 96, below BLOCK_M); the whole tile at larger M, with swap,
- * and where the tile is no taller. One kernel serves every M of a bucket. */
+ * with tail > 1, and where the tile is no taller. One kernel serves every M of a bucket. */
 START_TEST(sm90_small_m_loads_fewer_rows_of_a)
 {
     w8a8_context *ctx = ctx_open();
@@ -926,6 +926,8 @@ START_TEST(sm90_small_m_loads_fewer_rows_of_a)
         {48, 4096, 4096, tile128, ",A_ROWS=48,"},  {49, 4096, 4096, tile128, ",A_ROWS=64,"},
         {65, 4096, 4096, tile128, ",A_ROWS=96,"},  {96, 4096, 4096, tile128, ",A_ROWS=96,"},
         {97, 4096, 4096, tile128, NULL},
+        /* tail's partial sums go into the ring: whole tiles of A */
+        {48, 4096, 4096, "block_m=128,block_n=128,stages=6,consumers=2,tail=2", NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         w8a8_problem p;
