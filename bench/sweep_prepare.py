@@ -19,11 +19,11 @@ import subprocess
 import sys
 
 PARAMS = ["block_m", "block_n", "stages", "consumers", "pingpong", "raster", "group", "cluster",
-          "epilogue", "split", "specialize", "overlap", "stagger", "wave"]
+          "epilogue", "split", "specialize", "overlap", "stagger", "wave", "tail"]
 # what a config string leaves out (older rows) means these values: src/sm90_gemm.c's sm90_params
 DEFAULTS = {"raster": "0", "group": "8", "cluster": "1", "epilogue": "0", "split": "1",
             "specialize": "0", "overlap": "0", "stagger": "0", "wave": "0", "swap": "0",
-            "evict": "0"}
+            "evict": "0", "tail": "1"}
 
 
 def parse_config(text):
