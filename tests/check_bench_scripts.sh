@@ -298,6 +298,8 @@ if [ -n "$w8a8" ]; then
   cp "$tmp/out" "$tmp/narrow90.lua"
   check "narrow_space: sm90_gemm's 96 configs" 0 'valid of 96 configs' \
     "$w8a8" compile --arch sm_90a --space "$tmp/narrow90.lua" --rank 16,8192,8192
+  check "grids_beside_peers: usage" 2 'grids_beside_peers.sh OUT' \
+    bash "$root/bench/grids_beside_peers.sh"
   check "narrow_space: a parameter left out" 2 'no values for block_n' \
     "$python" "$root/bench/narrow_space.py" "$root/scripts/sm80_gemm.lua" block_m=128
   check "w8a8 compile --rank names the space: sm80_gemm on Hopper" 0 '"position": 0' \
