@@ -57,9 +57,9 @@
 --              ring). The host splits only a rest of at most one tile a cluster
 --              (src/sm90_gemm.c, sm90_tail_whole; fits() here), e.g. 1024x7168 in 128x128
 --              tiles on 132 SMs: 448 = 3 · 132 + 52, the 52 in halves take one half-tile
---              turn. The template and the host take tail 4
---              too; the space leaves it out: clusters of 4 leave 12 SMs idle
---              (gemm.cluster_slots), and every value of a parameter multiplies the walk.
+--              turn. The template and the host take tail 4 too; the space leaves it out:
+--              clusters of 4 leave 12 SMs idle (gemm.cluster_slots), and every value of a
+--              parameter multiplies the walk.
 -- The template's swap=1 (swap-AB: the weights on wgmma's M side) is offered by its own space,
 -- scripts/sm90_swap.lua, at M <= 64; configs of this space leave it at 0.
 
@@ -299,8 +299,8 @@ local function fits(c, problem, device)
     if c.split > 1 and tiles * c.split > 2 * device.sm_count then
         return false, "split: tiles already fill the GPU"
     end
-    -- the tail: only where the host splits the last wave (else it is the tail-1 kernel on
-    -- fewer SMs, with less shared memory)
+    -- the tail: only where the host splits the last wave (else it is the tail-1 kernel in
+    -- clusters of two)
     if c.tail > 1 and not tail_whole(c, tiles, tail_ctas(c, device), k_groups(c, problem)) then
         return false, "tail: no partial wave that slices shorten"
     end

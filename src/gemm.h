@@ -83,8 +83,8 @@ int64_t gemm_m_bucket(int64_t m);
 
 /* sm90_gemm's tail > 1 (src/sm90_gemm.c): of `units` tiles on `ctas` CTAs in clusters of
  * `tail`, how many go whole before the last partial wave, whose tiles are split into `tail`
- * K slices of `groups` K groups each: units (no split) unless the slices shorten that wave
- * and every slice gets a group; else a multiple of ctas. */
+ * K slices of `groups` K groups each: units (no split) unless that wave holds at most a tile
+ * a cluster and every slice gets a group; else a multiple of ctas. */
 int64_t sm90_tail_whole(int64_t units, int64_t ctas, int64_t tail, int64_t groups);
 
 /* A tunable family's parameter: its name in config strings and spaces, the offset of its int
