@@ -56,7 +56,7 @@
 enum {
     SM90_I_BLOCK_M, SM90_I_BLOCK_N, SM90_I_CLUSTER, SM90_I_MAX_CLUSTERS, SM90_I_EPILOGUE,
     SM90_I_WG_M, SM90_I_SPLIT, SM90_I_RASTER, SM90_I_GROUP, SM90_I_SWAP, SM90_I_A_ROWS,
-    SM90_I_TAIL, SM90_I_OVERLAP
+    SM90_I_TAIL, SM90_I_GROUP_K
 };
 
 typedef struct sm90_config {
@@ -342,8 +342,9 @@ int64_t sm90_tail_whole(int64_t units, int64_t ctas, int64_t tail, int64_t group
 /* The persistent grid for the problem's actual M and N: one CTA per SM, or with cluster=2
  * as many CTA pairs as run at once, never more than there are units of work (a unit is
  * `cluster` tiles stacked along M, taken by `cluster` CTAs; with split=S one tile, taken by
- * S CTAs; with tail=T a cluster of T CTAs takes T whole tiles or one split one). */
-static void sm90_grid(const gemm_plan *plan, const w8a8_problem *problem, jit_launch *launch)
+ * S CTAs; with tail=T a cluster of T CTAs takes T whole tiles or one split one). Returns the
+ * units. */
+static int64_t sm90_grid(const gemm_plan *plan, const w8a8_problem *problem, jit_launch *launch)
 {
     int64_t cluster = plan->ints[SM90_I_CLUSTER];
     /* CTAs per cluster */
@@ -358,6 +359,7 @@ static void sm90_grid(const gemm_plan *plan, const w8a8_problem *problem, jit_la
     launch->grid[0] = (unsigned)((units < clusters ? units : clusters) * ctas);
     launch->grid[1] = 1;
     launch->grid[2] = 1;
+    return units;
 }
 
 /* The kernel's defines: the config without its launch-time items, N and K when the config
@@ -437,7 +439,8 @@ static w8a8_status sm90_plan(w8a8_context *ctx, const w8a8_problem *problem, con
     plan->ints[SM90_I_SWAP] = c.swap;
     plan->ints[SM90_I_A_ROWS] = sm90_a_rows(&c, problem);
     plan->ints[SM90_I_TAIL] = c.tail;
-    plan->ints[SM90_I_OVERLAP] = c.overlap;
+    /* K bytes of a K group (the template's: 2^overlap K blocks), for tail's split */
+    plan->ints[SM90_I_GROUP_K] = (int64_t)SM90_BLOCK_K_BYTES << c.overlap;
     plan->launch.block[0] = SM90_WARPGROUP * (unsigned)(c.consumers + 1);
     plan->launch.block[1] = 1;
     plan->launch.block[2] = 1;
@@ -545,16 +548,15 @@ static w8a8_status sm90_run(w8a8_context *ctx, const gemm_plan *plan, const w8a8
     if (plan->ints[SM90_I_EPILOGUE])
         tma_store = sm90_out_map(ctx, &map_c, plan, problem, &args);
     jit_launch launch = plan->launch;
-    sm90_grid(plan, problem, &launch);
+    int64_t units = sm90_grid(plan, problem, &launch);
     launch.stream = stream;
     int raster = (int)plan->ints[SM90_I_RASTER], group = (int)plan->ints[SM90_I_GROUP];
-    /* tail > 1: the units that go whole (the template's K groups: K blocks in groups of
-     * 2^overlap) */
-    int64_t tiles_m = (args.m + plan->ints[SM90_I_BLOCK_M] - 1) / plan->ints[SM90_I_BLOCK_M];
-    int64_t tiles_n = (args.n + plan->ints[SM90_I_BLOCK_N] - 1) / plan->ints[SM90_I_BLOCK_N];
-    int64_t group_k = (int64_t)SM90_BLOCK_K_BYTES << plan->ints[SM90_I_OVERLAP];
-    int whole = (int)sm90_tail_whole(tiles_m * tiles_n, launch.grid[0], plan->ints[SM90_I_TAIL],
-                                     (args.k + group_k - 1) / group_k);
+    /* tail > 1: the units that go whole (every unit otherwise; the kernel then ignores it) */
+    int64_t group_k = plan->ints[SM90_I_GROUP_K];
+    int whole = (int)(plan->ints[SM90_I_TAIL] > 1
+                          ? sm90_tail_whole(units, launch.grid[0], plan->ints[SM90_I_TAIL],
+                                            (args.k + group_k - 1) / group_k)
+                          : units);
     void *params[] = {&map_a, &map_b, tma_store ? &map_c : (void *)&no_map, &args, &tma_store,
                       &raster, &group, &whole};
     return jit_kernel_launch(ctx, plan->kernels[0], &launch, params);
