@@ -90,8 +90,6 @@ local function rows_per_consumer(c)
     return c.pingpong == 1 and c.block_m or c.block_m // c.consumers
 end
 
--- the ring, the epilogue staging, the barriers, the block scales' areas, the alignment slack
--- (SM90_SMEM_BYTES)
 -- What valid() rejects for every config holding the value, decided once per value (valid()
 -- asks it too). Split-K: only with at least two K blocks a slice, and in a plain tune only at
 -- M <= SPLIT_MAX_M (a caller who names the space, w8a8 tune --space sm90_gemm, gets it at
@@ -154,34 +152,87 @@ local function out_box_bytes(c, problem)
     return 16
 end
 
-local function smem_bytes(c, problem)
-    local staging = 0
-    if c.epilogue == 1 then
-        staging = c.consumers * rows_per_consumer(c) * c.block_n * out_bytes(problem)
-    elseif c.epilogue == 2 then
-        -- two boxes, or one when a tile row is two boxes (the template's SM90_C_SLOTS)
-        local box = out_box_bytes(c, problem)
-        local slots = c.block_n * out_bytes(problem) > 2 * box and 2 or 1
-        staging = c.consumers * rows_per_consumer(c) * slots * box
-    end
-    local partials = 0
-    if c.split > 1 then
-        partials = c.consumers * rows_per_consumer(c) * c.block_n * 4 + SPLIT_BAR_BYTES
-    elseif c.tail > 1 then
-        partials = SPLIT_BAR_BYTES -- the partial sums go into the ring (valid())
-    end
+-- The ring and what goes with each stage (the block scales' areas, the barriers), the turn
+-- barriers and the alignment slack: what every config of these block_m, block_n and stages
+-- takes
+local function ring_bytes(c, problem)
     local scales = 0
     if is_block(problem) then
         scales = c.block_m * 4 + B_SCALE_AREA -- per stage, copied beside the tiles
     end
-    return c.stages * (c.block_m + c.block_n) * BK + staging + partials
-        + (BARRIER_BYTES + scales) * c.stages + TURN_BYTES + ALIGN_SLACK
+    return c.stages * (c.block_m + c.block_n) * BK + (BARRIER_BYTES + scales) * c.stages
+        + TURN_BYTES + ALIGN_SLACK
 end
 
+-- the epilogue's staging
+local function staging_bytes(c, problem)
+    if c.epilogue == 1 then
+        return c.consumers * rows_per_consumer(c) * c.block_n * out_bytes(problem)
+    elseif c.epilogue == 2 then
+        -- two boxes, or one when a tile row is two boxes (the template's SM90_C_SLOTS)
+        local box = out_box_bytes(c, problem)
+        local slots = c.block_n * out_bytes(problem) > 2 * box and 2 or 1
+        return c.consumers * rows_per_consumer(c) * slots * box
+    end
+    return 0
+end
+
+-- split's partial sums and barriers, tail's barriers (its partial sums go into the ring)
+local function partials_bytes(c)
+    if c.split > 1 then
+        return c.consumers * rows_per_consumer(c) * c.block_n * 4 + SPLIT_BAR_BYTES
+    elseif c.tail > 1 then
+        return SPLIT_BAR_BYTES
+    end
+    return 0
+end
+
+-- the ring, the epilogue staging, the barriers, the block scales' areas, the alignment slack
+-- (SM90_SMEM_BYTES)
+local function smem_bytes(c, problem)
+    return ring_bytes(c, problem) + staging_bytes(c, problem) + partials_bytes(c)
+end
+
+-- Registers a consumer needs with `wave` and `overlap`: its accumulator sets (promoted
+-- accumulation: a temporary set beside the main one, or two with overlap, or one 64-row
+-- sub-tile's with wave) and what it keeps beside them.
+local function consumer_regs(c, problem, wave, overlap)
+    local wg_m = rows_per_consumer(c)
+    local acc = (wg_m // 64) * c.block_n // 2
+    if wave == 1 then
+        -- the main set and one 64-row sub-tile's temporary set: measured (NVRTC, CUDA 13)
+        -- 256x112 and 256x96 of two consumers and one-consumer 128x128 compile clean; 256x128
+        -- of two consumers spills 24 bytes, one-consumer 128x160 248
+        return acc + c.block_n // 2 + REG_OVERHEAD + BLOCK_SCALE_REGS
+    elseif is_promoted(problem) and overlap >= 1 then
+        -- two temporary sets beside the main one; what else the consumer keeps was measured
+        -- (NVRTC, CUDA 13): 3 x 64 accumulators of a 64-row consumer compile clean; 3 x 72,
+        -- one consumer with 3 x 72, and a 128-row consumer with 3 x 64 spill
+        return 3 * acc + OVERLAP_OVERHEAD + 8 * (wg_m // 64)
+    elseif is_promoted(problem) then
+        return 2 * acc + REG_OVERHEAD + BLOCK_SCALE_REGS
+    end
+    return acc + REG_OVERHEAD
+end
+
+-- The checks go in the walk's order of the params (`order` below): a config rejected by a
+-- check that read only the first params takes every config sharing their values along
+-- (tuner/space.c, walk_configs), so a check that a later param can only make harder is made
+-- as early as the params it needs are known (the ring's bytes, the fewest registers) and
+-- again in full where the last of them is read.
 local function valid(c, problem, device)
-    -- first: it rejects most configs of tail 2, which double the walk
-    if c.tail > 1 and (c.cluster ~= 1 or c.split ~= 1 or c.pingpong ~= 0 or c.stagger ~= 0) then
-        return false, "tail needs cluster 1, split 1, pingpong 0 and stagger 0"
+    if c.block_n % 8 ~= 0 or c.block_n < 8 or c.block_n > 256 then
+        return false, "block_n is wgmma N: 8..256 step 8"
+    end
+    if is_int8(problem) and not int8_n_ok(c.block_n) then
+        return false, "INT8 wgmma N: 8, 16, 24, 32, 48..256 step 16"
+    end
+    if c.block_m > 256 then
+        return false, "TMA box rows <= 256"
+    end
+    local ring = ring_bytes(c, problem)
+    if ring > device.max_smem then
+        return false, "shared memory"
     end
     if c.pingpong == 1 and c.consumers ~= 2 then
         return false, "pingpong needs 2 consumers"
@@ -190,40 +241,14 @@ local function valid(c, problem, device)
     if c.block_m % c.consumers ~= 0 or (wg_m ~= 64 and wg_m ~= 128) then
         return false, "rows per consumer must be 64 or 128"
     end
-    if c.block_n % 8 ~= 0 or c.block_n < 8 or c.block_n > 256 then
-        return false, "block_n is wgmma N: 8..256 step 8"
+    local fewest = consumer_regs(c, problem, 0, 0)
+    if is_promoted(problem) then
+        fewest = math.min(fewest, consumer_regs(c, problem, 0, 1))
+        if wg_m == 128 then
+            fewest = math.min(fewest, consumer_regs(c, problem, 1, 0))
+        end
     end
-    if is_int8(problem) and not int8_n_ok(c.block_n) then
-        return false, "INT8 wgmma N: 8, 16, 24, 32, 48..256 step 16"
-    end
-    if c.block_m > 256 or c.block_n > 256 then
-        return false, "TMA box rows <= 256"
-    end
-    if smem_bytes(c, problem) > device.max_smem then
-        return false, "shared memory"
-    end
-    local acc = (wg_m // 64) * c.block_n // 2
-    local overhead = REG_OVERHEAD
-    if c.wave == 1 and not (is_promoted(problem) and c.overlap == 0 and wg_m == 128) then
-        return false, "wave needs promoted accumulation, overlap 0 and 128 rows a consumer"
-    end
-    if c.wave == 1 then
-        -- the main set and one 64-row sub-tile's temporary set: measured (NVRTC, CUDA 13)
-        -- 256x112 and 256x96 of two consumers and one-consumer 128x128 compile clean; 256x128
-        -- of two consumers spills 24 bytes, one-consumer 128x160 248
-        acc = acc + c.block_n // 2
-        overhead = overhead + BLOCK_SCALE_REGS
-    elseif is_promoted(problem) and c.overlap >= 1 then
-        -- two temporary sets beside the main one; what else the consumer keeps was measured
-        -- (NVRTC, CUDA 13): 3 x 64 accumulators of a 64-row consumer compile clean; 3 x 72,
-        -- one consumer with 3 x 72, and a 128-row consumer with 3 x 64 spill
-        acc = 3 * acc
-        overhead = OVERLAP_OVERHEAD + 8 * (wg_m // 64)
-    elseif is_promoted(problem) then
-        acc = 2 * acc -- promoted accumulation: a temporary set beside the main one
-        overhead = overhead + BLOCK_SCALE_REGS
-    end
-    if acc + overhead > CONSUMER_REGS[c.consumers] then
+    if fewest > CONSUMER_REGS[c.consumers] then
         return false, "accumulator registers"
     end
     -- setmaxnreg: producer 40 + consumers at their cap must fit the register file
@@ -246,6 +271,16 @@ local function valid(c, problem, device)
     if c.stages < 2 then
         return false, "stages"
     end
+    local staged = ring + staging_bytes(c, problem)
+    if staged > device.max_smem then
+        return false, "shared memory"
+    end
+    if not prune("split", c.split, problem, device) then
+        return false, "split: 2 K blocks a slice, and M <= 128 unless the space is named"
+    end
+    if c.split > 1 and (c.cluster ~= 1 or c.pingpong ~= 0) then
+        return false, "split needs cluster 1 and pingpong 0"
+    end
     if not prune("overlap", c.overlap, problem, device) then
         return false, "overlap: promoted accumulation (block scales, or --accum promoted)"
     end
@@ -255,14 +290,20 @@ local function valid(c, problem, device)
     if c.stagger == 1 and (c.consumers ~= 2 or c.pingpong ~= 0) then
         return false, "stagger needs two cooperative consumers"
     end
-    if not prune("split", c.split, problem, device) then
-        return false, "split: 2 K blocks a slice, and M <= 128 unless the space is named"
+    if c.wave == 1 and not (is_promoted(problem) and c.overlap == 0 and wg_m == 128) then
+        return false, "wave needs promoted accumulation, overlap 0 and 128 rows a consumer"
     end
     if not prune("wave", c.wave, problem, device) then
         return false, "wave: block scales (promoted per-tensor / per-row when the space is named)"
     end
-    if c.split > 1 and (c.cluster ~= 1 or c.pingpong ~= 0) then
-        return false, "split needs cluster 1 and pingpong 0"
+    if consumer_regs(c, problem, c.wave, c.overlap) > CONSUMER_REGS[c.consumers] then
+        return false, "accumulator registers"
+    end
+    if c.tail > 1 and (c.cluster ~= 1 or c.split ~= 1 or c.pingpong ~= 0 or c.stagger ~= 0) then
+        return false, "tail needs cluster 1, split 1, pingpong 0 and stagger 0"
+    end
+    if staged + partials_bytes(c) > device.max_smem then
+        return false, "shared memory"
     end
     if c.tail > 1 and c.consumers * wg_m * c.block_n * 4 > c.stages * (c.block_m + c.block_n) * BK then
         return false, "tail: the partial sums must fit the ring"

@@ -537,6 +537,33 @@ START_TEST(scripts_that_change_the_config_table)
 }
 END_TEST
 
+/* The walk skips what valid() rejects for the fields it read (the rest of the subtree, and
+ * the configs elsewhere that share those values): it keeps exactly the configs valid() accepts
+ * one by one, in the walk's order, with pairs() and fields set to nil as on a plain table. */
+START_TEST(the_walk_skips_what_valid_rejected_for_what_it_read)
+{
+    space_enumeration e;
+    enumerate_test_space("reads.lua", &e);
+    ck_assert_uint_eq(e.total, 72);
+    size_t want = 0;
+    for (int a = 1; a <= 3; a++)
+        for (int b = 1; b <= 4; b++)
+            for (int c = 1; c <= 2; c++)
+                for (int d = 1; d <= 3; d++) {
+                    if (a == 2 || (d == 3 && c == 1) || b > a + 1 || (a + b + c + d) % 5 == 0)
+                        continue;
+                    char config[64];
+                    snprintf(config, sizeof config, "a=%d,b=%d,c=%d,d=%d", a, b, c, d);
+                    ck_assert_uint_lt(want, e.count);
+                    ck_assert_str_eq(e.candidates[want].config, config);
+                    want++;
+                }
+    ck_assert_uint_eq(e.count, want);
+    ck_assert_uint_eq(e.invalid, 72 - want);
+    space_enumeration_free(&e);
+}
+END_TEST
+
 /* A space with fits(): valid()'s answers are kept per class, device and prune() outcome and
  * reused for later keys; fits() and rank() still see each key's shape. */
 START_TEST(fits_reuses_valid_answers_across_keys)
@@ -1353,6 +1380,7 @@ int main(void)
     tcase_add_test(enumeration, enumeration_is_fast);
     tcase_add_test(enumeration, prune_drops_values_before_the_walk);
     tcase_add_test(enumeration, scripts_that_change_the_config_table);
+    tcase_add_test(enumeration, the_walk_skips_what_valid_rejected_for_what_it_read);
     tcase_add_test(enumeration, fits_reuses_valid_answers_across_keys);
     tcase_add_test(enumeration, fits_memo_under_threads);
     suite_add_tcase(s, enumeration);
