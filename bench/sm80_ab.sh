@@ -3,7 +3,8 @@
 # narrowed by bench/narrow_space.py to the large tiles that M >= 2048 wants) timed by `w8a8
 # tune --space` of each build at 4096×4096×4096 and 4096×28672×4096 (SM80_AB_SHAPES: other
 # M,N,K shapes, space-separated), two rounds interleaved,
-# then Nsight Compute on the NEW build's best config at 4096³ (when ncu reads counters there).
+# then Nsight Compute on the NEW build's best config at 4096³ (when ncu reads counters there;
+# SM80_AB_NCU=0: not).
 #   bench/sm80_ab.sh OLD_BIN_DIR NEW_BIN_DIR     (folders holding w8a8; e.g. carry/old carry/static)
 # Each build gets the space of its own time: OLD_BIN_DIR/sm80_gemm.lua when there (a build from
 # before a parameter existed rejects configs that name it), else scripts/sm80_gemm.lua.
@@ -77,7 +78,7 @@ for (m, n, k, b), (us, c) in sorted(best.items()):
           % (b, m, n, k, us, 2 * m * n * k / us / 1e6, c))
 PY
 cat "$logs/table.txt" | tail -8
-if command -v ncu > /dev/null; then
+if [ "${SM80_AB_NCU:-1}" = 1 ] && command -v ncu > /dev/null; then
   W8A8_CACHE_DB=$state/new-1.db W8A8_KERNEL_DIR=$state/k-new timeout 240 ncu --clock-control none \
     --kernel-name w8a8_sm80_gemm --launch-skip 3 --launch-count 1 \
     --section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \

@@ -358,8 +358,37 @@ W8A8_DEVICE void g80_promote(g80_acc_t (&acc)[G80_MT][G80_NT][4],
 
 /* ---- epilogue ---------------------------------------------------------------------------- */
 
+/* The epilogue's terms of output columns col and col + 1 (0 past N): sb and the bias. For warp
+ * tiles of 128 accumulators a lane (64×64, 32×128, 128×32: the large tiles of M >= 2048, one
+ * CTA an SM), without a zero point and when the terms are at most 32 values a lane
+ * (G80_HOIST), the epilogue loads every column's before the first store: loaded between the
+ * stores (as the code did before session 32), ptxas (CUDA 13, sm_90) issued each column
+ * pair's loads after the previous pair's stores (a store to out may alias them), and a lane
+ * waited for a global load's round trip once per 8 columns of its warp tile. Otherwise each
+ * pair's terms load before its stores, as before: hoisted, they spilled 16-28 bytes of a
+ * 64×64 warp tile with a zero point, a bias and fp32 out (sm_80, sm_90) and 76 bytes of a
+ * 32×128 one of 4 K slices with a bias (sm_89), and took small tiles of several CTAs an SM
+ * from 72 registers to 128 (sm_89). */
+#define G80_HOIST                                                                                 \
+    (W8A8_AZP == W8A8_Z_NONE && G80_MT * G80_NT * 4 == 128 &&                                     \
+     G80_NT * (W8A8_BIAS_TYPE != W8A8_T_NONE ? 4 : 2) <= 32)
+W8A8_DEVICE void g80_col_terms(const w8a8_gemm_args &args, long long col, float (&sb)[2],
+                               float (&bias)[2])
+{
+#pragma unroll
+    for (int j = 0; j < 2; ++j) {
+        const bool in = col + j < args.n;
+        sb[j] = in ? w8a8_b_scale_at(args, col + j) : 0.0f;
+        bias[j] = in ? w8a8_load_bias(args.bias, col + j) : 0.0f;
+    }
+}
+
 /* Scales, corrects and stores the warp tile: accumulator i of (mi, ni) is row
- * row0 + 16·mi + 8·(i >> 1), column col0 + 8·ni + (i & 1), with row0 / col0 this lane's. */
+ * row0 + 16·mi + 8·(i >> 1), column col0 + 8·ni + (i & 1), with row0 / col0 this lane's.
+ * Every scale, bias and zero-point term is loaded before the first store: loaded between the
+ * stores (as the code read before session 32), ptxas (CUDA 13, sm_90) issued each column's
+ * loads after the previous column's stores, since a store to out may alias them, and the
+ * lane waited for a global load's round trip once per 8 columns. */
 W8A8_DEVICE void g80_store(const w8a8_gemm_args &args, const g80_acc_t (&acc)[G80_MT][G80_NT][4],
                            long long row0, long long col0)
 {
@@ -371,20 +400,19 @@ W8A8_DEVICE void g80_store(const w8a8_gemm_args &args, const g80_acc_t (&acc)[G8
             const long long row = row0 + 16 * mi + 8 * h;
             sa[mi][h] = row < args.m ? w8a8_a_scale_at(args, row) : 0.0f;
         }
+    float sb[G80_NT][2], bias[G80_NT][2];
+#pragma unroll
+    for (int ni = 0; ni < G80_NT; ++ni)
+        if (G80_HOIST)
+            g80_col_terms(args, col0 + 8 * ni, sb[ni], bias[ni]);
 #pragma unroll
     for (int ni = 0; ni < G80_NT; ++ni) {
         const long long col = col0 + 8 * ni;
         if (col >= args.n)
             continue;
         const bool pair = col + 1 < args.n;
-        const float sb0 = w8a8_b_scale_at(args, col);
-        const float sb1 = pair ? w8a8_b_scale_at(args, col + 1) : 0.0f;
-#if W8A8_BIAS_TYPE != W8A8_T_NONE
-        const float bias0 = w8a8_load_bias(args.bias, col);
-        const float bias1 = pair ? w8a8_load_bias(args.bias, col + 1) : 0.0f;
-#else
-        const float bias0 = 0.0f, bias1 = 0.0f;
-#endif
+        if (!G80_HOIST)
+            g80_col_terms(args, col, sb[ni], bias[ni]);
 #pragma unroll
         for (int mi = 0; mi < G80_MT; ++mi)
 #pragma unroll
@@ -393,9 +421,10 @@ W8A8_DEVICE void g80_store(const w8a8_gemm_args &args, const g80_acc_t (&acc)[G8
                 if (row >= args.m)
                     continue;
                 const float v0 = w8a8_azp_corrected(args, acc[mi][ni][2 * h], row, col) *
-                                     sa[mi][h] * sb0 + bias0;
+                                     sa[mi][h] * sb[ni][0] + bias[ni][0];
                 const float v1 = pair ? w8a8_azp_corrected(args, acc[mi][ni][2 * h + 1], row,
-                                                           col + 1) * sa[mi][h] * sb1 + bias1
+                                                           col + 1) * sa[mi][h] * sb[ni][1] +
+                                            bias[ni][1]
                                       : 0.0f;
                 w8a8_store2((char *)args.out + row * args.ldc * W8A8_OUT_BYTES, col, v0, v1, pair);
             }
@@ -423,18 +452,17 @@ W8A8_DEVICE void g80_stage(const w8a8_gemm_args &args, const g80_acc_t (&acc)[G8
             const long long row = m0 + r0 + 16 * mi + 8 * h;
             sa[mi][h] = row < args.m ? w8a8_a_scale_at(args, row) : 0.0f;
         }
+    float sb[G80_NT][2], bias[G80_NT][2]; /* as in g80_store */
+#pragma unroll
+    for (int ni = 0; ni < G80_NT; ++ni)
+        if (G80_HOIST)
+            g80_col_terms(args, n0 + c0 + 8 * ni, sb[ni], bias[ni]);
 #pragma unroll
     for (int ni = 0; ni < G80_NT; ++ni) {
         const int c = c0 + 8 * ni;
         const long long col = n0 + c;
-        const float sb0 = col < args.n ? w8a8_b_scale_at(args, col) : 0.0f;
-        const float sb1 = col + 1 < args.n ? w8a8_b_scale_at(args, col + 1) : 0.0f;
-#if W8A8_BIAS_TYPE != W8A8_T_NONE
-        const float bias0 = col < args.n ? w8a8_load_bias(args.bias, col) : 0.0f;
-        const float bias1 = col + 1 < args.n ? w8a8_load_bias(args.bias, col + 1) : 0.0f;
-#else
-        const float bias0 = 0.0f, bias1 = 0.0f;
-#endif
+        if (!G80_HOIST)
+            g80_col_terms(args, col, sb[ni], bias[ni]);
 #pragma unroll
         for (int mi = 0; mi < G80_MT; ++mi)
 #pragma unroll
@@ -443,11 +471,12 @@ W8A8_DEVICE void g80_stage(const w8a8_gemm_args &args, const g80_acc_t (&acc)[G8
                 const long long row = m0 + r;
                 const bool live = row < args.m && col < args.n;
                 const float v0 = live ? w8a8_azp_corrected(args, acc[mi][ni][2 * h], row, col) *
-                                            sa[mi][h] * sb0 + bias0
+                                            sa[mi][h] * sb[ni][0] + bias[ni][0]
                                       : 0.0f;
                 const float v1 = live && col + 1 < args.n
                                      ? w8a8_azp_corrected(args, acc[mi][ni][2 * h + 1], row,
-                                                          col + 1) * sa[mi][h] * sb1 + bias1
+                                                          col + 1) * sa[mi][h] * sb[ni][1] +
+                                           bias[ni][1]
                                      : 0.0f;
                 w8a8_store2(tile + r * G80_OUT_ROW, c, v0, v1, true);
             }
