@@ -145,19 +145,18 @@ static void push_args(lua_State *L, const eval_job *job)
 /* The walk asks valid() of every config of the cross product (sm90_gemm's named block keys:
  * millions). A space's valid() is a function of the config fields it reads (and the problem
  * and device, fixed in a walk), so when it rejects a config having read only the first d
- * params in walk order, it rejects every config that shares those d values: the walk skips
- * them all (walk_configs). To see what it reads, the walk's valid() calls get a proxy of the
+ * params in walk order, it rejects every config that shares those d values, and the walk skips
+ * them all (walk_configs; and any config elsewhere that shares the values of what it read). To see what it reads, the walk's valid() calls get a proxy of the
  * config: a table whose fields are absent, with an __index that answers a param's value,
- * keeps it as a plain field for the rest of the call and notes the deepest param position
- * read. Field by field it behaves as the config would: a field the script set is what it
+ * keeps it as a plain field for the rest of the call and notes which params it read (a bit
+ * each). Field by field it behaves as the config would: a field the script set is what it
  * set (also nil: a param read, then set to nil, reads nil again), and pairs() reads every
  * param (__pairs). rawget() sees only the fields read so far. After each call the proxy is
  * emptied again. */
 typedef struct walk_reads {
     const space *s;
-    const int *idx;        /* the config of this call */
-    int deepest;           /* the deepest param position read, -1: none */
-    unsigned long long got; /* params read once (bit p): later reads are plain fields */
+    const int *idx;         /* the config of this call */
+    unsigned long long got; /* params read (bit p): later reads are plain fields */
 } walk_reads;
 
 _Static_assert(W8A8_SPACE_MAX_PARAMS <= 64, "walk_reads.got holds a bit per param");
@@ -177,8 +176,6 @@ static int proxy_index(lua_State *L)
         return 1;
     }
     r->got |= 1ull << p;
-    if (p > r->deepest)
-        r->deepest = p;
     lua_pushvalue(L, 2);
     lua_pushinteger(L, (lua_Integer)r->s->params[p].values[r->idx[p]]);
     lua_rawset(L, 1);
@@ -198,7 +195,6 @@ static int proxy_pairs(lua_State *L)
         lua_pushinteger(L, (lua_Integer)r->s->params[p].values[r->idx[p]]);
         lua_setfield(L, 1, r->s->params[p].name);
     }
-    r->deepest = r->s->param_count - 1;
     lua_getglobal(L, "next");
     lua_pushvalue(L, 1);
     lua_pushnil(L);
@@ -209,7 +205,6 @@ static int proxy_pairs(lua_State *L)
 static void proxy_push(lua_State *L, const eval_job *job, const int *idx)
 {
     job->reads->idx = idx;
-    job->reads->deepest = -1;
     job->reads->got = 0;
     lua_pushvalue(L, job->shared_args + 4);
 }
@@ -762,7 +757,7 @@ static void enumerate_body(sandbox *sb, void *ud)
     }
     job->shared_args = lua_gettop(sb->L) - 2;
     lua_createtable(sb->L, 0, s->param_count); /* the config table every call shares */
-    walk_reads reads = {s, NULL, -1, 0};
+    walk_reads reads = {s, NULL, 0};
     proxy_make(sb->L, s, &reads); /* valid()'s config in the walk */
     if (!call_prune(sb, job, keep, kept))
         return;
