@@ -231,6 +231,7 @@ START_TEST(errors_in_script_functions_name_their_line)
     expect_enumerate_error("global_write.lua", ":7: ", "assignment to undeclared global 'seen'");
     expect_enumerate_error("bad_valid_result.lua", ":6: ", "valid() must return a boolean");
     expect_enumerate_error("bad_prune_result.lua", ":6: ", "prune() must return a boolean");
+    expect_enumerate_error("config_metatable.lua", ":8: ", "cannot change a protected metatable");
 }
 END_TEST
 

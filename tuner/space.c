@@ -151,8 +151,8 @@ static void push_args(lua_State *L, const eval_job *job)
  * keeps it as a plain field for the rest of the call and notes which params it read (a bit
  * each). Field by field it behaves as the config would: a field the script set is what it
  * set (also nil: a param read, then set to nil, reads nil again), and pairs() reads every
- * param (__pairs). rawget() sees only the fields read so far. After each call the proxy is
- * emptied again. */
+ * param (__pairs). rawget() and next() see only the fields read so far, and its metatable stays
+ * (__metatable). After each call the proxy is emptied again. */
 typedef struct walk_reads {
     const space *s;
     const int *idx;         /* the config of this call */
@@ -238,6 +238,8 @@ static void proxy_make(lua_State *L, const space *s, walk_reads *r)
     lua_pushlightuserdata(L, r);
     lua_pushcclosure(L, proxy_pairs, 1);
     lua_setfield(L, -2, "__pairs");
+    lua_pushliteral(L, "the walk's config"); /* setmetatable() on it fails, saying why */
+    lua_setfield(L, -2, "__metatable");
     lua_setmetatable(L, -2);
 }
 
