@@ -101,7 +101,7 @@ W8A8_DEVICE void dec_mma(dec_acc_t (&c)[4], w8a8_u32 a0, w8a8_u32 a1, w8a8_u32 a
 W8A8_DEVICE w8a8_u32x4 dec_load_weights(const w8a8_u8 *p, w8a8_u64 policy)
 {
     w8a8_u32x4 v;
-    asm volatile("ld.global.nc.L1::no_allocate.L2::cache_hint.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+    asm volatile("ld.global.nc.L1::no_allocate.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
                  : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
                  : "l"(p), "l"(policy));
     return v;
