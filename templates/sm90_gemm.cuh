@@ -1210,8 +1210,8 @@ __device__ __forceinline__ void sm90_ring_fill(const sm90_units &units, int kb_b
 #if SM90_KSPLIT > 1
 /* Split-K: sums the consumer's partial accumulators over the cluster's K slices into rank
  * 0's (see SPLIT above; TAIL's split tiles the same). buf: this consumer's buffer; ready,
- * free_bar: its barriers; phase: the parity of this tile (flips per tile). Ranks > 0 return once their partials are handed
- * over; rank 0 returns with the whole sum. */
+ * free_bar: its barriers; phase: the parity of this tile (flips per tile). Ranks > 0 return
+ * once their partials are handed over; rank 0 returns with the whole sum. */
 __device__ __forceinline__ void sm90_split_reduce(sm90_acc_t (&acc)[SM90_SUB_M][SM90_ACC],
                                                   sm90_u32 buf, sm90_u32 ready,
                                                   sm90_u32 free_bar, int k_rank, sm90_u32 phase)

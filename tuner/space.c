@@ -577,19 +577,27 @@ typedef struct nogoods {
 
 _Static_assert(W8A8_SPACE_MAX_VALUES <= 256, "a value index fits a byte");
 
-/* The pattern of config idx under mask, and its hash. */
-static uint64_t nogood_make(nogood *g, uint64_t mask, const int *idx, int params)
+/* A pattern's hash: its mask and the values under it. */
+static uint64_t nogood_hash(const nogood *g)
 {
-    uint64_t h = mask * 0x9E3779B97F4A7C15ull;
-    memset(g, 0, sizeof *g);
-    g->mask = mask;
-    for (int p = 0; p < params; p++)
-        if (mask >> p & 1) {
-            g->value[p] = (unsigned char)idx[p];
-            h = (h ^ (uint64_t)(idx[p] + 1 + 64 * p)) * 0xFF51AFD7ED558CCDull;
+    uint64_t h = g->mask * 0x9E3779B97F4A7C15ull;
+    for (int p = 0; p < W8A8_SPACE_MAX_PARAMS; p++)
+        if (g->mask >> p & 1) {
+            h = (h ^ (uint64_t)(g->value[p] + 1 + 64 * p)) * 0xFF51AFD7ED558CCDull;
             h ^= h >> 31;
         }
     return h;
+}
+
+/* The pattern of config idx under mask, and its hash. */
+static uint64_t nogood_make(nogood *g, uint64_t mask, const int *idx, int params)
+{
+    memset(g, 0, sizeof *g);
+    g->mask = mask;
+    for (int p = 0; p < params; p++)
+        if (mask >> p & 1)
+            g->value[p] = (unsigned char)idx[p];
+    return nogood_hash(g);
 }
 
 /* The slot of pattern g (hash h): its own, or the empty one where it would go. */
@@ -639,13 +647,8 @@ static void nogood_add(nogoods *n, uint64_t mask, const int *idx, int params)
         n->slots = slots;
         n->cap = cap;
         for (size_t i = 0; i < old_cap; i++)
-            if (old[i].mask != 0) {
-                int values[W8A8_SPACE_MAX_PARAMS];
-                nogood g;
-                for (int p = 0; p < W8A8_SPACE_MAX_PARAMS; p++)
-                    values[p] = old[i].value[p];
-                *nogood_slot(n, &g, nogood_make(&g, old[i].mask, values, W8A8_SPACE_MAX_PARAMS)) = g;
-            }
+            if (old[i].mask != 0)
+                *nogood_slot(n, &old[i], nogood_hash(&old[i])) = old[i];
         free(old);
     }
     nogood g;
@@ -672,6 +675,9 @@ static bool walk_configs(sandbox *sb, eval_job *job, int keep[][W8A8_SPACE_MAX_V
     const space *s = job->s;
     int pos[W8A8_SPACE_MAX_PARAMS] = {0}; /* position in keep[p] */
     int idx[W8A8_SPACE_MAX_PARAMS];       /* value index: keep[p][pos[p]] */
+    size_t below[W8A8_SPACE_MAX_PARAMS]; /* configs a step of param p moves */
+    for (int p = s->param_count - 1; p >= 0; p--)
+        below[p] = p + 1 < s->param_count ? below[p + 1] * (size_t)kept[p + 1] : 1;
     nogoods bad = {0};
     bool ran = true;
     for (size_t n = 0; n < walk; n++) {
@@ -698,10 +704,7 @@ static bool walk_configs(sandbox *sb, eval_job *job, int keep[][W8A8_SPACE_MAX_V
                 if (read >> p & 1)
                     deepest = p;
             for (int p = deepest + 1; p < s->param_count; p++) {
-                size_t below = 1; /* configs a step of param p moves */
-                for (int q = p + 1; q < s->param_count; q++)
-                    below *= (size_t)kept[q];
-                size_t skipped = (size_t)(kept[p] - 1 - pos[p]) * below;
+                size_t skipped = (size_t)(kept[p] - 1 - pos[p]) * below[p];
                 job->enumeration->invalid += skipped;
                 n += skipped;
                 pos[p] = kept[p] - 1;
