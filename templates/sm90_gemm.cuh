@@ -648,6 +648,26 @@ __device__ __forceinline__ void sm90_epilogue_swap(const sm90_acc_t (&acc)[SM90_
             cs[s][h] = in ? __ldg(args.b_col_sums + n) : 0;
 #endif
         }
+    /* the tokens' scales (and zero points) before the first store, which later loads would
+     * wait behind (ptxas keeps loads behind stores that may alias them) */
+    float sa[W8A8_BLOCK_N / 8][2];
+#if W8A8_AZP != W8A8_Z_NONE
+    int zp[W8A8_BLOCK_N / 8][2];
+#endif
+#pragma unroll
+    for (int j = 0; j < W8A8_BLOCK_N / 8; ++j)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            const long long m = col0 + 8 * j + e;
+            const bool in = m < args.m;
+            sa[j][e] = in ? w8a8_a_scale_at(args, m) : 0.0f;
+#if W8A8_AZP == W8A8_Z_TOKEN
+            zp[j][e] = in ? __ldg(args.azp + m) : 0;
+#elif W8A8_AZP == W8A8_Z_TENSOR
+            zp[j][e] = __ldg(args.azp);
+#endif
+            (void)in;
+        }
 #pragma unroll
     for (int j = 0; j < W8A8_BLOCK_N / 8; ++j)
 #pragma unroll
@@ -655,12 +675,6 @@ __device__ __forceinline__ void sm90_epilogue_swap(const sm90_acc_t (&acc)[SM90_
             const long long m = col0 + 8 * j + e;
             if (m >= args.m)
                 continue;
-            const float sa = w8a8_a_scale_at(args, m);
-#if W8A8_AZP == W8A8_Z_TOKEN
-            const int zp = __ldg(args.azp + m);
-#elif W8A8_AZP == W8A8_Z_TENSOR
-            const int zp = __ldg(args.azp);
-#endif
             void *const row = out + m * row_bytes;
 #pragma unroll
             for (int s = 0; s < SM90_SUB_M; ++s)
@@ -668,12 +682,12 @@ __device__ __forceinline__ void sm90_epilogue_swap(const sm90_acc_t (&acc)[SM90_
                 for (int h = 0; h < 2; ++h) {
                     const long long n = row0 + 64 * s + 8 * h;
 #if W8A8_AZP != W8A8_Z_NONE
-                    const float a = (float)(acc[s][4 * j + 2 * h + e] - zp * cs[s][h]);
+                    const float a = (float)(acc[s][4 * j + 2 * h + e] - zp[j][e] * cs[s][h]);
 #else
                     const float a = (float)acc[s][4 * j + 2 * h + e];
 #endif
                     if (n < SM90_N)
-                        w8a8_store1(row, n, a * sa * sb[s][h] + bias[s][h]);
+                        w8a8_store1(row, n, a * sa[j][e] * sb[s][h] + bias[s][h]);
                 }
         }
 }
