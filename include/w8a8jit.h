@@ -1098,6 +1098,13 @@ typedef struct w8a8_tune_options {
      * finalist's times swing with what ran before it: on an H200, 100 made each finalist's
      * three round medians agree within 0.2 % (median; 7 % without), at 2.4 s more a key. */
     int final_settle_ms;
+    /* With `space` set: 1 also times, for each key first, the cache's winners that the named
+     * space's template can run (the same rows a plain tune times first: this key's bucket and
+     * buckets within 4× of it, every layer), so that the winner the tune writes to the user
+     * database, whose rows win the lookup, is never slower than what the dispatcher ran
+     * before; 0: the named space tunes exactly what it lists. Without `space` the cache's
+     * winners are always timed first and this must be 0 or 1. */
+    int seed_space;
 } w8a8_tune_options;
 
 typedef enum w8a8_tune_phase {

@@ -116,6 +116,12 @@ START_TEST(matmul_bad_problems)
         w8a8_tune_report_free(&report);
     }
     o.final_settle_ms = 0;
+    for (int seed = -1; seed <= 2; seed += 3) { /* options.seed_space: 0 or 1 */
+        o.seed_space = seed;
+        EXPECT(ctx, w8a8_tune(ctx, &o, NULL, NULL, &report), W8A8_INVALID);
+        w8a8_tune_report_free(&report);
+    }
+    o.seed_space = 0;
     /* Bad tensors for the good problem. */
     w8a8_tensors bad[] = {
         {NULL, host, host, (float *)host, (float *)host, NULL, NULL, NULL},

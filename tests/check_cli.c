@@ -70,6 +70,7 @@ START_TEST(usage_errors_exit_2)
     expect("tune --model llama3-8b --settle 0", 2, "--settle: bad value '0'");
     expect("tune --model llama3-8b --settle 1001", 2, "--settle: bad value");
     expect("tune --model llama3-8b --settle 5ms", 2, "--settle: bad value");
+    expect("tune --model llama3-8b --seed", 2, "--seed goes with --space");
     expect("tune --help", 0, "--shard I/N");
 }
 END_TEST

@@ -158,7 +158,7 @@ static void on_seed_progress(const w8a8_tune_progress *p, void *user)
 /* A plain tune first times the cache's winners of the key's class at M buckets within 4× of
  * it (here a shipped layer's row at 512 for a key at bucket 128, on this very device), even
  * with one ranked candidate a space; a row 8× away is not a seed. A named space tunes what it
- * lists only. */
+ * lists only, unless options.seed_space asks for the seeds too. */
 START_TEST(test_cache_seeds)
 {
     w8a8_device_info info;
@@ -232,6 +232,19 @@ START_TEST(test_cache_seeds)
                   w8a8_errmsg(tuner));
     ck_assert_int_eq(named.seeds, 0);
     ck_assert_int_ge(named.measured, 1);
+    w8a8_tune_report_free(&r);
+
+    /* a named space asked to seed: the same seed as the plain tune, still not the far row */
+    w8a8_context_close(tuner);
+    snprintf(db, sizeof db, "%s/named-seeded.db", tmpdir);
+    ck_assert_int_eq(w8a8_context_open(&tuner, &co), W8A8_OK);
+    o.seed_space = 1;
+    seed_seen named_seeded = {.near = near, .far = far};
+    ck_assert_msg(w8a8_tune(tuner, &o, on_seed_progress, &named_seeded, &r) == W8A8_OK, "%s",
+                  w8a8_errmsg(tuner));
+    ck_assert_int_eq(named_seeded.near_ok, 1);
+    ck_assert_int_eq(named_seeded.near_seed, 1);
+    ck_assert_int_eq(named_seeded.far_seen, 0);
     w8a8_tune_report_free(&r);
     w8a8_context_close(tuner);
 }

@@ -329,7 +329,8 @@ static void defaults_first(candidate_list *l)
  * winner of the same class, up to 1.4×). At most CACHE_SEEDS distinct configs: the key's own
  * bucket first, then the others; within each, this device, its product, then the arch; then
  * the nearer bucket (the larger at equal distance), then the faster (by_seed_order). A named
- * space (--space) tunes exactly what it lists. */
+ * space (--space) tunes exactly what it lists, unless options.seed_space asks for the seeds
+ * too (then only rows of the named space's template can be candidates: candidate_of). */
 #define CACHE_SEED_RATIO 4.0
 #define CACHE_SEEDS 6
 #define CACHE_SEED_ROWS 512 /* class winners considered; more are ignored */
@@ -414,7 +415,7 @@ static candidate *candidate_of(tune_run *run, problem_plan *p, const char *famil
  * that cannot be read seeds nothing (the lookup reports it elsewhere). */
 static w8a8_status cache_seeds(tune_run *run, problem_plan *p)
 {
-    if (run->options.space && *run->options.space)
+    if (run->options.space && *run->options.space && !run->options.seed_space)
         return W8A8_OK;
     seed_rows r = {.bucket = p->problem.m, .rows = malloc(CACHE_SEED_ROWS * sizeof *r.rows)};
     if (!r.rows)

@@ -283,6 +283,9 @@ w8a8_status w8a8_tune(w8a8_context *ctx, const w8a8_tune_options *options,
         return errorf(ctx, W8A8_INVALID, "options is NULL");
     if (!options->problems || options->problem_count == 0)
         return errorf(ctx, W8A8_INVALID, "options.problems: no problem to tune");
+    if (options->seed_space != 0 && options->seed_space != 1)
+        return errorf(ctx, W8A8_INVALID, "options.seed_space: %d is not 0 or 1",
+                      options->seed_space);
     if (options->final_settle_ms < 0 || options->final_settle_ms > 1000)
         return errorf(ctx, W8A8_INVALID, "options.final_settle_ms: %d is not 0..1000",
                       options->final_settle_ms);

@@ -358,3 +358,5 @@ def test_explain_and_tune_mode_cpu():
     for settle in (-1, 1001):  # checked before the device is looked for
         with pytest.raises(w8a8jit.InvalidError, match="settle_ms"):
             w8a8jit.tune([(16, 4096, 4096)], settle_ms=settle, device="cpu")
+    with pytest.raises(w8a8jit.InvalidError, match="seed goes with space"):
+        w8a8jit.tune([(16, 4096, 4096)], seed=True, device="cpu")

@@ -82,7 +82,8 @@ class TuneOptions(C.Structure):
                 ("max_candidates", C.c_int), ("explore", C.c_int), ("threads", C.c_int),
                 ("quick_samples", C.c_int), ("final_samples", C.c_int), ("finalists", C.c_int),
                 ("more_contexts", C.c_void_p), ("more_context_count", C.c_size_t),
-                ("watchdog_seconds", C.c_double), ("final_settle_ms", C.c_int)]
+                ("watchdog_seconds", C.c_double), ("final_settle_ms", C.c_int),
+                ("seed_space", C.c_int)]
 
 
 class TuneResult(C.Structure):

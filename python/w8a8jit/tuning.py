@@ -72,15 +72,20 @@ def tune(shapes: Iterable[Sequence[int]], dtype: torch.dtype = torch.float8_e4m3
          scales: Sequence[str] = ("tensor", "tensor"), out_dtype: torch.dtype = torch.bfloat16,
          bias: bool = False, budget: Optional[float] = None, space: Optional[str] = None,
          force: bool = False, max_candidates: int = 0, settle_ms: int = 0,
-         device=None) -> dict:
+         seed: bool = False, device=None) -> dict:
     """Tunes (m, n, k) shapes on a CUDA device (m rounds up to its bucket) and stores every
     measurement in the user's tuning database; this process's dispatched keys switch to the
     winners. budget: seconds for the whole call. settle_ms (0..1000): the GPU idles that long
     before each finalist's timing, as `w8a8 tune --settle` (steadier final times, 24 idles a
-    key). Returns {"results": [per shape: family, config, best_us, default_us, status, …],
+    key). seed (with space): also time the cache's winners that the space's template runs,
+    as a tune without space always does, so the winner is never slower than what ran before
+    (`w8a8 tune --space S --seed`). Returns {"results": [per shape: family, config, best_us, default_us, status, …],
     "seconds", "budget_spent", "profile"}."""
     if not 0 <= int(settle_ms) <= 1000:
         raise _lib.InvalidError(f"w8a8jit.tune: settle_ms {settle_ms} is not 0..1000")
+    if seed and not space:
+        raise _lib.InvalidError("w8a8jit.tune: seed goes with space (a tune without one "
+                                "always times the cache's winners first)")
     ordinal = _device_ordinal(device)
     if ordinal is None:
         raise _lib.NoDeviceError("w8a8jit.tune: tuning needs a CUDA device")
@@ -94,7 +99,7 @@ def tune(shapes: Iterable[Sequence[int]], dtype: torch.dtype = torch.float8_e4m3
                                space=space.encode() if space else None,
                                budget_seconds=float(budget or 0), force=int(force),
                                max_candidates=int(max_candidates),
-                               final_settle_ms=int(settle_ms))
+                               final_settle_ms=int(settle_ms), seed_space=int(bool(seed)))
     report = _lib.TuneReport()
     status = _lib.lib.w8a8_tune(ctx.handle, C.byref(options), None, None, C.byref(report))
     try:

@@ -188,7 +188,7 @@ typedef struct tune_cli {
     const char *model;
     long long ms[TUNE_MAX_MS];
     size_t m_count;
-    bool untuned, force, json, tty;
+    bool untuned, force, json, tty, seed;
     const char *space, *db;
     double budget, watchdog;
     int max_candidates, threads, explore, settle;
@@ -210,7 +210,7 @@ static void tune_usage(FILE *f)
     fprintf(f,
             "usage: w8a8 tune [--shape M,N,K]... [--model %s [--m LIST]] [--untuned]\n"
             "                 [--dtype e4m3|e5m2|int8] [--scale A,B] [--out bf16|fp16|fp32]\n"
-            "                 [--accum fast|promoted] [--space FILE] [--budget SECONDS]\n"
+            "                 [--accum fast|promoted] [--space FILE [--seed]] [--budget SECONDS]\n"
             "                 [--db PATH] [--force]\n"
             "                 [--max-candidates N] [--threads N] [--devices LIST]\n"
             "                 [--shard I/N] [--explore N] [--watchdog SECONDS]\n"
@@ -243,7 +243,9 @@ static void tune_usage(FILE *f)
             "Without --space, each key first times the cache's winners (every layer, any\n"
             "device of the arch) of that key and of M buckets within 4x of it, at most 6\n"
             "(\"cache_seed\": true): the winner is never slower than what the dispatcher ran\n"
-            "before, and a stale bucket borrows a neighbour's better config.\n"
+            "before, and a stale bucket borrows a neighbour's better config. With --space\n"
+            "the tune times exactly what the space lists; --seed adds those winners that the\n"
+            "space's template runs, so that its winner too is never slower than before.\n"
             "On a terminal, a progress line on stderr: keys planned, then the key at hand,\n"
             "its phase and candidates, candidates timed in the run, time against the budget\n"
             "(or an estimate of what is left); none with --json or when stderr is piped.\n",
@@ -314,9 +316,9 @@ static void apply_shard(tune_cli *t)
 static int tune_option(tune_cli *t, int argc, char **argv, int *i)
 {
     const char *opt = argv[*i];
-    static const char *const flags[] = {"--untuned", "--force", "--json"};
-    bool *flag_fields[] = {&t->untuned, &t->force, &t->json};
-    for (size_t f = 0; f < 3; f++)
+    static const char *const flags[] = {"--untuned", "--force", "--json", "--seed"};
+    bool *flag_fields[] = {&t->untuned, &t->force, &t->json, &t->seed};
+    for (size_t f = 0; f < sizeof flags / sizeof flags[0]; f++)
         if (strcmp(opt, flags[f]) == 0) {
             *flag_fields[f] = true;
             return 1;
@@ -392,6 +394,9 @@ static int tune_parse(tune_cli *t, int argc, char **argv)
         tune_usage(stderr);
         return cli_usage_error("tune: give --shape, --model or --untuned");
     }
+    if (t->seed && !t->space)
+        return cli_usage_error("tune: --seed goes with --space (a tune without one always "
+                               "times the cache's winners first)");
     return -1; /* go on */
 }
 
@@ -659,7 +664,7 @@ static int tune_run_cli(tune_cli *t, w8a8_context *ctx)
                                  .more_contexts = t->more,
                                  .more_context_count = t->device_count ? t->device_count - 1 : 0,
                                  .watchdog_seconds = t->watchdog,
-                                 .final_settle_ms = t->settle};
+                                 .final_settle_ms = t->settle, .seed_space = t->seed};
     w8a8_tune_report report;
     t->tty = cli_is_tty() && !t->json; /* no progress line beside --json output */
     w8a8_status st = w8a8_tune(ctx, &options, on_progress, t, &report);
