@@ -1140,10 +1140,8 @@ typedef struct w8a8_tune_measurement {
                              winner not among the space's valid configs) */
     int explored;         /* in the exploration sample (options.explore) */
     int cache_seed;       /* a winner the cache held (any layer, any device of the arch) for
-                             this key or an M bucket within 4× of it, or for a sibling key
-                             at its bucket (the other per-tensor / per-row scale kinds),
-                             timed first: a tune over the built-in spaces, or a named one
-                             with options.seed_space */
+                             this key or an M bucket within 4× of it, timed first: a tune
+                             over the built-in spaces only */
 } w8a8_tune_measurement;
 
 /* The outcome for one problem. */

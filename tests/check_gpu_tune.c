@@ -136,8 +136,8 @@ START_TEST(test_tune_verify_rerun)
 END_TEST
 
 typedef struct seed_seen {
-    const char *near, *far, *sib, *sib_near;
-    int near_ok, near_seed, far_seen, seeds, measured, sib_seed, sib_near_seen;
+    const char *near, *far;
+    int near_ok, near_seed, far_seen, seeds, measured;
 } seed_seen;
 
 static void on_seed_progress(const w8a8_tune_progress *p, void *user)
@@ -153,15 +153,12 @@ static void on_seed_progress(const w8a8_tune_progress *p, void *user)
         s->near_seed += m->cache_seed != 0;
     }
     s->far_seen += strcmp(m->config, s->far) == 0;
-    s->sib_seed += m->cache_seed != 0 && strcmp(m->config, s->sib) == 0;
-    s->sib_near_seen += strcmp(m->config, s->sib_near) == 0;
 }
 
 /* A plain tune first times the cache's winners of the key's class at M buckets within 4× of
  * it (here a shipped layer's row at 512 for a key at bucket 128, on this very device), even
- * with one ranked candidate a space; a row 8× away is not a seed. The per-tensor sibling's row
- * at the key's bucket is a seed too, its row at 512 is not. A named space tunes what it lists
- * only, unless options.seed_space asks for the seeds too. */
+ * with one ranked candidate a space; a row 8× away is not a seed. A named space tunes what it
+ * lists only, unless options.seed_space asks for the seeds too. */
 START_TEST(test_cache_seeds)
 {
     w8a8_device_info info;
@@ -176,14 +173,6 @@ START_TEST(test_cache_seeds)
                                "group=2,cluster=1,epilogue=0,split=1,specialize=0"
                              : "block_m=32,block_n=64,block_k=64,stages=3,warps_m=1,warps_n=4,"
                                "slice_k=1,group=2,prefetch=0,epilogue=0";
-    const char *sib = hopper ? "block_m=64,block_n=64,stages=3,consumers=1,pingpong=0,raster=1,"
-                               "group=2,cluster=1,epilogue=0,split=1,specialize=0"
-                             : "block_m=32,block_n=32,block_k=64,stages=4,warps_m=1,warps_n=4,"
-                               "slice_k=1,group=2,prefetch=0,epilogue=0";
-    const char *sib_near = hopper ? "block_m=64,block_n=16,stages=3,consumers=1,pingpong=0,"
-                                    "raster=1,group=2,cluster=1,epilogue=0,split=1,specialize=0"
-                                  : "block_m=32,block_n=32,block_k=64,stages=2,warps_m=1,"
-                                    "warps_n=4,slice_k=1,group=2,prefetch=0,epilogue=0";
     char shipped[700];
     snprintf(shipped, sizeof shipped, "%s/shipped.db", tmpdir);
     w8a8_context *writer = test_ctx_open_with(NULL, shipped, 0);
@@ -193,13 +182,10 @@ START_TEST(test_cache_seeds)
     const struct {
         int64_t m;
         const char *config;
-        bool tensor; /* the per-tensor sibling's row */
-    } seeded[] = {{512, near, false}, {1024, far, false}, {128, sib, true}, {512, sib_near, true}};
-    for (size_t i = 0; i < sizeof seeded / sizeof seeded[0]; i++) {
+    } seeded[] = {{512, near}, {1024, far}};
+    for (size_t i = 0; i < 2; i++) {
         w8a8_problem q = p;
         q.m = seeded[i].m;
-        if (seeded[i].tensor)
-            q.a_scale.kind = q.b_scale.kind = W8A8_SCALE_TENSOR;
         cache_key key;
         cache_key_make(&key, &q, &dev);
         cache_measurement m;
@@ -223,7 +209,7 @@ START_TEST(test_cache_seeds)
     w8a8_tune_options o = {.problems = &p, .problem_count = 1, .budget_seconds = 120,
                            .max_candidates = 1, .quick_samples = 3, .final_samples = 3,
                            .finalists = 1};
-    seed_seen plain = {.near = near, .far = far, .sib = sib, .sib_near = sib_near};
+    seed_seen plain = {.near = near, .far = far};
     w8a8_tune_report r;
     ck_assert_msg(w8a8_tune(tuner, &o, on_seed_progress, &plain, &r) == W8A8_OK, "%s",
                   w8a8_errmsg(tuner));
@@ -232,8 +218,6 @@ START_TEST(test_cache_seeds)
     ck_assert_int_eq(plain.near_ok, 1);
     ck_assert_int_eq(plain.near_seed, 1);
     ck_assert_int_eq(plain.far_seen, 0);
-    ck_assert_int_eq(plain.sib_seed, 1);
-    ck_assert_int_eq(plain.sib_near_seen, 0);
     w8a8_tune_report_free(&r);
 
     /* a named space: no seeds */
@@ -243,7 +227,7 @@ START_TEST(test_cache_seeds)
     char space[64];
     snprintf(space, sizeof space, "%s", family);
     o.space = space;
-    seed_seen named = {.near = near, .far = far, .sib = sib, .sib_near = sib_near};
+    seed_seen named = {.near = near, .far = far};
     ck_assert_msg(w8a8_tune(tuner, &o, on_seed_progress, &named, &r) == W8A8_OK, "%s",
                   w8a8_errmsg(tuner));
     ck_assert_int_eq(named.seeds, 0);
@@ -255,13 +239,12 @@ START_TEST(test_cache_seeds)
     snprintf(db, sizeof db, "%s/named-seeded.db", tmpdir);
     ck_assert_int_eq(w8a8_context_open(&tuner, &co), W8A8_OK);
     o.seed_space = 1;
-    seed_seen named_seeded = {.near = near, .far = far, .sib = sib, .sib_near = sib_near};
+    seed_seen named_seeded = {.near = near, .far = far};
     ck_assert_msg(w8a8_tune(tuner, &o, on_seed_progress, &named_seeded, &r) == W8A8_OK, "%s",
                   w8a8_errmsg(tuner));
     ck_assert_int_eq(named_seeded.near_ok, 1);
     ck_assert_int_eq(named_seeded.near_seed, 1);
     ck_assert_int_eq(named_seeded.far_seen, 0);
-    ck_assert_int_eq(named_seeded.sib_seed, 1);
     w8a8_tune_report_free(&r);
     w8a8_context_close(tuner);
 }

@@ -330,15 +330,7 @@ static void defaults_first(candidate_list *l)
  * bucket first, then the others; within each, this device, its product, then the arch; then
  * the nearer bucket (the larger at equal distance), then the faster (by_seed_order). A named
  * space (--space) tunes exactly what it lists, unless options.seed_space asks for the seeds
- * too (then only rows of the named space's template can be candidates: candidate_of).
- *
- * Then the siblings: a key whose scales are per-tensor or per-row on each side (FP8 or INT8,
- * not block) also times the configs that answer its siblings at its own bucket, the same
- * shape with the other per-tensor / per-row scale kinds. One kernel serves them all (the
- * scales change only the epilogue's arithmetic), and their rows were tuned apart: on an H200
- * (session 33, D14) the per-tensor row of 1024×8192×28672 ran 345 µs where the per-row key's
- * config ran 334 µs. At most 3 more, one per sibling: its best-matching device's row
- * (by_seed_order). */
+ * too (then only rows of the named space's template can be candidates: candidate_of). */
 #define CACHE_SEED_RATIO 4.0
 #define CACHE_SEEDS 6
 #define CACHE_SEED_ROWS 512 /* class winners considered; more are ignored */
@@ -419,39 +411,6 @@ static candidate *candidate_of(tune_run *run, problem_plan *p, const char *famil
     return c;
 }
 
-/* The winners of one key's class (every layer) in seed order, into r (emptied first). */
-static void class_seed_rows(tune_run *run, const cache_key *key, seed_rows *r)
-{
-    r->count = 0;
-    double t0 = util_now();
-    cache_class_winners(run->ctx, key, seed_row_add, r);
-    error_clear(run->ctx);
-    run->profile.record_seconds += util_now() - t0;
-    qsort(r->rows, r->count, sizeof *r->rows, by_seed_order);
-}
-
-/* Key p's siblings (see above): its key with the other per-tensor / per-row scale kinds;
- * none for block scales. Returns how many were written to out (at most 3). */
-static size_t sibling_keys(const cache_key *key, cache_key out[3])
-{
-    const w8a8_scale_kind kinds[2] = {W8A8_SCALE_TENSOR, W8A8_SCALE_ROW};
-    bool plain_a = key->a_scale == kinds[0] || key->a_scale == kinds[1];
-    bool plain_b = key->b_scale == kinds[0] || key->b_scale == kinds[1];
-    size_t n = 0;
-    if (!plain_a || !plain_b)
-        return 0;
-    for (int a = 0; a < 2; a++)
-        for (int b = 0; b < 2; b++) {
-            if (kinds[a] == key->a_scale && kinds[b] == key->b_scale)
-                continue;
-            out[n] = *key;
-            out[n].a_scale = kinds[a];
-            out[n].b_scale = kinds[b];
-            n++;
-        }
-    return n;
-}
-
 /* Adds key p's cache seeds (see above) to its list, or marks them where listed. A database
  * that cannot be read seeds nothing (the lookup reports it elsewhere). */
 static w8a8_status cache_seeds(tune_run *run, problem_plan *p)
@@ -461,7 +420,11 @@ static w8a8_status cache_seeds(tune_run *run, problem_plan *p)
     seed_rows r = {.bucket = p->problem.m, .rows = malloc(CACHE_SEED_ROWS * sizeof *r.rows)};
     if (!r.rows)
         return errorf(run->ctx, W8A8_NO_MEMORY, "out of host memory");
-    class_seed_rows(run, &p->key, &r);
+    double t0 = util_now();
+    cache_class_winners(run->ctx, &p->key, seed_row_add, &r);
+    error_clear(run->ctx);
+    run->profile.record_seconds += util_now() - t0;
+    qsort(r.rows, r.count, sizeof *r.rows, by_seed_order);
     size_t seeds = 0;
     w8a8_status st = W8A8_OK;
     for (size_t i = 0; i < r.count && seeds < CACHE_SEEDS && st == W8A8_OK; i++) {
@@ -469,22 +432,6 @@ static w8a8_status cache_seeds(tune_run *run, problem_plan *p)
         candidate *c = candidate_of(run, p, r.rows[i].w.family, r.rows[i].w.config, &added, &st);
         if (c && !c->cache_seed) /* else not a candidate, or listed by an earlier row */
             c->cache_seed = ++seeds;
-    }
-    cache_key siblings[3];
-    size_t sibling_count = sibling_keys(&p->key, siblings);
-    for (size_t s = 0; s < sibling_count && st == W8A8_OK; s++) {
-        class_seed_rows(run, &siblings[s], &r);
-        for (size_t i = 0; i < r.count && st == W8A8_OK; i++) {
-            if (r.rows[i].w.match == CACHE_NEAR_BUCKET)
-                break; /* the key's own bucket sorts first: no row of the sibling there */
-            bool added;
-            candidate *c =
-                candidate_of(run, p, r.rows[i].w.family, r.rows[i].w.config, &added, &st);
-            if (c && !c->cache_seed)
-                c->cache_seed = ++seeds;
-            if (c)
-                break; /* one config a sibling: its best-matching device's answer */
-        }
     }
     free(r.rows);
     return st;
