@@ -2,6 +2,7 @@
 # CPU checks of the Python tools: scripts/ratios.py, bench/compare.py, bench/peers.py,
 # bench/plot.py, bench/rank_offline.py, bench/narrow_space.py, bench/param_wins.py,
 # bench/rounds.py, bench/merge_rows.py, bench/stale_rows.py, bench/select_rows.py,
+# bench/ship_rows.sh,
 # bench/sweep_prepare.py, bench/monotone_rows.py and bench/bin_ab.py, on results committed under bench/ (bench/results-2026-11-23's geometric
 # means are the README's), with tests/bench_fakes standing in for torch and for `w8a8 bench`
 # where a run is needed. No GPU, no torch. plot.py is checked only where matplotlib imports
@@ -360,6 +361,27 @@ check "select_rows: D3's new keys without FILE" 0 'no shipped H200 row holds .* 
   "$python" "$root/bench/select_rows.py" "$d3/row/ab.jsonl" "$d3/row/new.sql" \
   "$tmp/d3-shipped.jsonl" "$tmp/sel4"
 expect "select_rows: none kept without FILE" grep -q '^0 keys' "$tmp/out"
+
+# bench/ship_rows.sh on the same D3, its winners spelled with tail=1 as today's tuner writes
+# them (in the sweep database and in what B ran): select, merge into a copy of today's shipped
+# file (which holds those 39 keys since session 25: each replaced, none added), the default
+# tail=1 dropped; every selected row is in the file afterwards, spelled without it
+mkdir -p "$tmp/cache"
+cp "$root/cache/h200-sm90.sql" "$tmp/cache/"
+rows_before=$(grep -c '^INSERT' "$tmp/cache/h200-sm90.sql")
+sed "s/\(block_m=[^']*\)'/\1,tail=1'/" "$d3/row/new.sql" > "$tmp/d3-new-tail.sql"
+sed '/"build": "B"/s/\("config": "block_m=[^"]*\)"/\1,tail=1"/' "$d3/row/ab.jsonl" > "$tmp/d3-ab-tail.jsonl"
+check "ship_rows: D3's rows into a copy of h200-sm90.sql" 0 '39 replaced, 39 from ' \
+  env CACHE_DIR="$tmp/cache" PYTHON="$python" bash "$root/bench/ship_rows.sh" \
+  "$tmp/d3-ab-tail.jsonl" "$tmp/d3-new-tail.sql" "$tmp/d3-shipped.jsonl" "$tmp/ship3" h200-sm90.sql
+expect "ship_rows: the selection spells tail=1" grep -q ",tail=1'" "$tmp/ship3/select-h200-sm90.sql"
+sed "s/,tail=1'/'/" "$tmp/ship3/select-h200-sm90.sql" | grep '^INSERT' > "$tmp/ship3-rows"
+expect "ship_rows: every selected row shipped" \
+  bash -c '! grep -vxF -f "$1" "$2" | grep -q .' _ "$tmp/cache/h200-sm90.sql" "$tmp/ship3-rows"
+expect "ship_rows: as many rows as before" test "$(grep -c '^INSERT' "$tmp/cache/h200-sm90.sql")" \
+  -eq "$rows_before"
+expect "ship_rows: no tail=1 left" bash -c '! grep -q ",tail=1'"'"'" "$1"' _ "$tmp/cache/h200-sm90.sql"
+check "ship_rows without arguments" 2 'ship_rows.sh AB.jsonl' bash "$root/bench/ship_rows.sh"
 
 # bench/bin_ab.py on session 27's D2 (two builds, the decode grid, A B B A): the geometric
 # mean of B's speed, and each build's shapes below a peer
