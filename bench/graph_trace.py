@@ -2,10 +2,13 @@
 
 A graph of N calls (N weight and activation buffers, as peers.py builds it) is replayed under
 torch.profiler (CUPTI); for each provider and shape one JSON line gives the graph-timed time a
-call (CUDA events over whole replays, as peers.py reports it), the kernels' own durations
-(median), the gap from one kernel's end to the next one's start inside a replay (median;
-negative when they overlap) and the kernel names. Where a provider's kernel alone runs as fast
-as the peer's yet its graph time trails, the difference lies between the kernels.
+call (CUDA events over whole replays, as peers.py reports it: graph_us) and the host's time in
+the replay call (replay_host_us, which that timing includes when the GPU waits for it), the
+kernels' own durations, the gaps from one kernel's end to the next one's start inside a replay
+(negative when they overlap), a replay's span from its first kernel's start to its last one's
+end (replay_span_us), the kernel names and the first replay's activities. Where a provider's
+kernel alone runs as fast as the peer's yet its graph time trails, the difference lies between
+the kernels (session 33, D3-D7: it was the host's replay call, the same for both).
 
     python3 bench/graph_trace.py --shape 1,57344,8192 [--shape ...] [--scale tensor|row]
         [--calls 20] [--replays 10] [--out FILE]
@@ -70,8 +73,8 @@ def graph_us(g, calls, replays):
 
 def kernels(g, replays):
     """The replays' GPU activities in time order, and per replay the time from the end of a
-    small marker kernel launched right before it to the replay's first activity (what the
-    replay costs on the GPU before its first kernel runs)."""
+    small marker kernel launched right before it to the replay's first activity (the host's
+    launch of the replay included whenever the marker ends before the replay is submitted)."""
     marker = torch.zeros(1, device="cuda")
     g.replay()
     torch.cuda.synchronize()
@@ -84,7 +87,7 @@ def kernels(g, replays):
                  if e.device_type == DeviceType.CUDA)
     out, startup, last_marker = [], [], None
     for s, e, name in evs:
-        if "elementwise" in name or "vectorized" in name or "add" in name.lower():
+        if "elementwise" in name:  # the marker's add_
             last_marker = e
             continue
         if last_marker is not None:

@@ -79,7 +79,8 @@ def tune(shapes: Iterable[Sequence[int]], dtype: torch.dtype = torch.float8_e4m3
     before each finalist's timing, as `w8a8 tune --settle` (steadier final times, 24 idles a
     key). seed (with space): also time the cache's winners that the space's template runs,
     as a tune without space always does, so the winner is never slower than what ran before
-    (`w8a8 tune --space S --seed`). Returns {"results": [per shape: family, config, best_us, default_us, status, …],
+    (`w8a8 tune --space S --seed`). Returns {"results": [per shape: family, config, best_us,
+    default_us, status, …],
     "seconds", "budget_spent", "profile"}."""
     if not 0 <= int(settle_ms) <= 1000:
         raise _lib.InvalidError(f"w8a8jit.tune: settle_ms {settle_ms} is not 0..1000")
