@@ -12,7 +12,10 @@
 #     SCALE   block, tensor or row; ACCUM fast or promoted
 # Environment: W8A8 (the command, default carry/static/w8a8), W8A8_KERNEL_DIR (shared by the
 # tune and the benches, so A's configs are compiled once), CHUNK, DTYPE (default e4m3), BUDGET
-# (seconds a group's tune may take, default 105).
+# (seconds a group's tune may take, default 105), SEED=1 (named spaces: `tune --seed`, the
+# cache's winners timed first), SETTLE=MS (`tune --settle MS`, the GPU idle before each
+# finalist's timing; session 33's D15 saw one config's quick and final times 20 % apart on
+# large shapes as the GPU heated).
 # Session 24 (bench/results-2026-11-26-s24, C4, C5, C7) swept overlap this way: about 1 s a
 # candidate for tuning and 1 s a shape for the four benches on an H200.
 set -uo pipefail
@@ -24,7 +27,9 @@ args() { for s in $1; do printf ' --shape %s' "$s"; done; }
 dtype=${DTYPE:-e4m3} budget=${BUDGET:-105}
 while read -r space shapes; do
   named=(--space "$space")
+  [ "${SEED:-0}" = 1 ] && named+=(--seed)
   [ "$space" = - ] && named=()
+  [ -n "${SETTLE:-}" ] && named+=(--settle "$SETTLE")
   # shellcheck disable=SC2046
   W8A8_CACHE_DB=$db timeout $((budget + 15)) "$w8a8" tune "${named[@]}" --budget "$budget" \
     --dtype "$dtype" --scale "$scale" --accum "$accum" $(args "$shapes") --json \

@@ -383,6 +383,21 @@ expect "ship_rows: as many rows as before" test "$(grep -c '^INSERT' "$tmp/cache
 expect "ship_rows: no tail=1 left" bash -c '! grep -q ",tail=1'"'"'" "$1"' _ "$tmp/cache/h200-sm90.sql"
 check "ship_rows without arguments" 2 'ship_rows.sh AB.jsonl' bash "$root/bench/ship_rows.sh"
 
+# bench/sweep_rows.sh with the fake command (its tune fails; its benches answer): SEED=1 asks a
+# named space's tune to seed and leaves a plain one as it is, SETTLE reaches both, and the
+# A B B A runs every group's shapes
+printf 'sm90_gemm 64,4096,4096\n- 128,4096,4096\n' > "$tmp/sweep-groups.txt"
+check "sweep_rows with the fake command" 0 '' env W8A8="$fakes/w8a8" PYTHONPATH="$fakes" \
+  W8A8_FAKE_ARGS_LOG="$tmp/args-sweep" SEED=1 SETTLE=100 BUDGET=5 \
+  bash "$root/bench/sweep_rows.sh" "$tmp/sweep-groups.txt" tensor fast "$tmp/sweep" "$tmp/sweep.db"
+expect "sweep_rows: the named tune seeds and settles" \
+  grep -q '^tune --space sm90_gemm --seed --settle 100 --budget 5 ' "$tmp/args-sweep"
+expect "sweep_rows: the plain tune settles, no --seed" \
+  grep -q '^tune --settle 100 --budget 5 --dtype e4m3 --scale tensor --accum fast --shape 128,4096,4096' \
+  "$tmp/args-sweep"
+expect "sweep_rows: A B B A over both groups' shapes" \
+  test "$(grep -c '"provider": "w8a8jit"' "$tmp/sweep/ab.jsonl")" -eq 8
+
 # bench/bin_ab.py on session 27's D2 (two builds, the decode grid, A B B A): the geometric
 # mean of B's speed, and each build's shapes below a peer
 d2=$root/bench/results-2026-11-27-s27/d2/prefetch
