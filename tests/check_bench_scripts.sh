@@ -2,7 +2,7 @@
 # CPU checks of the Python tools: scripts/ratios.py, bench/compare.py, bench/peers.py,
 # bench/plot.py, bench/rank_offline.py, bench/narrow_space.py, bench/param_wins.py,
 # bench/rounds.py, bench/merge_rows.py, bench/stale_rows.py, bench/select_rows.py,
-# bench/ship_rows.sh,
+# bench/ship_rows.sh, bench/old_rows.py, bench/sweep_rows.sh,
 # bench/sweep_prepare.py, bench/monotone_rows.py and bench/bin_ab.py, on results committed under bench/ (bench/results-2026-11-23's geometric
 # means are the README's), with tests/bench_fakes standing in for torch and for `w8a8 bench`
 # where a run is needed. No GPU, no torch. plot.py is checked only where matplotlib imports
@@ -382,6 +382,27 @@ expect "ship_rows: as many rows as before" test "$(grep -c '^INSERT' "$tmp/cache
   -eq "$rows_before"
 expect "ship_rows: no tail=1 left" bash -c '! grep -q ",tail=1'"'"'" "$1"' _ "$tmp/cache/h200-sm90.sql"
 check "ship_rows without arguments" 2 'ship_rows.sh AB.jsonl' bash "$root/bench/ship_rows.sh"
+
+# bench/old_rows.py on four listed rows: only the H200 non-swap row without specialize is old
+old=$root/bench/old_rows.py
+cat > "$tmp/old-list.jsonl" <<'ROWS'
+{"device":"NVIDIA H200","family":"sm90_gemm","a_type":"int8","a_scale":"tensor","b_scale":"tensor","n":4096,"k":4096,"m_bucket":128,"config":"block_m=128,block_n=128,stages=5,epilogue=1","source":"/x/h200-sm90.sql"}
+{"device":"NVIDIA H200","family":"sm90_gemm","a_type":"e4m3","a_scale":"row","b_scale":"row","n":4096,"k":4096,"m_bucket":256,"config":"block_m=128,block_n=128,stages=5,epilogue=1,specialize=1","source":"/x/h200-sm90.sql"}
+{"device":"NVIDIA H200","family":"sm90_gemm","a_type":"e4m3","a_scale":"tensor","b_scale":"tensor","n":8192,"k":8192,"m_bucket":16,"config":"block_m=64,block_n=16,stages=16,swap=1","source":"/x/h200-decode.sql"}
+{"device":"NVIDIA H100 80GB HBM3","family":"sm90_gemm","a_type":"e4m3","a_scale":"tensor","b_scale":"tensor","n":4096,"k":4096,"m_bucket":512,"config":"block_m=128,block_n=128,stages=5","source":"/x/h100-llama3-8b.sql"}
+ROWS
+check "old_rows: the H200's old non-swap row" 0 '^1 rows lack specialize$' "$python" "$old" \
+  --lacks specialize --device H200 --without swap=1 "$tmp/old-list.jsonl"
+expect "old_rows: which row" grep -Eq 'NVIDIA H200 +int8 +int8 +128 +4096 +4096 +lacks specialize' \
+  "$tmp/out"
+check "old_rows: every device, epilogue too" 0 '^2 rows lack specialize,epilogue$' "$python" "$old" \
+  --lacks specialize,epilogue --without swap=1 "$tmp/old-list.jsonl"
+check "old_rows --groups" 0 'groups-NVIDIA-H200-int8.txt: 1 keys' "$python" "$old" \
+  --lacks specialize --device H200 --without swap=1 --groups "$tmp/old-groups" "$tmp/old-list.jsonl"
+expect "old_rows: a sweep_rows.sh group line" grep -qx -- '- 128,4096,4096' \
+  "$tmp/old-groups/groups-NVIDIA-H200-int8.txt"
+check "old_rows: a bad --without" 2 'not NAME=VALUE' "$python" "$old" --lacks x --without swap \
+  "$tmp/old-list.jsonl"
 
 # bench/sweep_rows.sh with the fake command (its tune fails; its benches answer): SEED=1 asks a
 # named space's tune to seed and leaves a plain one as it is, SETTLE reaches both, and the
