@@ -8,8 +8,8 @@ INT8 rows had no `epilogue=2` and no `specialize`; a seeded retune ran 1.06-1.17
         [--family sm90_gemm] [--device H200] [--without swap=1] [--groups DIR]
 
 Reads `w8a8 cache --json list` lines (stdin or files). A row is listed when its family is
---family and its config lacks any of --lacks' parameters. --device keeps rows whose device name holds that text; --without drops rows whose config
-holds that name=value (e.g. swap=1: the swap space never had the parameter). Prints one line a
+--family and its config lacks any of --lacks' parameters. --device keeps rows whose device
+name holds that text; --without drops rows whose config holds that name=value (e.g. swap=1: the swap space never had the parameter). Prints one line a
 row (device, dtype and scales, M N K, the parameters it lacks, its file), then a count per
 device and granularity; with --groups DIR, instead, one `bench/sweep_rows.sh` groups file a
 device and granularity, DIR/groups-<device>-<granularity>.txt, whose line `- M,N,K ...` asks
@@ -51,24 +51,23 @@ def main():
         without.append(tuple(w.split("=", 1)))
     rows = []
     try:
-        sources = [open(f) for f in args.files] if args.files else [sys.stdin]
+        lines = [line for f in args.files for line in open(f)] if args.files else sys.stdin
     except OSError as e:
         print(f"old_rows: {e}", file=sys.stderr)
         return 2
-    for src in sources:
-        for line in src:
-            line = line.strip()
-            if not line.startswith("{"):
-                continue
-            row = json.loads(line)
-            if row.get("family") != args.family or args.device not in row.get("device", ""):
-                continue
-            config = config_of(row.get("config", ""))
-            if any(config.get(name) == value for name, value in without):
-                continue
-            missing = [p for p in lacks if p not in config]
-            if missing:
-                rows.append((row, missing))
+    for line in lines:
+        line = line.strip()
+        if not line.startswith("{"):
+            continue
+        row = json.loads(line)
+        if row.get("family") != args.family or args.device not in row.get("device", ""):
+            continue
+        config = config_of(row.get("config", ""))
+        if any(config.get(name) == value for name, value in without):
+            continue
+        missing = [p for p in lacks if p not in config]
+        if missing:
+            rows.append((row, missing))
     rows.sort(key=lambda rm: (rm[0].get("device", ""), granularity(rm[0]), rm[0]["n"],
                               rm[0]["k"], rm[0]["m_bucket"]))
     if args.groups:

@@ -2,7 +2,8 @@
 # Ships a retune's rows, on the host after the device call: bench/select_rows.py picks the keys
 # whose winner ran >= 1.02x the shipped row in both A B B A pairs, bench/merge_rows.py puts each
 # selection into its shipped file, and the default `tail=1` the tuner spells out is dropped
-# from the configs so that the rows read as the others do.
+# from the configs, as the shipped rows of tail 1 leave it out so that builds older than
+# `tail` still parse them (session 31).
 #   bench/ship_rows.sh AB.jsonl NEW.sql SHIPPED.jsonl OUTDIR [FILE]
 #     AB.jsonl       bench/sweep_rows.sh's A B B A lines (OUT/ab.jsonl)
 #     NEW.sql        the sweep database's `w8a8 cache export --winners`

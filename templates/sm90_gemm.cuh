@@ -666,7 +666,6 @@ __device__ __forceinline__ void sm90_epilogue_swap(const sm90_acc_t (&acc)[SM90_
 #elif W8A8_AZP == W8A8_Z_TENSOR
             zp[j][e] = __ldg(args.azp);
 #endif
-            (void)in;
         }
 #pragma unroll
     for (int j = 0; j < W8A8_BLOCK_N / 8; ++j)

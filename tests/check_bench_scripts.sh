@@ -2,9 +2,9 @@
 # CPU checks of the Python tools: scripts/ratios.py, bench/compare.py, bench/peers.py,
 # bench/plot.py, bench/rank_offline.py, bench/narrow_space.py, bench/param_wins.py,
 # bench/rounds.py, bench/merge_rows.py, bench/stale_rows.py, bench/select_rows.py,
-# bench/ship_rows.sh, bench/old_rows.py, bench/sweep_rows.sh,
-# bench/sweep_prepare.py, bench/monotone_rows.py and bench/bin_ab.py, on results committed under bench/ (bench/results-2026-11-23's geometric
-# means are the README's), with tests/bench_fakes standing in for torch and for `w8a8 bench`
+# bench/ship_rows.sh, bench/old_rows.py, bench/sweep_rows.sh, bench/sweep_prepare.py,
+# bench/monotone_rows.py and bench/bin_ab.py, on results committed under bench/
+# (bench/results-2026-11-23's geometric means are the README's), with tests/bench_fakes standing in for torch and for `w8a8 bench`
 # where a run is needed. No GPU, no torch. plot.py is checked only where matplotlib imports
 # (said so when not); with a w8a8 binary as $1, its heat map also reads a real tuning database
 # made by `w8a8 cache import cache/h200-decode.sql`, and the rank tools run `w8a8 compile --rank`.

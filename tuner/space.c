@@ -146,8 +146,9 @@ static void push_args(lua_State *L, const eval_job *job)
  * millions). A space's valid() is a function of the config fields it reads (and the problem
  * and device, fixed in a walk), so when it rejects a config having read only the first d
  * params in walk order, it rejects every config that shares those d values, and the walk skips
- * them all (walk_configs; and any config elsewhere that shares the values of what it read). To see what it reads, the walk's valid() calls get a proxy of the
- * config: a table whose fields are absent, with an __index that answers a param's value,
+ * them all (walk_configs; and any config elsewhere that shares the values of what it read).
+ * To see what it reads, the walk's valid() calls get a proxy of the config: a table whose
+ * fields are absent, with an __index that answers a param's value,
  * keeps it as a plain field for the rest of the call and notes which params it read (a bit
  * each). Field by field it behaves as the config would: a field the script set is what it
  * set (also nil: a param read, then set to nil, reads nil again), and pairs() reads every
