@@ -30,6 +30,11 @@ def granularity(row):
     return a if a == b else f"{a},{b}"
 
 
+def read_lines(path):
+    with open(path) as f:
+        return f.readlines()
+
+
 def config_of(text):
     return dict(kv.split("=", 1) for kv in text.split(",") if "=" in kv)
 
@@ -51,7 +56,7 @@ def main():
         without.append(tuple(w.split("=", 1)))
     rows = []
     try:
-        lines = [line for f in args.files for line in open(f)] if args.files else sys.stdin
+        lines = [line for f in args.files for line in read_lines(f)] if args.files else sys.stdin
     except OSError as e:
         print(f"old_rows: {e}", file=sys.stderr)
         return 2
