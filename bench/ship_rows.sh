@@ -6,7 +6,7 @@
 # `tail` still parse them (session 31).
 #   bench/ship_rows.sh AB.jsonl NEW.sql SHIPPED.jsonl OUTDIR [FILE]
 #     AB.jsonl       bench/sweep_rows.sh's A B B A lines (OUT/ab.jsonl)
-#     NEW.sql        the sweep database's `w8a8 cache export --winners`
+#     NEW.sql        the sweep database's `w8a8 cache export --winners` (OUT/winners.sql)
 #     SHIPPED.jsonl  `W8A8_CACHE_PATH=$PWD/cache w8a8 cache --db EMPTY.db --json list`, made
 #                    before this call's rows go in (select_rows compares configs with it)
 #     OUTDIR         where select_rows.py writes select-<file>.sql

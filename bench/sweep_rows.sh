@@ -3,7 +3,8 @@
 # with one parameter's values) tuned into DB (every candidate verified by the tuner), then the
 # shipped rows (A: cache/ through W8A8_CACHE_PATH) against DB's winners (B) as graph replays,
 # CHUNK shapes a process (default 20), in the order A B B A, into OUT/ab.jsonl; tune lines in
-# OUT/tune-SCALE.jsonl. bench/select_rows.py then picks the rows that won both pairs.
+# OUT/tune-SCALE.jsonl, DB's winners as SQL in OUT/winners.sql. bench/ship_rows.sh
+# OUT/ab.jsonl OUT/winners.sql … then ships the rows that won both pairs (bench/select_rows.py).
 #   bench/sweep_rows.sh GROUPS SCALE ACCUM OUT DB
 #     GROUPS  OUT/groups.txt of bench/sweep_prepare.py: a line a group, its space file then
 #             its shapes; the space "-" tunes the built-in spaces (a plain tune, which first
@@ -19,7 +20,7 @@
 # Session 24 (bench/results-2026-11-26-s24, C4, C5, C7) swept overlap this way: about 1 s a
 # candidate for tuning and 1 s a shape for the four benches on an H200.
 set -uo pipefail
-[ $# -eq 5 ] || { sed -n '2,12p' "$0" >&2; exit 2; }
+[ $# -eq 5 ] || { sed -n '2,13p' "$0" >&2; exit 2; }
 groups=$1 scale=$2 accum=$3 out=$4 db=$5
 w8a8=${W8A8:-carry/static/w8a8}
 mkdir -p "$out"
@@ -42,3 +43,5 @@ B_DB=$db BENCH_ARGS="--dtype $dtype --accum $accum" CHUNK=${CHUNK:-20} \
   "$(dirname "$0")/bin_ab.sh" "$w8a8" "$w8a8" "$out/ab.jsonl" "$scale" \
   $(cut -d' ' -f2- "$groups" | tr ' ' '\n' | sort -t, -k2n -k3n -k1n) 2>> "$out/err.log"
 echo "ab $scale exit 0" >> "$out/summary.txt"
+"$w8a8" cache --db "$db" export "$out/winners.sql" --winners >> "$out/summary.txt" 2>&1
+echo "winners exit $?" >> "$out/summary.txt"

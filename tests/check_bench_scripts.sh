@@ -405,8 +405,8 @@ check "old_rows: a bad --without" 2 'not NAME=VALUE' "$python" "$old" --lacks x 
   "$tmp/old-list.jsonl"
 
 # bench/sweep_rows.sh with the fake command (its tune fails; its benches answer): SEED=1 asks a
-# named space's tune to seed and leaves a plain one as it is, SETTLE reaches both, and the
-# A B B A runs every group's shapes
+# named space's tune to seed and leaves a plain one as it is, SETTLE reaches both, the
+# A B B A runs every group's shapes, and the database's winners are exported
 printf 'sm90_gemm 64,4096,4096\n- 128,4096,4096\n' > "$tmp/sweep-groups.txt"
 check "sweep_rows with the fake command" 0 '' env W8A8="$fakes/w8a8" PYTHONPATH="$fakes" \
   W8A8_FAKE_ARGS_LOG="$tmp/args-sweep" SEED=1 SETTLE=100 BUDGET=5 \
@@ -418,6 +418,8 @@ expect "sweep_rows: the plain tune settles, no --seed" \
   "$tmp/args-sweep"
 expect "sweep_rows: A B B A over both groups' shapes" \
   test "$(grep -c '"provider": "w8a8jit"' "$tmp/sweep/ab.jsonl")" -eq 8
+expect "sweep_rows: the winners exported" \
+  grep -qx "cache --db $tmp/sweep.db export $tmp/sweep/winners.sql --winners" "$tmp/args-sweep"
 
 # bench/bin_ab.py on session 27's D2 (two builds, the decode grid, A B B A): the geometric
 # mean of B's speed, and each build's shapes below a peer
