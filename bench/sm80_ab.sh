@@ -6,6 +6,7 @@
 # then Nsight Compute on the NEW build's best config at 4096³ (when ncu reads counters there;
 # SM80_AB_NCU=0: not).
 #   bench/sm80_ab.sh OLD_BIN_DIR NEW_BIN_DIR     (folders holding w8a8; e.g. carry/old carry/static)
+# SM80_AB_ARGS replaces the problem's options (default: --dtype int8 --scale row).
 # Each build gets the space of its own time: OLD_BIN_DIR/sm80_gemm.lua when there (a build from
 # before a parameter existed rejects configs that name it), else scripts/sm80_gemm.lua.
 # Logs packed into $OUT/sm80-ab.tgz: {old,new}.jsonl (every measurement), table.txt (per config
@@ -37,7 +38,7 @@ for round in 1 2; do
   for b in old new; do
     bin=$old; [ $b = new ] && bin=$new
     W8A8_CACHE_DB=$state/$b-$round.db W8A8_KERNEL_DIR=$state/k-$b timeout 200 "$bin" tune \
-      --space "$state/fixed-$b.lua" --dtype int8 --scale row $shapes --json \
+      --space "$state/fixed-$b.lua" ${SM80_AB_ARGS:---dtype int8 --scale row} $shapes --json \
       > "$logs/$b-$round.jsonl" 2> "$logs/$b-$round.err"
     echo "$b round $round exit $? at $SECONDS s" >> "$logs/summary.txt"
     pack

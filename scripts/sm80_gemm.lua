@@ -33,10 +33,6 @@
 
 local WARP = 32
 local MAX_ACC_REGS = 128        -- accumulators per thread the host allows (block: both sets)
--- FP8 mma.sync compiled for Hopper (plain sm_90) needs more registers per warp tile than on
--- sm_89 (ptxas -v, CUDA 13: a 64×64 warp tile uses 238 registers for INT8 on both, 255 and
--- 76–148 bytes of spills for FP8 on sm_90); there, warp tiles keep 64 accumulators
-local MAX_ACC_REGS_FP8_SM90 = 64
 -- addresses, indices, loop state: ptxas (CUDA 13, sm_90, INT8, prefetch 0) used 126 registers
 -- for a 64×32 warp tile (64 accumulators + 48 fragment registers), 220–232 for 64×64, 64–96 for
 -- 32×32; prefetch 1 keeps about 32 more live (234–254 for 64×64)
@@ -101,10 +97,6 @@ local function valid(c, problem, device)
     end
     if acc_regs(c, problem) > MAX_ACC_REGS then
         return false, "accumulator registers"
-    end
-    if FP8[problem.a_type] and cc_of(device) >= 90
-        and acc_regs(c, problem) > MAX_ACC_REGS_FP8_SM90 then
-        return false, "FP8 on sm_90: at most 64 accumulators per thread (more spill)"
     end
     if smem_bytes(c, problem) > device.max_smem then
         return false, "shared memory"

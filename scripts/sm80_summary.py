@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Summarizes an `scripts/gpu-session.sh sm80-peak+sm80-tune:…` run: the sm80_gemm family's
 TFLOP/s per shape as a fraction of the mma.sync peak measured on the same GPU (M >= 2048), and
-its GB/s as a fraction of the device-to-device copy bandwidth (M <= 16).
+its GB/s as a fraction of the device-to-device copy bandwidth (M <= 16). On Hopper, where the
+family runs FP8 as f16 m16n8k16 mmas, FP8 rows are also given against the f16 peak.
 
     scripts/sm80_summary.py LOG_DIR    (reads sm80-peak.jsonl, sm80-copy.jsonl,
                                         sm80-bench-*.jsonl and, when there, sm80-peers.jsonl;
@@ -55,7 +56,10 @@ def main(argv):
     cutlass = {(r["m"], r["n"], r["k"]): r["tflops"]
                for r in rows(os.path.join(d, "sm80-peers.jsonl"))
                if r.get("provider") == "torch.int8" and "tflops" in r}
-    big, small, both = {}, {}, []
+    # FP8 on Hopper (plain sm_90) runs as f16 mmas: its rows also against that instruction's peak
+    f16_peak = peak.get("fp16") if any(r.get("arch", "").startswith("sm_90")
+                                       for r in rows(os.path.join(d, "sm80-peak.jsonl"))) else None
+    big, small, both, vs_f16 = {}, {}, [], {}
     for path in sorted(glob.glob(os.path.join(d, "sm80-bench-*.jsonl"))):
         for r in rows(path):
             if r.get("provider") != "w8a8jit" or "tflops" not in r:
@@ -66,6 +70,9 @@ def main(argv):
                 big.setdefault(dtype, []).append(f)
                 peer = cutlass.get((r["m"], r["n"], r["k"])) if dtype == "int8" else None
                 extra = ""
+                if f16_peak and dtype in ("e4m3", "e5m2"):
+                    vs_f16.setdefault(dtype, []).append(r["tflops"] / f16_peak)
+                    extra = f"   {100 * r['tflops'] / f16_peak:5.1f} % of the f16 peak"
                 if peer:
                     both.append((f, peer / peak[dtype]))
                     extra = f"   torch._int_mm {100 * peer / peak[dtype]:5.1f} %"
@@ -79,6 +86,9 @@ def main(argv):
     for dtype, fs in big.items():
         print(f"{dtype} M >= 2048: geomean {100 * geomean(fs):.1f} % of peak, worst "
               f"{100 * min(fs):.1f} % ({len(fs)} shapes)")
+    for dtype, fs in vs_f16.items():
+        print(f"{dtype} M >= 2048: geomean {100 * geomean(fs):.1f} % of the f16 mma.sync peak "
+              f"(the instruction FP8 runs as on sm_90), worst {100 * min(fs):.1f} %")
     if both:
         print(f"int8 M >= 2048, {len(both)} shapes timed by both: ours "
               f"{100 * geomean([a for a, _ in both]):.1f} %, torch._int_mm (CUTLASS sm80) "

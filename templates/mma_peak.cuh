@@ -10,7 +10,8 @@
  * Launch: any grid; blocks of any multiple of 32 threads.
  *
  * Config macros (W8A8_<NAME>):
- *   A_TYPE, B_TYPE   INT8 with INT8 (sm_80 on), or an E4M3/E5M2 mix (sm_89 on)
+ *   A_TYPE, B_TYPE   INT8 with INT8 (sm_80 on), an E4M3/E5M2 mix (sm_89 on), or FP16 with
+ *                    FP16 (sm_80 on: a k32 unit is two m16n8k16)
  *   CHAINS           independent accumulators per warp, 1 … 16 */
 #include "common/gemm_args.h"
 #include "common/types.cuh"
@@ -21,7 +22,23 @@
 #endif
 static_assert(W8A8_CHAINS >= 1 && W8A8_CHAINS <= 16, "CHAINS is 1..16");
 
+#if W8A8_A_TYPE == W8A8_T_FP16
+/* FP16: two m16n8k16 f16 mmas into fp32 for each k32 unit, which is how sm80_gemm runs an FP8
+ * k32 step compiled for plain sm_90 (no FP8 mma.sync there); FLOPs count as one k32 unit */
+static_assert(W8A8_B_TYPE == W8A8_T_FP16, "FP16 pairs only with FP16");
+struct peak_mma {
+    typedef float acc_t;
+    static __device__ __forceinline__ void run(float (&c)[4], w8a8_u32 a0, w8a8_u32 a1,
+                                               w8a8_u32 a2, w8a8_u32 a3, w8a8_u32 b0,
+                                               w8a8_u32 b1)
+    {
+        w8a8_mma_k16_f16(c, a0, a1, a2, a3, b0, b1);
+        w8a8_mma_k16_f16(c, a2, a3, a0, a1, b1, b0);
+    }
+};
+#else
 typedef w8a8_mma_k32<W8A8_A_TYPE, W8A8_B_TYPE> peak_mma;
+#endif
 
 extern "C" __global__ void w8a8_mma_peak(int iterations, float *sink, w8a8_u32 seed)
 {

@@ -278,14 +278,53 @@ W8A8_DEVICE void g80_load_frags(g80_frags &f, w8a8_u32 a_stage, w8a8_u32 b_stage
         w8a8_ldmatrix_x4(f.b[nj], b_addr + nj * 16 * G80_BK);
 }
 
+/* FP8 compiled for Hopper (plain sm_90), which has no FP8 mma.sync: ptxas expands each
+ * m16n8k32 into two f16 m16n8k16 HMMAs, the first from zero, and 4 FADDs that add their sum
+ * into the accumulators (the unpacks it shares across the fragment's uses). G80_F16 unpacks the
+ * fragments once here and runs the two m16n8k16 mmas into the accumulators themselves: word w
+ * of a k32 fragment (k 4t…4t+3 of its rows) becomes f16x2 lo (k 4t, 4t + 1) and hi (4t + 2,
+ * 4t + 3), fed as k16's (2t, 2t + 1) and (8 + 2t, 8 + 2t + 1) on both sides — the same K
+ * permutation for A and B, so the same sum; e4m3/e5m2 → f16 is exact and the accumulators are
+ * fp32. The first k16 mma takes words 0, 1 of A and word 0 of B, the second words 2, 3 and 1.
+ * sm_89 keeps its native FP8 mma. */
+#if !G80_INT8 && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define G80_F16 1
+#else
+#define G80_F16 0
+#endif
+
 W8A8_DEVICE void g80_mma_frags(g80_acc_t (&acc)[G80_MT][G80_NT][4], const g80_frags &f)
 {
+#if G80_F16
+    w8a8_u32 b16[G80_NT][4]; /* lo, hi of b0; lo, hi of b1 */
+#pragma unroll
+    for (int ni = 0; ni < G80_NT; ++ni)
+#pragma unroll
+        for (int w = 0; w < 2; ++w)
+            w8a8_fp8x4_to_f16x2<W8A8_B_TYPE>(f.b[ni >> 1][2 * (ni & 1) + w], b16[ni][2 * w],
+                                             b16[ni][2 * w + 1]);
+#pragma unroll
+    for (int mi = 0; mi < G80_MT; ++mi) {
+        w8a8_u32 a16[4][2]; /* [word][lo, hi] */
+#pragma unroll
+        for (int w = 0; w < 4; ++w)
+            w8a8_fp8x4_to_f16x2<W8A8_A_TYPE>(f.a[mi][w], a16[w][0], a16[w][1]);
+#pragma unroll
+        for (int ni = 0; ni < G80_NT; ++ni) {
+            w8a8_mma_k16_f16(acc[mi][ni], a16[0][0], a16[1][0], a16[0][1], a16[1][1],
+                             b16[ni][0], b16[ni][1]);
+            w8a8_mma_k16_f16(acc[mi][ni], a16[2][0], a16[3][0], a16[2][1], a16[3][1],
+                             b16[ni][2], b16[ni][3]);
+        }
+    }
+#else
 #pragma unroll
     for (int mi = 0; mi < G80_MT; ++mi)
 #pragma unroll
         for (int ni = 0; ni < G80_NT; ++ni)
             g80_mma::run(acc[mi][ni], f.a[mi][0], f.a[mi][1], f.a[mi][2], f.a[mi][3],
                          f.b[ni >> 1][2 * (ni & 1)], f.b[ni >> 1][2 * (ni & 1) + 1]);
+#endif
 }
 
 /* This slice's k32 steps of one stage into acc, the next step's fragments loading while the

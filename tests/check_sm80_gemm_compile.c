@@ -2,10 +2,9 @@
  * for every arch the family targets (sm_80, sm_86, sm_89, and sm_90, how Hopper runs it):
  *  - the register-heaviest corners of the space (the largest warp tiles valid() allows, with
  *    and without K slices, block scales with both accumulator sets) for the heaviest trait
- *    combinations, without spills (FP8 on sm_90 has smaller corners: the space allows 64
- *    accumulators per thread there);
+ *    combinations, without spills (FP8 on sm_90 too, where its k32 steps run as f16 mmas);
  *  - the space's default() for every compile problem on each nominal device, without spills;
- *  - mma_peak for INT8 everywhere and FP8 from sm_89;
+ *  - mma_peak for INT8 and FP16 everywhere and FP8 from sm_89;
  *  - FP8 for sm_80/86 and a bad config fail with a compile error that says why. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,19 +54,6 @@ static const char *const heavy_block_configs[] = {
     "block_m=256,block_n=32,block_k=128,stages=2,warps_m=2,warps_n=2,slice_k=1,group=8",
     "block_m=16,block_n=128,block_k=128,stages=2,warps_m=1,warps_n=1,slice_k=4,group=8",
 };
-/* FP8 on sm_90 (plain): the space allows 64 accumulators per thread (more spill there), so
- * its heaviest corners are 64×32, 32×64 and 16×128 warp tiles, and 32 + 32 with block scales. */
-static const char *const heavy_fp8_sm90_configs[] = {
-    "block_m=128,block_n=128,block_k=128,stages=4,warps_m=2,warps_n=4,slice_k=1,group=8",
-    "block_m=64,block_n=256,block_k=128,stages=2,warps_m=2,warps_n=4,slice_k=1,group=8",
-    "block_m=128,block_n=64,block_k=64,stages=4,warps_m=2,warps_n=2,slice_k=1,group=8",
-    "block_m=16,block_n=256,block_k=128,stages=2,warps_m=1,warps_n=2,slice_k=2,group=8",
-};
-static const char *const heavy_block_sm90_configs[] = {
-    "block_m=64,block_n=128,block_k=128,stages=4,warps_m=2,warps_n=4,slice_k=1,group=8",
-    "block_m=128,block_n=64,block_k=128,stages=4,warps_m=4,warps_n=2,slice_k=1,group=8",
-    "block_m=16,block_n=128,block_k=128,stages=2,warps_m=1,warps_n=2,slice_k=2,group=8",
-};
 /* INT8 with a per-token zero point, row scales, fp32 bias and out; FP8 row scales with a
  * bias; FP8 block scales with a bias. */
 #define INT8_TRAITS "A_TYPE=3,B_TYPE=3,OUT_TYPE=6,BIAS_TYPE=6,A_SCALE=1,B_SCALE=1,AZP=2"
@@ -94,16 +80,9 @@ START_TEST(heaviest_configs_compile_without_spills)
         expect_clean_list(ctx, heavy_configs, COUNT(heavy_configs), INT8_TRAITS, archs[a]);
         if (!fp8_arch(archs[a]))
             continue;
-        if (strcmp(archs[a], "sm_90") == 0) {
-            expect_clean_list(ctx, heavy_fp8_sm90_configs, COUNT(heavy_fp8_sm90_configs),
-                              FP8_TRAITS, archs[a]);
-            expect_clean_list(ctx, heavy_block_sm90_configs, COUNT(heavy_block_sm90_configs),
-                              BLOCK_TRAITS, archs[a]);
-        } else {
-            expect_clean_list(ctx, heavy_configs, COUNT(heavy_configs), FP8_TRAITS, archs[a]);
-            expect_clean_list(ctx, heavy_block_configs, COUNT(heavy_block_configs), BLOCK_TRAITS,
-                              archs[a]);
-        }
+        expect_clean_list(ctx, heavy_configs, COUNT(heavy_configs), FP8_TRAITS, archs[a]);
+        expect_clean_list(ctx, heavy_block_configs, COUNT(heavy_block_configs), BLOCK_TRAITS,
+                          archs[a]);
     }
     w8a8_context_close(ctx);
 }
@@ -211,6 +190,7 @@ START_TEST(mma_peak_compiles)
     w8a8_context *ctx = test_ctx_open_fresh(NULL, 0);
     for (size_t a = 0; a < ARCH_COUNT; a++) {
         expect_clean_compile(ctx, "mma_peak", "A_TYPE=3,B_TYPE=3,CHAINS=8", archs[a]);
+        expect_clean_compile(ctx, "mma_peak", "A_TYPE=5,B_TYPE=5,CHAINS=16", archs[a]);
         if (fp8_arch(archs[a])) {
             expect_clean_compile(ctx, "mma_peak", "A_TYPE=1,B_TYPE=1,CHAINS=8", archs[a]);
             expect_clean_compile(ctx, "mma_peak", "A_TYPE=2,B_TYPE=2,CHAINS=4", archs[a]);

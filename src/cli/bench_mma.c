@@ -1,6 +1,8 @@
 /* `w8a8 bench --op mma-peak`: the throughput ceiling of mma.sync.aligned.m16n8k32 on the
  * device (templates/mma_peak.cuh), INT8 and — from compute capability 8.9 — FP8 (e4m3, e5m2),
- * the physical limit the mma.sync families are judged against. Each operand type runs a few
+ * the physical limit the mma.sync families are judged against; and of f16 m16n8k16 (two per
+ * k32 unit, counted as one), the instruction sm80_gemm runs FP8 with on Hopper (plain sm_90,
+ * whose FP8 mma.sync ptxas expands into f16 mmas and adds). Each operand type runs a few
  * shapes of the same kernel (independent accumulator chains per warp × resident warps per
  * SM); the best shape's rate is the peak. CUDA events around single launches of a few
  * milliseconds, warm-up first, best of the samples. JSON lines carry provider
@@ -33,7 +35,8 @@ static void mp_usage(FILE *f)
 {
     fprintf(f, "usage: w8a8 bench --op mma-peak [--samples N] [--json]\n"
                "Measures the peak throughput of mma.sync.m16n8k32 (INT8; FP8 e4m3/e5m2 from\n"
-               "compute capability 8.9) with operands in registers.\n");
+               "compute capability 8.9) and of f16 m16n8k16 (fp16, two per k32) with operands\n"
+               "in registers.\n");
 }
 
 static int mp_parse(mp_args *a, int argc, char **argv)
@@ -168,9 +171,9 @@ int cli_bench_mma_peak(int argc, char **argv)
         printf("mma.sync.m16n8k32 peak on %s (%d SMs), kernels compiled for %s\n",
                ctx->device_name, ctx->sm_count, ctx->arch);
     bool fp8 = 10 * ctx->cc_major + ctx->cc_minor >= MP_MIN_CC_FP8;
-    const w8a8_dtype types[] = {W8A8_INT8, W8A8_E4M3, W8A8_E5M2};
+    const w8a8_dtype types[] = {W8A8_INT8, W8A8_E4M3, W8A8_E5M2, W8A8_FP16};
     for (size_t i = 0; st == W8A8_OK && i < sizeof types / sizeof types[0]; i++)
-        if (types[i] == W8A8_INT8 || fp8)
+        if (types[i] == W8A8_INT8 || types[i] == W8A8_FP16 || fp8)
             st = mp_measure(ctx, &a, types[i], sink);
     if (sink)
         ctx->cu->cuMemFree(sink);
