@@ -98,6 +98,12 @@ local function valid(c, problem, device)
     if acc_regs(c, problem) > MAX_ACC_REGS then
         return false, "accumulator registers"
     end
+    -- FP8 on Hopper (plain sm_90) runs as f16 mmas on fragments unpacked in registers; with
+    -- block scales' second accumulator set a warp tile 64 rows tall spilled there (ptxas,
+    -- CUDA 13: 64×32 4–8 bytes, 128×16 108 bytes; 32×64 took 216–234 registers, no spill)
+    if is_block(problem) and cc_of(device) >= 90 and wm > 32 then
+        return false, "block scales on sm_90: warp tiles at most 32 rows (taller spill)"
+    end
     if smem_bytes(c, problem) > device.max_smem then
         return false, "shared memory"
     end

@@ -293,28 +293,48 @@ W8A8_DEVICE void g80_load_frags(g80_frags &f, w8a8_u32 a_stage, w8a8_u32 b_stage
 #define G80_F16 0
 #endif
 
+#if G80_F16
+/* A first when all of A's unpacked fragments and one of B's take fewer registers than all of
+ * B's and one of A's */
+#define G80_A_FIRST (G80_MT * 8 + 4 < G80_NT * 4 + 8)
+
+/* WORDS fragment words → [word][lo, hi] f16x2 */
+template <int TYPE, int WORDS>
+W8A8_DEVICE void g80_unpack(const w8a8_u32 *words, w8a8_u32 (&h)[WORDS][2])
+{
+#pragma unroll
+    for (int w = 0; w < WORDS; ++w)
+        w8a8_fp8x4_to_f16x2<TYPE>(words[w], h[w][0], h[w][1]);
+}
+#endif
+
 W8A8_DEVICE void g80_mma_frags(g80_acc_t (&acc)[G80_MT][G80_NT][4], const g80_frags &f)
 {
 #if G80_F16
-    w8a8_u32 b16[G80_NT][4]; /* lo, hi of b0; lo, hi of b1 */
+    /* Every fragment is unpacked once. One operand's are all unpacked first, the other's one
+     * tile at a time in the loop over its tiles: whichever keeps fewer registers live (A: 8
+     * a tile, B: 4; a 64×32 warp tile of block scales spilled with B's first, ptxas, CUDA 13). */
+    w8a8_u32 a16[G80_A_FIRST ? G80_MT : 1][4][2]; /* [m tile][word][lo, hi] */
+    w8a8_u32 b16[G80_A_FIRST ? 1 : G80_NT][2][2]; /* [n tile][word][lo, hi] */
 #pragma unroll
-    for (int ni = 0; ni < G80_NT; ++ni)
+    for (int mi = 0; mi < (G80_A_FIRST ? G80_MT : 0); ++mi)
+        g80_unpack<W8A8_A_TYPE, 4>(f.a[mi], a16[mi]);
 #pragma unroll
-        for (int w = 0; w < 2; ++w)
-            w8a8_fp8x4_to_f16x2<W8A8_B_TYPE>(f.b[ni >> 1][2 * (ni & 1) + w], b16[ni][2 * w],
-                                             b16[ni][2 * w + 1]);
+    for (int ni = 0; ni < (G80_A_FIRST ? 0 : G80_NT); ++ni)
+        g80_unpack<W8A8_B_TYPE, 2>(&f.b[ni >> 1][2 * (ni & 1)], b16[ni]);
 #pragma unroll
-    for (int mi = 0; mi < G80_MT; ++mi) {
-        w8a8_u32 a16[4][2]; /* [word][lo, hi] */
+    for (int o = 0; o < (G80_A_FIRST ? G80_NT : G80_MT); ++o) {
+        if (G80_A_FIRST)
+            g80_unpack<W8A8_B_TYPE, 2>(&f.b[o >> 1][2 * (o & 1)], b16[0]);
+        else
+            g80_unpack<W8A8_A_TYPE, 4>(f.a[o], a16[0]);
 #pragma unroll
-        for (int w = 0; w < 4; ++w)
-            w8a8_fp8x4_to_f16x2<W8A8_A_TYPE>(f.a[mi][w], a16[w][0], a16[w][1]);
-#pragma unroll
-        for (int ni = 0; ni < G80_NT; ++ni) {
-            w8a8_mma_k16_f16(acc[mi][ni], a16[0][0], a16[1][0], a16[0][1], a16[1][1],
-                             b16[ni][0], b16[ni][1]);
-            w8a8_mma_k16_f16(acc[mi][ni], a16[2][0], a16[3][0], a16[2][1], a16[3][1],
-                             b16[ni][2], b16[ni][3]);
+        for (int i = 0; i < (G80_A_FIRST ? G80_MT : G80_NT); ++i) {
+            const int mi = G80_A_FIRST ? i : o, ni = G80_A_FIRST ? o : i;
+            const w8a8_u32 (&a)[4][2] = a16[G80_A_FIRST ? mi : 0];
+            const w8a8_u32 (&b)[2][2] = b16[G80_A_FIRST ? 0 : ni];
+            w8a8_mma_k16_f16(acc[mi][ni], a[0][0], a[1][0], a[0][1], a[1][1], b[0][0], b[0][1]);
+            w8a8_mma_k16_f16(acc[mi][ni], a[2][0], a[3][0], a[2][1], a[3][1], b[1][0], b[1][1]);
         }
     }
 #else
