@@ -40,6 +40,8 @@ struct peak_mma {
 typedef w8a8_mma_k32<W8A8_A_TYPE, W8A8_B_TYPE> peak_mma;
 #endif
 
+#define PEAK_FP8 (W8A8_A_TYPE == W8A8_T_E4M3 || W8A8_A_TYPE == W8A8_T_E5M2)
+
 extern "C" __global__ void w8a8_mma_peak(int iterations, float *sink, w8a8_u32 seed)
 {
     /* 0x3F-masked bytes: finite e4m3/e5m2 codes, small INT8 values */
@@ -55,12 +57,19 @@ extern "C" __global__ void w8a8_mma_peak(int iterations, float *sink, w8a8_u32 s
     /* Each chain has its own operands: with one set for all, chains that start equal stay
      * equal and ptxas merges them (FP8 on sm_90, where the mma is two HMMAs after an unpack:
      * 4 HMMAs were left of 8 chains' 16, and the "peak" read 4x too high). */
-    for (int it = 0; it < iterations; ++it)
+    for (int it = 0; it < iterations; ++it) {
+        /* FP8: B changes every iteration (one xor a register, shared by the chains). Compiled
+         * for sm_90, which has no FP8 mma.sync, an FP8 mma is two f16 mmas from zero and FADDs
+         * into the accumulators; with operands fixed across iterations ptxas hoisted the mmas
+         * out of the loop, and the "peak" timed the FADDs alone (895 TFLOP/s on an H200,
+         * against 492 for f16 m16n8k16, session 34). INT8 and f16 mmas accumulate in place. */
+        const w8a8_u32 v = PEAK_FP8 ? ((w8a8_u32)it & 0x01010101u) : 0u;
 #pragma unroll
         for (int c = 0; c < W8A8_CHAINS; ++c) {
             const w8a8_u32 d = 0x01010101u * (w8a8_u32)c;
-            peak_mma::run(acc[c], a0 ^ d, a1 ^ d, a2 ^ d, a3 ^ d, b0, b1);
+            peak_mma::run(acc[c], a0 ^ d, a1 ^ d, a2 ^ d, a3 ^ d, b0 ^ v, b1 ^ v);
         }
+    }
     float sum = 0.0f;
 #pragma unroll
     for (int c = 0; c < W8A8_CHAINS; ++c)
