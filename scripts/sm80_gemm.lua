@@ -121,7 +121,9 @@ local function valid(c, problem, device)
 end
 
 -- Cost model in SM cycles (lower is better). Per K tile a CTA costs the largest of its
--- mma.sync issue (m16n8k32 at MMA_CYCLES per SM, FP8 on Hopper at half the INT8 rate), its
+-- mma.sync issue (m16n8k32 at MMA_CYCLES per SM; FP8 on Hopper, two f16 m16n8k16 a k32, at
+-- FP8_HOPPER_MMA times that: an H200's mma.sync peaks are 1,246 TOPS INT8 and 486 TFLOP/s f16,
+-- bench/results-2026-11-27-s34/d3/), its
 -- ldmatrix reads (each warp reads its rows of A and B: 128 B/clk), and its cp.async traffic
 -- (~64 B/clk per SM from L2); CTAs resident on one SM share those, so a wave of `resident`
 -- CTAs per SM costs resident × that, stretched when too few warps or stages hide latency.
@@ -135,6 +137,11 @@ local TILE_LATENCY = 1200       -- first load to first mma, and the epilogue's r
 -- per K tile, when a single CTA holds an SM: with prefetch 0, and with prefetch 1 (its barrier
 -- comes before the tile's last mmas, whose fragments are in registers)
 local ONE_CTA_PENALTY = { [0] = 1.06, [1] = 0.97 }
+-- FP8 on Hopper (f16 mmas on fragments unpacked in registers): one CTA of 8 warps ran 1.05×
+-- (prefetch 0) and 1.29× (prefetch 1, 252 registers) the time of two 4-warp 128×128 CTAs an SM
+-- (an H200, e4m3 at 2048–4096 × 4096–6144 × 4096–14336, bench/results-2026-11-27-s34/d1/)
+local ONE_CTA_PENALTY_FP8_HOPPER = { [0] = 1.06, [1] = 1.30 }
+local FP8_HOPPER_MMA = 2.5
 local MAX_THREADS = { [80] = 2048, [90] = 2048 }
 
 local function resident(c, problem, device)
@@ -150,7 +157,7 @@ local function cost_model(c, problem, device)
     local tiles = ceil_div(problem.m, c.block_m) * ceil_div(problem.n, c.block_n)
     local k_tiles = ceil_div(problem.k, c.block_k)
     local fp8_hopper = FP8[problem.a_type] and cc_of(device) >= 90
-    local mma_cycles = fp8_hopper and 2 * MMA_CYCLES or MMA_CYCLES
+    local mma_cycles = fp8_hopper and FP8_HOPPER_MMA * MMA_CYCLES or MMA_CYCLES
     local mma = (c.block_m // 16) * (c.block_n // 8) * (c.block_k // 32) * mma_cycles
     local ldsm = (c.warps_n * c.block_m + c.warps_m * c.block_n) * c.block_k / SMEM_BYTES_PER_CLK
     local load = (c.block_m + c.block_n) * c.block_k / L2_BYTES_PER_CLK
@@ -178,7 +185,7 @@ local function cost_model(c, problem, device)
     -- configs with prefetch 1 run 0.958 / 0.979 of the best two-CTA config's time, with
     -- prefetch 0 about 1.06.
     if per_sm == 1 then
-        per_k = per_k * ONE_CTA_PENALTY[c.prefetch]
+        per_k = per_k * (fp8_hopper and ONE_CTA_PENALTY_FP8_HOPPER or ONE_CTA_PENALTY)[c.prefetch]
     end
     local out = out_bytes(problem)
     -- lanes' 4/8-byte stores fill half of each 32-byte sector; staged: whole 16-byte chunks,

@@ -22,8 +22,9 @@
  * (deterministic, bitwise identical run to run, no global workspace: safe under graph
  * capture). Each k32 step a warp loads its A fragments (one ldmatrix.x4 per 16 rows) and B
  * fragments (one ldmatrix.x4 per 16 columns; B is N×K, K-major, which is mma.sync's "col"
- * operand as stored) and issues (WM / 16) · (WN / 8) mma.sync.m16n8k32; the next step's
- * fragments load while this step's mmas run. Two main loops (PREFETCH):
+ * operand as stored) and issues (WM / 16) · (WN / 8) mma.sync.m16n8k32 (FP8 compiled for
+ * sm_90, which has no FP8 mma.sync: two f16 m16n8k16 each, on fragments unpacked once,
+ * G80_F16); the next step's fragments load while this step's mmas run. Two main loops (PREFETCH):
  *   0  per K tile: wait for its stage, barrier, issue the copies of tile kt + STAGES − 1,
  *      then the tile's steps (its first fragments load after the barrier);
  *   1  the fragments run ahead across tiles too: the barrier for tile kt + 1 follows the mmas
