@@ -1,8 +1,9 @@
 -- The space of the decode GEMM (templates/sm80_decode.cuh): the memory-bound small-M kernel
 -- on mma.sync.m16n8k32 with the weights on the instruction's M side (swap-AB), K split across
 -- the warps of a CTA and summed in a fixed order (deterministic, no workspace), operands
--- loaded straight into registers. Arch "sm_80": compiled for the device's own arch; INT8 from
--- compute capability 8.0, FP8 (e4m3/e5m2 mixes) from 8.9. Every scale granularity: per-tensor
+-- loaded straight into registers. Arch "sm_80": compiled for the device's own arch; INT8 and
+-- FP8 (e4m3/e5m2 mixes) from compute capability 8.0 (FP8 on sm_80/86, which lack an FP8
+-- mma.sync, as f16 mmas on codes unpacked with integer operations). Every scale granularity: per-tensor
 -- and per-row on either side, and block scales of exactly A 1×128 × B 128×128 (promoted per
 -- 128-wide K chunk); INT8 zero points, bias, every out dtype.
 --
@@ -126,35 +127,29 @@ local function default(problem, device)
     return best
 end
 
--- What `w8a8 compile --arch … --all` builds (8 best-ranked configs each): INT8 on every arch,
--- FP8 from sm_89 on; every out dtype, bias kind, scale kind and zero point.
-local function compile_problems(device)
-    local problems = {
+-- What `w8a8 compile --arch … --all` builds (8 best-ranked configs each), INT8 and FP8 on every
+-- arch: every out dtype, bias kind, scale kind and zero point.
+local function compile_problems(_device)
+    return {
         { m = 4, n = 4096, k = 4096, a_type = "int8", b_type = "int8", out_type = "bf16",
           a_scale = "tensor", b_scale = "tensor" },
         { m = 16, n = 6144, k = 4096, a_type = "int8", b_type = "int8", out_type = "fp32",
           bias_type = "fp32", a_scale = "row", b_scale = "row", azp = "token" },
         { m = 32, n = 28672, k = 4096, a_type = "int8", b_type = "int8", out_type = "fp16",
           bias_type = "fp16", a_scale = "tensor", b_scale = "row", azp = "tensor" },
+        { m = 1, n = 4096, k = 14336, a_type = "e4m3", b_type = "e4m3", out_type = "bf16",
+          a_scale = "tensor", b_scale = "tensor" },
+        { m = 8, n = 8192, k = 8192, a_type = "e4m3", b_type = "e4m3", out_type = "fp16",
+          bias_type = "fp16", a_scale = "row", b_scale = "row" },
+        { m = 24, n = 10240, k = 8192, a_type = "e5m2", b_type = "e4m3", out_type = "bf16",
+          bias_type = "fp32", a_scale = "row", b_scale = "tensor" },
+        { m = 2, n = 7168, k = 2048, a_type = "e4m3", b_type = "e5m2", out_type = "fp32",
+          a_scale = "block", b_scale = "block", a_group_rows = 1, a_group_k = 128,
+          b_group_rows = 128, b_group_k = 128, a_k_major = true },
+        { m = 64, n = 2112, k = 7168, a_type = "e4m3", b_type = "e4m3", out_type = "bf16",
+          bias_type = "bf16", a_scale = "block", b_scale = "block", a_group_rows = 1,
+          a_group_k = 128, b_group_rows = 128, b_group_k = 128 },
     }
-    if gemm.cc(device) >= 89 then
-        local fp8 = {
-            { m = 1, n = 4096, k = 14336, a_type = "e4m3", b_type = "e4m3", out_type = "bf16",
-              a_scale = "tensor", b_scale = "tensor" },
-            { m = 8, n = 8192, k = 8192, a_type = "e4m3", b_type = "e4m3", out_type = "fp16",
-              bias_type = "fp16", a_scale = "row", b_scale = "row" },
-            { m = 24, n = 10240, k = 8192, a_type = "e5m2", b_type = "e4m3", out_type = "bf16",
-              bias_type = "fp32", a_scale = "row", b_scale = "tensor" },
-            { m = 2, n = 7168, k = 2048, a_type = "e4m3", b_type = "e5m2", out_type = "fp32",
-              a_scale = "block", b_scale = "block", a_group_rows = 1, a_group_k = 128,
-              b_group_rows = 128, b_group_k = 128, a_k_major = true },
-            { m = 64, n = 2112, k = 7168, a_type = "e4m3", b_type = "e4m3", out_type = "bf16",
-              bias_type = "bf16", a_scale = "block", b_scale = "block", a_group_rows = 1,
-              a_group_k = 128, b_group_rows = 128, b_group_k = 128 },
-        }
-        gemm.append(problems, fp8)
-    end
-    return problems
 end
 
 return {
@@ -164,7 +159,7 @@ return {
 
     applies = function(problem, device)
         local operands = gemm.operands(problem)
-        return operands ~= nil and gemm.cc(device) >= (operands == "fp8" and 89 or 80)
+        return operands ~= nil and gemm.cc(device) >= 80
             and problem.m <= 512
     end,
 

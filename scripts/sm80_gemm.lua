@@ -1,8 +1,10 @@
 -- The space of the portable tensor-core GEMM (templates/sm80_gemm.cuh): cp.async into a
 -- swizzled shared-memory ring of `stages` K tiles, ldmatrix, mma.sync.m16n8k32, one CTA per
--- block_m × block_n output tile. Arch "sm_80": compiled for the device's own arch; INT8 from
--- compute capability 8.0, FP8 (e4m3/e5m2 mixes) from 8.9, up to 9.0 (Hopper runs it compiled
--- as plain sm_90, which is how it is tested on the lent GPUs). Every scale granularity:
+-- block_m × block_n output tile. Arch "sm_80": compiled for the device's own arch; INT8 and
+-- FP8 (e4m3/e5m2 mixes) from compute capability 8.0 up to 9.0 (Hopper runs it compiled as plain
+-- sm_90, which is how it is tested on the lent GPUs). FP8 runs as f16 mma.sync.m16n8k16 on
+-- fragments unpacked in registers where mma.sync has no FP8 (sm_80/86, and sm_90), natively
+-- on sm_89. Every scale granularity:
 -- per-tensor and per-row on either side, and block scales of exactly A 1×128 × B 128×128
 -- (promoted per 128-wide K tile); INT8 zero points, bias, every out dtype.
 --
@@ -44,6 +46,13 @@ local REGS_PER_THREAD_MAX = 255
 local gemm = gemm -- scripts/lib/gemm.lua
 local SCALE_GROUP, FP8 = gemm.SCALE_GROUP, gemm.FP8
 local ceil_div, is_block, cc_of, out_bytes = gemm.ceil_div, gemm.is_block, gemm.cc, gemm.out_bytes
+
+-- FP8 where mma.sync has no FP8 (Ampere, and Hopper compiled as plain sm_90): f16 mmas on
+-- fragments unpacked in registers (the template's G80_F16)
+local function f16_path(problem, device)
+    local cc = cc_of(device)
+    return FP8[problem.a_type] and (cc >= 90 or cc < 89)
+end
 
 local function warps(c)
     return c.warps_m * c.warps_n * c.slice_k
@@ -101,8 +110,8 @@ local function valid(c, problem, device)
     -- FP8 on Hopper (plain sm_90) runs as f16 mmas on fragments unpacked in registers; with
     -- block scales' second accumulator set a warp tile 64 rows tall spilled there (ptxas,
     -- CUDA 13: 64×32 4–8 bytes, 128×16 108 bytes; 32×64 took 216–234 registers, no spill)
-    if is_block(problem) and cc_of(device) >= 90 and wm > 32 then
-        return false, "block scales on sm_90: warp tiles at most 32 rows (taller spill)"
+    if is_block(problem) and f16_path(problem, device) and wm > 32 then
+        return false, "block scales as f16 mmas: warp tiles at most 32 rows (taller spill)"
     end
     if smem_bytes(c, problem) > device.max_smem then
         return false, "shared memory"
@@ -121,9 +130,9 @@ local function valid(c, problem, device)
 end
 
 -- Cost model in SM cycles (lower is better). Per K tile a CTA costs the largest of its
--- mma.sync issue (m16n8k32 at MMA_CYCLES per SM; FP8 on Hopper, two f16 m16n8k16 a k32, at
--- FP8_HOPPER_MMA times that: an H200's mma.sync peaks are 1,246 TOPS INT8 and 486 TFLOP/s f16,
--- bench/results-2026-11-27-s34/d3/), its
+-- mma.sync issue (m16n8k32 at MMA_CYCLES per SM; FP8 as f16 mmas, two m16n8k16 a k32, at
+-- FP8_F16_MMA times that: an H200's mma.sync peaks are 1,246 TOPS INT8 and 486 TFLOP/s f16,
+-- bench/results-2026-11-27-s34/d3/; an A100's data sheet has 624 and 312, a ratio of 2), its
 -- ldmatrix reads (each warp reads its rows of A and B: 128 B/clk), and its cp.async traffic
 -- (~64 B/clk per SM from L2); CTAs resident on one SM share those, so a wave of `resident`
 -- CTAs per SM costs resident × that, stretched when too few warps or stages hide latency.
@@ -137,11 +146,12 @@ local TILE_LATENCY = 1200       -- first load to first mma, and the epilogue's r
 -- per K tile, when a single CTA holds an SM: with prefetch 0, and with prefetch 1 (its barrier
 -- comes before the tile's last mmas, whose fragments are in registers)
 local ONE_CTA_PENALTY = { [0] = 1.06, [1] = 0.97 }
--- FP8 on Hopper (f16 mmas on fragments unpacked in registers): one CTA of 8 warps ran 1.05×
--- (prefetch 0) and 1.29× (prefetch 1, 252 registers) the time of two 4-warp 128×128 CTAs an SM
--- (an H200, e4m3 at 2048–4096 × 4096–6144 × 4096–14336, bench/results-2026-11-27-s34/d1/)
-local ONE_CTA_PENALTY_FP8_HOPPER = { [0] = 1.06, [1] = 1.30 }
-local FP8_HOPPER_MMA = 2.5
+-- FP8 as f16 mmas on fragments unpacked in registers: one CTA of 8 warps ran 1.05× (prefetch
+-- 0) and 1.29× (prefetch 1, 252 registers) the time of two 4-warp 128×128 CTAs an SM (an H200,
+-- e4m3 at 2048–4096 × 4096–6144 × 4096–14336, bench/results-2026-11-27-s34/d1/; Ampere
+-- unmeasured, given the same)
+local ONE_CTA_PENALTY_F16 = { [0] = 1.06, [1] = 1.30 }
+local FP8_F16_MMA = 2.5
 local MAX_THREADS = { [80] = 2048, [90] = 2048 }
 
 local function resident(c, problem, device)
@@ -156,8 +166,8 @@ end
 local function cost_model(c, problem, device)
     local tiles = ceil_div(problem.m, c.block_m) * ceil_div(problem.n, c.block_n)
     local k_tiles = ceil_div(problem.k, c.block_k)
-    local fp8_hopper = FP8[problem.a_type] and cc_of(device) >= 90
-    local mma_cycles = fp8_hopper and FP8_HOPPER_MMA * MMA_CYCLES or MMA_CYCLES
+    local f16 = f16_path(problem, device)
+    local mma_cycles = f16 and FP8_F16_MMA * MMA_CYCLES or MMA_CYCLES
     local mma = (c.block_m // 16) * (c.block_n // 8) * (c.block_k // 32) * mma_cycles
     local ldsm = (c.warps_n * c.block_m + c.warps_m * c.block_n) * c.block_k / SMEM_BYTES_PER_CLK
     local load = (c.block_m + c.block_n) * c.block_k / L2_BYTES_PER_CLK
@@ -185,7 +195,7 @@ local function cost_model(c, problem, device)
     -- configs with prefetch 1 run 0.958 / 0.979 of the best two-CTA config's time, with
     -- prefetch 0 about 1.06.
     if per_sm == 1 then
-        per_k = per_k * (fp8_hopper and ONE_CTA_PENALTY_FP8_HOPPER or ONE_CTA_PENALTY)[c.prefetch]
+        per_k = per_k * (f16 and ONE_CTA_PENALTY_F16 or ONE_CTA_PENALTY)[c.prefetch]
     end
     local out = out_bytes(problem)
     -- lanes' 4/8-byte stores fill half of each 32-byte sector; staged: whole 16-byte chunks,
@@ -247,36 +257,30 @@ local function default(problem, device)
     return best
 end
 
--- What `w8a8 compile --arch … --all` builds (8 best-ranked configs each): INT8 on every arch,
--- FP8 from sm_89 on; small, mid and large M; every out dtype, bias kind, scale kind and zero
--- point, block scales in both layouts.
-local function compile_problems(device)
-    local problems = {
+-- What `w8a8 compile --arch … --all` builds (8 best-ranked configs each), INT8 and FP8 on every
+-- arch: small, mid and large M; every out dtype, bias kind, scale kind and zero point, block
+-- scales in both layouts.
+local function compile_problems(_device)
+    return {
         { m = 4096, n = 4096, k = 4096, a_type = "int8", b_type = "int8", out_type = "bf16",
           a_scale = "tensor", b_scale = "tensor" },
         { m = 16, n = 6144, k = 4096, a_type = "int8", b_type = "int8", out_type = "fp32",
           bias_type = "fp32", a_scale = "row", b_scale = "row", azp = "token" },
         { m = 512, n = 28672, k = 4096, a_type = "int8", b_type = "int8", out_type = "fp16",
           bias_type = "fp16", a_scale = "tensor", b_scale = "row", azp = "tensor" },
+        { m = 8192, n = 8192, k = 8192, a_type = "e4m3", b_type = "e4m3", out_type = "bf16",
+          a_scale = "tensor", b_scale = "tensor" },
+        { m = 64, n = 8192, k = 8192, a_type = "e4m3", b_type = "e4m3", out_type = "fp16",
+          bias_type = "fp16", a_scale = "row", b_scale = "row" },
+        { m = 1024, n = 10240, k = 8192, a_type = "e5m2", b_type = "e4m3", out_type = "bf16",
+          bias_type = "fp32", a_scale = "row", b_scale = "tensor" },
+        { m = 2048, n = 7168, k = 2048, a_type = "e4m3", b_type = "e5m2", out_type = "fp32",
+          a_scale = "block", b_scale = "block", a_group_rows = 1, a_group_k = 128,
+          b_group_rows = 128, b_group_k = 128, a_k_major = true },
+        { m = 32, n = 2112, k = 7168, a_type = "e4m3", b_type = "e4m3", out_type = "bf16",
+          bias_type = "bf16", a_scale = "block", b_scale = "block", a_group_rows = 1,
+          a_group_k = 128, b_group_rows = 128, b_group_k = 128 },
     }
-    if cc_of(device) >= 89 then
-        local fp8 = {
-            { m = 8192, n = 8192, k = 8192, a_type = "e4m3", b_type = "e4m3", out_type = "bf16",
-              a_scale = "tensor", b_scale = "tensor" },
-            { m = 64, n = 8192, k = 8192, a_type = "e4m3", b_type = "e4m3", out_type = "fp16",
-              bias_type = "fp16", a_scale = "row", b_scale = "row" },
-            { m = 1024, n = 10240, k = 8192, a_type = "e5m2", b_type = "e4m3", out_type = "bf16",
-              bias_type = "fp32", a_scale = "row", b_scale = "tensor" },
-            { m = 2048, n = 7168, k = 2048, a_type = "e4m3", b_type = "e5m2", out_type = "fp32",
-              a_scale = "block", b_scale = "block", a_group_rows = 1, a_group_k = 128,
-              b_group_rows = 128, b_group_k = 128, a_k_major = true },
-            { m = 32, n = 2112, k = 7168, a_type = "e4m3", b_type = "e4m3", out_type = "bf16",
-              bias_type = "bf16", a_scale = "block", b_scale = "block", a_group_rows = 1,
-              a_group_k = 128, b_group_rows = 128, b_group_k = 128 },
-        }
-        gemm.append(problems, fp8)
-    end
-    return problems
 end
 
 return {
@@ -286,7 +290,7 @@ return {
 
     applies = function(problem, device)
         local cc, operands = cc_of(device), gemm.operands(problem)
-        if not operands or cc < (operands == "fp8" and 89 or 80) or cc > 90 then
+        if not operands or cc < 80 or cc > 90 then
             return false
         end
         -- Hopper has wgmma (sm90_gemm) and the decode family: this family competes there

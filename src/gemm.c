@@ -1,6 +1,7 @@
 /* What every GEMM family shares: the list of families, the problem-trait defines a template
  * receives, dense-stride resolution, the kernel argument block, and the public entry points
  * that do not go through the dispatcher (w8a8_problem_validate, w8a8_scaled_mm_reference). */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -51,17 +52,22 @@ w8a8_status gemm_family_defines(const gemm_family *family, w8a8_context *ctx,
     return gemm_defines(ctx, problem, config, out, size);
 }
 
+static atomic_bool g_force_soft_fp8;
+
+void gemm_force_soft_fp8(bool on) { atomic_store(&g_force_soft_fp8, on); }
+
 w8a8_status gemm_defines(w8a8_context *ctx, const w8a8_problem *problem, const char *config,
                          char *out, size_t size)
 {
     bool has_config = config && *config;
+    bool soft = atomic_load(&g_force_soft_fp8) && is_fp8(problem->a_type);
     int used = snprintf(out, size,
                         "%s%sA_TYPE=%d,B_TYPE=%d,OUT_TYPE=%d,BIAS_TYPE=%d,A_SCALE=%d,"
-                        "B_SCALE=%d,AZP=%d",
+                        "B_SCALE=%d,AZP=%d%s",
                         has_config ? config : "", has_config ? "," : "", (int)problem->a_type,
                         (int)problem->b_type, (int)problem->out_type, (int)problem->bias_type,
                         (int)problem->a_scale.kind, (int)problem->b_scale.kind,
-                        (int)problem->azp);
+                        (int)problem->azp, soft ? ",SOFT_FP8=1" : "");
     if (used < 0 || (size_t)used >= size)
         return errorf(ctx, W8A8_INTERNAL, "gemm_defines: %zu bytes are too few for '%s'", size,
                       has_config ? config : "");

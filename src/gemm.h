@@ -111,9 +111,14 @@ w8a8_status gemm_config_format_compiled(w8a8_context *ctx, const char *family,
                                         const void *config, char *out, size_t size);
 
 /* The problem-trait defines every GEMM template receives (W8A8_A_TYPE=…, W8A8_A_SCALE=…,
- * W8A8_AZP=…), appended to config: writes "config,A_TYPE=1,…" into out. */
+ * W8A8_AZP=…; SOFT_FP8=1 while gemm_force_soft_fp8 holds), appended to config: writes
+ * "config,A_TYPE=1,…" into out. */
 w8a8_status gemm_defines(w8a8_context *ctx, const w8a8_problem *problem, const char *config,
                          char *out, size_t size);
+/* For tests: FP8 problems' defines carry SOFT_FP8=1, with which the mma.sync families
+ * (common/sm80.cuh) unpack FP8 with the integer operations sm_80/86 use, so that path can be
+ * checked on newer GPUs. Not thread-safe with compiles. */
+void gemm_force_soft_fp8(bool on);
 /* The defines of family's kernel for (problem, config): its defines hook, else gemm_defines. */
 w8a8_status gemm_family_defines(const gemm_family *family, w8a8_context *ctx,
                                 const w8a8_problem *problem, const char *config, char *out,

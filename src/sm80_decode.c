@@ -2,7 +2,7 @@
  * scripts/sm80_decode.lua), the memory-bound small-M GEMM on mma.sync with the weights on the
  * instruction's M side (swap-AB) and K split across the warps of a CTA. Parses a config
  * ("warps=8,row_tiles=1,token_tiles=1,unroll=2"), compiles the kernel for the device's own
- * arch (INT8 from sm_80, FP8 from sm_89), and per call launches one CTA per (token tile,
+ * arch (INT8 and FP8 from sm_80), and per call launches one CTA per (token tile,
  * weight-row tile). No workspace: the split-K sum stays inside a CTA, in a fixed order. */
 #include <stddef.h>
 #include <stdio.h>
@@ -13,7 +13,7 @@
 #define DECODE_TEMPLATE "sm80_decode"
 #define DECODE_ENTRY "w8a8_sm80_decode"
 #define DECODE_MIN_CC_INT8 80
-#define DECODE_MIN_CC_FP8 89
+#define DECODE_MIN_CC_FP8 80 /* FP8 below 8.9 (no FP8 mma.sync) as f16 mmas */
 /* Must match the template: weight rows and tokens per tile, the warp size, and the bytes of
  * one accumulator in the warps' partial-sum buffer. */
 #define DECODE_ROWS_PER_TILE 16
@@ -114,8 +114,8 @@ static w8a8_status decode_plan(w8a8_context *ctx, const w8a8_problem *problem, c
     plan->family = &gemm_family_sm80_decode;
     if (!decode_supports(ctx, problem))
         return errorf(ctx, W8A8_UNSUPPORTED,
-                      "sm80_decode: this problem or device is not supported (needs INT8 operands "
-                      "on cc ≥ 8.0 or FP8 on cc ≥ 8.9, per-tensor or per-row scales or 1×128 × "
+                      "sm80_decode: this problem or device is not supported (needs INT8 or FP8 "
+                      "operands on cc ≥ 8.0, per-tensor or per-row scales or 1×128 × "
                       "128×128 block scales, N ≤ %d, and accum fast)",
                       DECODE_GRID_Y_MAX * DECODE_ROWS_PER_TILE);
     decode_config c;

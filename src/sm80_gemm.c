@@ -3,7 +3,7 @@
  * Ada (and Hopper compiled as plain sm_90). Parses a config ("block_m=128,block_n=128,
  * block_k=128,stages=4,warps_m=2,warps_n=2,slice_k=1,group=8,prefetch=0,epilogue=0";
  * prefetch and epilogue may be left out: 0), compiles the kernel for the
- * device's own arch (INT8 from compute capability 8.0, FP8 from 8.9), and per call launches
+ * device's own arch (INT8 and FP8 from compute capability 8.0), and per call launches
  * one CTA per output tile. No workspace: split-K runs inside a CTA (K slices of warps, summed
  * in a fixed order in shared memory), so a launch is deterministic and safe under graph
  * capture. */
@@ -16,7 +16,7 @@
 #define G80_TEMPLATE "sm80_gemm"
 #define G80_ENTRY "w8a8_sm80_gemm"
 #define G80_MIN_CC_INT8 80
-#define G80_MIN_CC_FP8 89
+#define G80_MIN_CC_FP8 80 /* FP8 below 8.9 (no FP8 mma.sync) as f16 mmas */
 /* The JIT compiles for sm_80 … sm_90; newer devices get other families. */
 #define G80_MAX_CC 90
 /* Must match the template: the warp size, the mma tile (m16 × n8, k32 bytes), the legal
@@ -168,9 +168,9 @@ static w8a8_status g80_plan(w8a8_context *ctx, const w8a8_problem *problem, cons
     plan->family = &gemm_family_sm80_gemm;
     if (!g80_supports(ctx, problem))
         return errorf(ctx, W8A8_UNSUPPORTED,
-                      "sm80_gemm: this problem or device is not supported (needs INT8 operands "
-                      "on cc 8.0–9.0 or FP8 on cc 8.9–9.0, per-tensor or per-row scales or "
-                      "1×128 × 128×128 block scales; accum fast)");
+                      "sm80_gemm: this problem or device is not supported (needs INT8 or FP8 "
+                      "operands on cc 8.0–9.0, per-tensor or per-row scales or 1×128 × "
+                      "128×128 block scales; accum fast)");
     g80_config c;
     w8a8_status st = gemm_config_parse(ctx, G80_TEMPLATE, g80_params, G80_PARAM_COUNT, config, &c);
     if (st == W8A8_OK)

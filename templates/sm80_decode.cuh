@@ -36,9 +36,11 @@
  *   ROW_TILES    1, 2, 4        (16-row weight tiles per CTA)
  *   TOKEN_TILES  1, 2, 4        (8-token tiles per CTA)
  *   UNROLL       1, 2, 4        (K chunks whose loads a warp issues before its mmas)
- * Problem traits: A_TYPE, B_TYPE (E4M3/E5M2 mixes from sm_89 on, or INT8 with INT8 from
- * sm_80 on), OUT_TYPE (BF16, FP16, FP32), BIAS_TYPE (NONE, OUT_TYPE or FP32), A_SCALE and
- * B_SCALE (TENSOR or ROW each, or BLOCK on both), AZP (INT8 only: NONE, TENSOR, TOKEN). */
+ * Problem traits: A_TYPE, B_TYPE (E4M3/E5M2 mixes or INT8 with INT8, from sm_80 on; FP8 on
+ * sm_80/86 as f16 mmas, DEC_F16), OUT_TYPE (BF16, FP16, FP32), BIAS_TYPE (NONE, OUT_TYPE
+ * or FP32), A_SCALE and B_SCALE (TENSOR or ROW each, or BLOCK on both), AZP (INT8 only: NONE,
+ * TENSOR, TOKEN). Test hook: SOFT_FP8 1 unpacks FP8 with integer operations on any arch, as
+ * sm_80/86 do (default 0). */
 #include "common/gemm_args.h"
 #include "common/types.cuh"
 
@@ -79,9 +81,6 @@ static_assert(!DEC_BLOCK || !DEC_INT8, "block scales need FP8");
 static_assert(W8A8_AZP == W8A8_Z_NONE || DEC_INT8, "a zero point needs INT8");
 static_assert(W8A8_OUT_TYPE == W8A8_T_BF16 || W8A8_OUT_TYPE == W8A8_T_FP16 ||
               W8A8_OUT_TYPE == W8A8_T_FP32, "OUT_TYPE");
-#if !DEC_INT8 && defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 890
-#error "sm80_decode: FP8 mma.sync needs sm_89 or newer"
-#endif
 
 /* ---- the mma.sync instruction: weights (B_TYPE) as PTX's A, tokens (A_TYPE) as its B ---- */
 typedef w8a8_mma_k32<W8A8_B_TYPE, W8A8_A_TYPE> dec_mma_op;
@@ -203,9 +202,11 @@ W8A8_DEVICE void dec_chunk_load(dec_chunk &d, const w8a8_gemm_args &args, long l
  * and the accumulators are fp32). Measured on an H200 with the shipped configs (session 15,
  * call D10): 5–7 % faster with one row tile and two token tiles; 3–8 % slower with two row
  * tiles (registers) and 1–6 % slower with one token tile (nothing shared; ptxas's own
- * expansion is cheaper), so those keep the FP8 mma. Ada (sm_89) has the native FP8 mma. */
-#if !DEC_INT8 && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && W8A8_ROW_TILES == 1 &&    \
-    W8A8_TOKEN_TILES > 1
+ * expansion is cheaper), so those keep the FP8 mma. Ada (sm_89) has the native FP8 mma.
+ * Ampere (sm_80/86) has no FP8 at all: every config unpacks there, with integer operations
+ * (common/sm80.cuh), as it does everywhere with W8A8_SOFT_FP8=1 (a test of that path). */
+#if !DEC_INT8 && (W8A8_FP8_UNPACK_BITS || (defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 &&    \
+                                           W8A8_ROW_TILES == 1 && W8A8_TOKEN_TILES > 1))
 #define DEC_F16 1
 #else
 #define DEC_F16 0

@@ -22,9 +22,8 @@
  * (deterministic, bitwise identical run to run, no global workspace: safe under graph
  * capture). Each k32 step a warp loads its A fragments (one ldmatrix.x4 per 16 rows) and B
  * fragments (one ldmatrix.x4 per 16 columns; B is N×K, K-major, which is mma.sync's "col"
- * operand as stored) and issues (WM / 16) · (WN / 8) mma.sync.m16n8k32 (FP8 compiled for
- * sm_90, which has no FP8 mma.sync: two f16 m16n8k16 each, on fragments unpacked once,
- * G80_F16); the next step's fragments load while this step's mmas run. Two main loops (PREFETCH):
+ * operand as stored) and issues (WM / 16) · (WN / 8) mma.sync.m16n8k32 (FP8 on sm_80/86/90,
+ * which have no FP8 mma.sync: two f16 m16n8k16 each, on fragments unpacked once, G80_F16); the next step's fragments load while this step's mmas run. Two main loops (PREFETCH):
  *   0  per K tile: wait for its stage, barrier, issue the copies of tile kt + STAGES − 1,
  *      then the tile's steps (its first fragments load after the barrier);
  *   1  the fragments run ahead across tiles too: the barrier for tile kt + 1 follows the mmas
@@ -73,9 +72,11 @@
  *                                    shared memory (rows padded by 16 bytes) and leaves in
  *                                    16-byte row chunks (element stores where a chunk
  *                                    crosses N or out / ldc are not 16-byte aligned)
- * Problem traits: A_TYPE, B_TYPE (E4M3/E5M2 mixes from sm_89 on, or INT8 with INT8 from
- * sm_80 on), OUT_TYPE (BF16, FP16, FP32), BIAS_TYPE (NONE, OUT_TYPE or FP32), A_SCALE and
- * B_SCALE (TENSOR or ROW each, or BLOCK on both), AZP (INT8 only: NONE, TENSOR, TOKEN). */
+ * Problem traits: A_TYPE, B_TYPE (E4M3/E5M2 mixes or INT8 with INT8, from sm_80 on; FP8 on
+ * sm_80/86/90 as f16 mmas, G80_F16), OUT_TYPE (BF16, FP16, FP32), BIAS_TYPE (NONE, OUT_TYPE
+ * or FP32), A_SCALE and B_SCALE (TENSOR or ROW each, or BLOCK on both), AZP (INT8 only: NONE,
+ * TENSOR, TOKEN). Test hook: SOFT_FP8 1 unpacks FP8 with integer operations on any arch, as
+ * sm_80/86 do (default 0). */
 #include "common/gemm_args.h"
 #include "common/types.cuh"
 
@@ -149,9 +150,6 @@ static_assert(W8A8_OUT_TYPE == W8A8_T_BF16 || W8A8_OUT_TYPE == W8A8_T_FP16 ||
               W8A8_OUT_TYPE == W8A8_T_FP32, "OUT_TYPE");
 static_assert(G80_THREADS % G80_CHUNKS == 0 && G80_ROWS_PER_PASS % 8 == 0,
               "a cp.async pass covers whole swizzle periods");
-#if !G80_INT8 && defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 890
-#error "sm80_gemm: FP8 mma.sync needs sm_89 or newer"
-#endif
 
 typedef w8a8_mma_k32<W8A8_A_TYPE, W8A8_B_TYPE> g80_mma;
 typedef g80_mma::acc_t g80_acc_t;
@@ -287,8 +285,10 @@ W8A8_DEVICE void g80_load_frags(g80_frags &f, w8a8_u32 a_stage, w8a8_u32 b_stage
  * 4t + 3), fed as k16's (2t, 2t + 1) and (8 + 2t, 8 + 2t + 1) on both sides — the same K
  * permutation for A and B, so the same sum; e4m3/e5m2 → f16 is exact and the accumulators are
  * fp32. The first k16 mma takes words 0, 1 of A and word 0 of B, the second words 2, 3 and 1.
- * sm_89 keeps its native FP8 mma. */
-#if !G80_INT8 && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+ * Ampere (sm_80/86), which has no FP8 at all, runs FP8 the same way, its unpacks done with
+ * integer operations (common/sm80.cuh). sm_89 keeps its native FP8 mma (but W8A8_SOFT_FP8, a
+ * test of the Ampere path on newer GPUs, takes this path everywhere). */
+#if !G80_INT8 && (W8A8_FP8_UNPACK_BITS || (defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900))
 #define G80_F16 1
 #else
 #define G80_F16 0

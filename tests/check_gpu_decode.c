@@ -8,13 +8,15 @@
  *    1040, 4112), FP8 per-row and INT8 with per-token zero points, bias;
  *  - block scales (A 1×128, B 128×128; promoted per chunk) on odd shapes, row-major and
  *    K-major scale matrices with padded ld, every out dtype;
+ *  - FP8 with the integer unpacks of sm_80/86 (gemm_force_soft_fp8), every config on odd
+ *    shapes and block scales;
  *  - two runs of the same problem are bitwise equal (the split-K sum has a fixed order);
  *  - a dispatched call (empty cache: the family's default for a decode bucket) captured in a
  *    CUDA graph and replayed equals the reference;
  *  - configs the template cannot build are refused with W8A8_INVALID before NVRTC.
  * FP8 mma.sync accumulates in fp32 with a reduced-precision adder, so FP8 problems get 5e-3
  * relative on top of the out dtype's bound (1e-3 with block scales); INT8 is exact.
- * Needs compute capability 8.0 (INT8) / 8.9 (FP8): skipped (77) without a GPU. CK_FORK=no. */
+ * Needs compute capability 8.0: skipped (77) without a GPU. CK_FORK=no. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -87,7 +89,7 @@ START_TEST(every_config_on_odd_shapes)
                 p.bias_type = (mi + s) % 3 == 0 ? W8A8_DTYPE_NONE : W8A8_FP32;
                 p.azp = int8 ? ((mi + s) % 2 ? W8A8_AZP_TOKEN : W8A8_AZP_TENSOR) : W8A8_AZP_NONE;
                 p.ldc = test_padded_ldc(nks[s][0]);
-                if (!int8 && ctx->cc_major * 10 + ctx->cc_minor < 89)
+                if (!int8 && ctx->cc_major * 10 + ctx->cc_minor < 80)
                     continue;
                 pgen_case c;
                 ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
@@ -108,11 +110,53 @@ START_TEST(block_scales_on_odd_shapes)
 {
     static const int64_t shapes[][3] = {{1, 200, 2064}, {7, 517, 400}, {17, 129, 16},
                                         {31, 264, 1024}, {33, 1032, 4112}, {2, 7168, 512}};
-    if (ctx->cc_major * 10 + ctx->cc_minor < 89)
+    if (ctx->cc_major * 10 + ctx->cc_minor < 80)
         return; /* FP8 only */
     test_family_block_shapes(ctx, &gemm_family_sm80_decode, SEED + 2, shapes,
                              (int)(sizeof shapes / sizeof shapes[0]), configs,
                              CONFIG_COUNT, "decode");
+}
+END_TEST
+
+/* FP8 with the integer unpacks of sm_80/86 (gemm_force_soft_fp8: SOFT_FP8=1 in the defines,
+ * f16 mmas for every config): every config on odd shapes, both FP8 mixes, per-tensor and
+ * per-row scales, every out dtype; then block scales. */
+START_TEST(fp8_integer_unpacks_on_odd_shapes)
+{
+    static const int64_t ms[] = {1, 7, 31};
+    static const int64_t nks[][2] = {{17, 48}, {517, 1040}, {200, 4112}};
+    static const int64_t block_shapes[][3] = {{7, 517, 400}, {31, 264, 1024}, {2, 7168, 512}};
+    static const w8a8_dtype outs[] = {W8A8_BF16, W8A8_FP16, W8A8_FP32};
+    gemm_force_soft_fp8(true);
+    pgen_rng rng;
+    pgen_rng_seed(&rng, SEED + 5);
+    int runs = 0, failures = 0;
+    for (int mi = 0; mi < 3; mi++)
+        for (int s = 0; s < 3; s++) {
+            int v = mi + s;
+            w8a8_problem p;
+            w8a8_problem_init(&p, ms[mi], nks[s][0], nks[s][1], v % 2 ? W8A8_E5M2 : W8A8_E4M3,
+                              outs[v % 3]);
+            p.b_type = v % 3 == 1 ? W8A8_E5M2 : W8A8_E4M3;
+            p.a_scale.kind = v % 2 ? W8A8_SCALE_ROW : W8A8_SCALE_TENSOR;
+            p.b_scale.kind = mi % 2 ? W8A8_SCALE_ROW : W8A8_SCALE_TENSOR;
+            p.bias_type = v % 3 == 0 ? W8A8_DTYPE_NONE : W8A8_FP32;
+            p.ldc = test_padded_ldc(nks[s][0]);
+            pgen_case c;
+            ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
+            for (int ci = 0; ci < CONFIG_COUNT; ci++) {
+                failures += !check_case(&c, configs[ci]);
+                runs++;
+            }
+            pgen_case_destroy(&c);
+        }
+    printf("decode: %d FP8 config × shape runs with integer unpacks, %d failed\n", runs,
+           failures);
+    test_family_block_shapes(ctx, &gemm_family_sm80_decode, SEED + 6, block_shapes, 3, configs,
+                             CONFIG_COUNT, "decode, integer unpacks");
+    gemm_force_soft_fp8(false);
+    ck_assert_int_gt(runs, 0);
+    ck_assert_msg(failures == 0, "%d of %d runs differ from the reference", failures, runs);
 }
 END_TEST
 
@@ -122,7 +166,7 @@ START_TEST(two_runs_are_bitwise_equal)
     pgen_rng rng;
     pgen_rng_seed(&rng, SEED + 3);
     w8a8_problem p;
-    bool fp8 = ctx->cc_major * 10 + ctx->cc_minor >= 89;
+    bool fp8 = ctx->cc_major * 10 + ctx->cc_minor >= 80;
     w8a8_problem_init(&p, 5, 1000, 8208, fp8 ? W8A8_E4M3 : W8A8_INT8, W8A8_FP32);
     p.a_scale.kind = W8A8_SCALE_ROW;
     p.b_scale.kind = W8A8_SCALE_ROW;
@@ -145,7 +189,7 @@ START_TEST(dispatched_call_in_a_cuda_graph)
     pgen_rng rng;
     pgen_rng_seed(&rng, SEED + 4);
     w8a8_problem p;
-    bool fp8 = ctx->cc_major * 10 + ctx->cc_minor >= 89;
+    bool fp8 = ctx->cc_major * 10 + ctx->cc_minor >= 80;
     w8a8_problem_init(&p, 3, 2048, 4096, fp8 ? W8A8_E4M3 : W8A8_INT8, W8A8_BF16);
     p.a_scale.kind = W8A8_SCALE_ROW;
     p.bias_type = W8A8_BF16;
@@ -202,6 +246,7 @@ int main(void)
     tcase_add_test(tc, every_supported_trait_combination);
     tcase_add_test(tc, every_config_on_odd_shapes);
     tcase_add_test(tc, block_scales_on_odd_shapes);
+    tcase_add_test(tc, fp8_integer_unpacks_on_odd_shapes);
     tcase_add_test(tc, two_runs_are_bitwise_equal);
     tcase_add_test(tc, dispatched_call_in_a_cuda_graph);
     suite_add_tcase(s, tc);

@@ -1,7 +1,8 @@
 /* The portable tensor-core family (src/sm80_gemm.c, templates/sm80_gemm.cuh) against the
  * reference kernel, on random data (never zero), outputs poisoned with 0xFF before every run
  * and the padding between n and ldc checked untouched afterwards. On Hopper the family runs
- * compiled for plain sm_90 (the context's arch), the same mma.sync code as on sm_80/86/89.
+ * compiled for plain sm_90 (the context's arch), the same mma.sync code as on sm_80/86/89 (FP8
+ * as f16 mmas, as on sm_80/86, whose integer unpacks a test forces here).
  *  - every trait combination the family supports (FP8 mixes and INT8 × A scale × B scale ×
  *    out dtype × bias × zero point) on random shapes, cycling through the configs;
  *  - every config on odd shapes: M = 1, 7, 33, 129, 257; N = 16, 17, 129, 517 (not a
@@ -11,13 +12,15 @@
  *    INT8 with per-token / per-tensor zero points, bias, fp16/bf16/fp32 out;
  *  - block scales (A 1×128, B 128×128; promoted per K tile) on odd shapes, row-major and
  *    K-major scale matrices with padded ld, every out dtype;
+ *  - FP8 with the integer unpacks of sm_80/86 (gemm_force_soft_fp8), every config on odd
+ *    shapes and block scales;
  *  - two runs of the same problem are bitwise equal (the K slices add in a fixed order);
  *  - the tuner times the space on this device (sm_90 included), the dispatcher then runs the
  *    winner, captured in a CUDA graph, equal to the reference;
  *  - configs the template cannot build are refused with W8A8_INVALID before NVRTC.
  * FP8 mma.sync accumulates in fp32 with a reduced-precision adder, so FP8 problems get 5e-3
  * relative on top of the out dtype's bound (1e-3 with block scales); INT8 is exact.
- * Needs compute capability 8.0 (INT8) / 8.9 (FP8): skipped (77) without a GPU. CK_FORK=no. */
+ * Needs compute capability 8.0: skipped (77) without a GPU. CK_FORK=no. */
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -73,7 +76,7 @@ static const char *const block_configs[] = {
 
 static bool is_block(const w8a8_problem *p) { return p->a_scale.kind == W8A8_SCALE_BLOCK; }
 
-static bool fp8_capable(void) { return ctx->cc_major * 10 + ctx->cc_minor >= 89; }
+static bool fp8_capable(void) { return ctx->cc_major * 10 + ctx->cc_minor >= 80; }
 
 /* Runs one case against the reference kernel; returns whether it passed (prints if not). */
 static bool check_case(const pgen_case *c, const char *config)
@@ -279,6 +282,65 @@ START_TEST(block_scales_on_odd_shapes)
 }
 END_TEST
 
+/* FP8 with the integer unpacks of sm_80/86 (gemm_force_soft_fp8: SOFT_FP8=1 in the defines,
+ * the f16 mmas on every arch): every config on odd shapes, both FP8 mixes, per-tensor, per-row
+ * and block scales, every out dtype. */
+START_TEST(fp8_integer_unpacks_on_odd_shapes)
+{
+    static const int64_t ms[] = {1, 33, 257};
+    static const int64_t nks[][2] = {{17, 48}, {517, 1040}, {256, 2048}};
+    static const int64_t block_shapes[][3] = {{7, 517, 400}, {129, 264, 1024}, {300, 768, 512}};
+    static const w8a8_dtype outs[] = {W8A8_BF16, W8A8_FP16, W8A8_FP32};
+    enum { PLAIN = 3 * 3, BLOCKS = 3 * BLOCK_CONFIG_COUNT };
+    w8a8_problem problems[PLAIN + BLOCKS];
+    const char *chosen[PLAIN + BLOCKS];
+    int count = 0;
+    gemm_force_soft_fp8(true);
+    prewarm_list *l = prewarm_list_new();
+    for (int mi = 0; mi < 3; mi++)
+        for (int s = 0; s < 3; s++) {
+            int v = mi + s;
+            w8a8_problem *p = &problems[count];
+            w8a8_problem_init(p, ms[mi], nks[s][0], nks[s][1], v % 2 ? W8A8_E5M2 : W8A8_E4M3,
+                              outs[v % 3]);
+            p->b_type = v % 3 == 1 ? W8A8_E5M2 : W8A8_E4M3;
+            p->a_scale.kind = v % 2 ? W8A8_SCALE_ROW : W8A8_SCALE_TENSOR;
+            p->b_scale.kind = mi % 2 ? W8A8_SCALE_ROW : W8A8_SCALE_TENSOR;
+            p->bias_type = v % 3 == 0 ? W8A8_DTYPE_NONE : W8A8_FP32;
+            p->ldc = test_padded_ldc(nks[s][0]);
+            chosen[count++] = NULL; /* every config */
+            for (int ci = 0; ci < CONFIG_COUNT; ci++)
+                prewarm_add(l, p, configs[ci]);
+        }
+    for (int s = 0; s < 3; s++)
+        for (int ci = 0; ci < BLOCK_CONFIG_COUNT; ci++) {
+            w8a8_problem *p = &problems[count];
+            test_block_problem(p, block_shapes[s], s + ci);
+            chosen[count++] = block_configs[ci];
+            prewarm_add(l, p, block_configs[ci]);
+        }
+    prewarm(l, problems, count);
+    free(l);
+    pgen_rng rng;
+    pgen_rng_seed(&rng, SEED + 5);
+    int runs = 0, failures = 0;
+    for (int i = 0; i < count; i++) {
+        pgen_case c;
+        ck_assert_int_eq(pgen_case_create(ctx, &rng, &problems[i], &c), W8A8_OK);
+        for (int ci = 0; ci < (chosen[i] ? 1 : CONFIG_COUNT); ci++) {
+            failures += !check_case(&c, chosen[i] ? chosen[i] : configs[ci]);
+            runs++;
+        }
+        pgen_case_destroy(&c);
+    }
+    gemm_force_soft_fp8(false);
+    printf("sm80_gemm: %d FP8 config × shape runs with integer unpacks, %d failed\n", runs,
+           failures);
+    ck_assert_int_gt(runs, 0);
+    ck_assert_msg(failures == 0, "%d of %d runs differ from the reference", failures, runs);
+}
+END_TEST
+
 /* The K slices add in slice order: the same inputs give the same bits, on every config. */
 START_TEST(two_runs_are_bitwise_equal)
 {
@@ -405,6 +467,7 @@ int main(void)
     tcase_add_test(tc, every_supported_trait_combination);
     tcase_add_test(tc, every_config_on_odd_shapes);
     tcase_add_test(tc, block_scales_on_odd_shapes);
+    tcase_add_test(tc, fp8_integer_unpacks_on_odd_shapes);
     tcase_add_test(tc, two_runs_are_bitwise_equal);
     tcase_add_test(tc, tuned_and_dispatched_in_a_cuda_graph);
     suite_add_tcase(s, tc);

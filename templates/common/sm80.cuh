@@ -13,8 +13,9 @@
  *       g, k 2t, 2t + 1), a1 (row g + 8, the same k), a2 / a3 the same rows at k 8 + 2t…; b0
  *       (k 2t, 2t + 1, col g), b1 (k 8 + 2t…, col g); c as above
  *   w8a8_fp8x4_to_f16x2<TYPE>(word, lo, hi)
- *       four FP8 codes (W8A8_T_E4M3 / E5M2; sm_89 on) → two f16x2 (bytes 0, 1 → lo; 2, 3 →
- *       hi; the lower byte in the lower half), exact
+ *       four FP8 codes (W8A8_T_E4M3 / E5M2) → two f16x2 (bytes 0, 1 → lo; 2, 3 → hi; the
+ *       lower byte in the lower half), exact: cvt from sm_89 on, integer operations on sm_80/86
+ *       or with W8A8_SOFT_FP8=1 (W8A8_FP8_UNPACK_BITS; e4m3's NaN code reads as ±480 there)
  *   w8a8_smem_u32(p)             a shared-memory pointer as the 32-bit address PTX takes
  *   w8a8_ldmatrix_x4(r, addr)    ldmatrix.m8n8.x4.b16: lanes 8i…8i+7 give the 8 row addresses
  *                                (16 bytes each) of matrix i; r[i] = the 4 bytes of matrix i
@@ -82,7 +83,41 @@ W8A8_DEVICE void w8a8_mma_k16_f16(float (&c)[4], w8a8_u32 a0, w8a8_u32 a1, w8a8_
                  : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
 }
 
+/* FP8 → f16 with integer operations: sm_80/86 have no cvt from FP8, and a test may ask for
+ * this path elsewhere (W8A8_SOFT_FP8=1). A byte permute puts bytes 0, 1 (2, 3) in the high
+ * halves of lo (hi): an e5m2 code is the high byte of its f16, exact (inf and NaN too). An e4m3
+ * code's sign stays at bit 15 and its exponent and mantissa move down one bit into f16's, which
+ * reads 2^-8 times its value (subnormals included: an e4m3 subnormal m · 2^-9 reads as the f16
+ * subnormal m · 2^-17), so a multiply by 256 makes it exact; the NaN code S.1111.111 reads as
+ * ±480, not NaN. */
+#ifndef W8A8_SOFT_FP8
+#define W8A8_SOFT_FP8 0
+#endif
+#if (defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 890) || W8A8_SOFT_FP8
+#define W8A8_FP8_UNPACK_BITS 1
+#else
+#define W8A8_FP8_UNPACK_BITS 0
+#endif
+
 template <int TYPE> struct w8a8_fp8x4_to_f16x2_op;
+#if W8A8_FP8_UNPACK_BITS
+template <int TYPE> struct w8a8_fp8x4_to_f16x2_op {
+    static __device__ __forceinline__ w8a8_u32 e4m3(w8a8_u32 p)
+    {
+        w8a8_u32 h = (p & 0x80008000u) | ((p >> 1) & 0x3F803F80u), out;
+        asm("mul.rn.f16x2 %0, %1, %2;" : "=r"(out) : "r"(h), "r"(0x5C005C00u)); /* × 256 */
+        return out;
+    }
+    static __device__ __forceinline__ void run(w8a8_u32 word, w8a8_u32 &lo, w8a8_u32 &hi)
+    {
+        w8a8_u32 l, h;
+        asm("prmt.b32 %0, %1, 0, 0x1404;" : "=r"(l) : "r"(word)); /* b1 0 b0 0 */
+        asm("prmt.b32 %0, %1, 0, 0x3424;" : "=r"(h) : "r"(word)); /* b3 0 b2 0 */
+        lo = TYPE == W8A8_T_E5M2 ? l : e4m3(l);
+        hi = TYPE == W8A8_T_E5M2 ? h : e4m3(h);
+    }
+};
+#else
 #define W8A8_FP8X4_TO_F16X2(type, ptx)                                                         \
     template <> struct w8a8_fp8x4_to_f16x2_op<type> {                                          \
         static __device__ __forceinline__ void run(w8a8_u32 word, w8a8_u32 &lo, w8a8_u32 &hi)  \
@@ -95,6 +130,7 @@ template <int TYPE> struct w8a8_fp8x4_to_f16x2_op;
 W8A8_FP8X4_TO_F16X2(W8A8_T_E4M3, "e4m3")
 W8A8_FP8X4_TO_F16X2(W8A8_T_E5M2, "e5m2")
 #undef W8A8_FP8X4_TO_F16X2
+#endif
 
 template <int TYPE>
 W8A8_DEVICE void w8a8_fp8x4_to_f16x2(w8a8_u32 word, w8a8_u32 &lo, w8a8_u32 &hi)
