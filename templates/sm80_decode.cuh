@@ -198,7 +198,8 @@ W8A8_DEVICE void dec_chunk_load(dec_chunk &d, const w8a8_gemm_args &args, long l
  * chunk's codes are unpacked to f16 once here, each weight word once for all the token tiles,
  * and fed to m16n8k16 f16 mmas: k32 step s becomes two k16 steps over words 2s and 2s + 1,
  * bytes 0, 1 of a word at k 2t, 2t + 1 and bytes 2, 3 at k 8 + 2t, 8 + 2t + 1 on both sides
- * (the same K permutation for weights and tokens, so the same sum; e4m3/e5m2 → f16 is exact
+ * (the integer unpacks below sm_89 pair bytes 1, 3 and 0, 2; either way the same K permutation
+ * for weights and tokens, so the same sum; e4m3/e5m2 → f16 is exact
  * and the accumulators are fp32). Measured on an H200 with the shipped configs (session 15,
  * call D10): 5–7 % faster with one row tile and two token tiles; 3–8 % slower with two row
  * tiles (registers) and 1–6 % slower with one token tile (nothing shared; ptxas's own
@@ -213,13 +214,14 @@ W8A8_DEVICE void dec_chunk_load(dec_chunk &d, const w8a8_gemm_args &args, long l
 #endif
 
 #if DEC_F16
-/* The 8 words of a row-tile half or a token tile as 16 f16x2: [word][0: bytes 0, 1; 1: 2, 3] */
+/* The 8 words of a row-tile half or a token tile as 16 f16x2: [word][0: bytes 0, 1; 1: 2, 3]
+ * (e4m3 through integer operations 256 times too small: dec_store scales the sums once) */
 template <int TYPE>
 W8A8_DEVICE void dec_unpack(const w8a8_u32x4 (&v)[2], w8a8_u32 (&h)[8][2])
 {
 #pragma unroll
     for (int i = 0; i < 8; ++i)
-        w8a8_fp8x4_to_f16x2<TYPE>(dec_word(v, i), h[i][0], h[i][1]);
+        w8a8_fp8x4_to_f16x2_unscaled<TYPE>(dec_word(v, i), h[i][0], h[i][1]);
 }
 #endif
 
@@ -280,6 +282,9 @@ W8A8_DEVICE void dec_store(const w8a8_gemm_args &args, dec_acc_t sum, long long 
     const long long n = n0 + 16 * r + (lane >> 2) + 8 * (i >> 1);
     if (m >= args.m || n >= args.n)
         return;
+#if DEC_F16
+    sum *= w8a8_fp8_unscaled_factor<W8A8_A_TYPE>() * w8a8_fp8_unscaled_factor<W8A8_B_TYPE>();
+#endif
     const float value = w8a8_azp_corrected(args, sum, m, n);
     float v = value * w8a8_a_scale_at(args, m) * w8a8_b_scale_at(args, n);
 #if W8A8_BIAS_TYPE != W8A8_T_NONE

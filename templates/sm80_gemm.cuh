@@ -286,7 +286,8 @@ W8A8_DEVICE void g80_load_frags(g80_frags &f, w8a8_u32 a_stage, w8a8_u32 b_stage
  * permutation for A and B, so the same sum; e4m3/e5m2 → f16 is exact and the accumulators are
  * fp32. The first k16 mma takes words 0, 1 of A and word 0 of B, the second words 2, 3 and 1.
  * Ampere (sm_80/86), which has no FP8 at all, runs FP8 the same way, its unpacks done with
- * integer operations (common/sm80.cuh). sm_89 keeps its native FP8 mma (but W8A8_SOFT_FP8, a
+ * integer operations (common/sm80.cuh: they pair a word's bytes 1, 3 and 0, 2 instead, alike on
+ * both sides, and leave e4m3 256 times too small, made up once before the epilogue). sm_89 keeps its native FP8 mma (but W8A8_SOFT_FP8, a
  * test of the Ampere path on newer GPUs, takes this path everywhere). */
 #if !G80_INT8 && (W8A8_FP8_UNPACK_BITS || (defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900))
 #define G80_F16 1
@@ -299,13 +300,14 @@ W8A8_DEVICE void g80_load_frags(g80_frags &f, w8a8_u32 a_stage, w8a8_u32 b_stage
  * B's and one of A's */
 #define G80_A_FIRST (G80_MT * 8 + 4 < G80_NT * 4 + 8)
 
-/* WORDS fragment words → [word][lo, hi] f16x2 */
+/* WORDS fragment words → [word][lo, hi] f16x2; e4m3 unpacked with integer operations reads
+ * 256 times too small (w8a8_fp8x4_to_f16x2_unscaled): the kernel scales its sums once */
 template <int TYPE, int WORDS>
 W8A8_DEVICE void g80_unpack(const w8a8_u32 *words, w8a8_u32 (&h)[WORDS][2])
 {
 #pragma unroll
     for (int w = 0; w < WORDS; ++w)
-        w8a8_fp8x4_to_f16x2<TYPE>(words[w], h[w][0], h[w][1]);
+        w8a8_fp8x4_to_f16x2_unscaled<TYPE>(words[w], h[w][0], h[w][1]);
 }
 #endif
 
@@ -363,6 +365,20 @@ W8A8_DEVICE void g80_stage_mma(g80_acc_t (&acc)[G80_MT][G80_NT][4], w8a8_u32 a_s
                            a_row, b_row, a_hi, b_hi, a_swz, b_swz);
         g80_mma_frags(acc, f[j & 1]);
     }
+}
+
+/* acc *= factor (nothing when it is 1) */
+W8A8_DEVICE void g80_scale_acc(g80_acc_t (&acc)[G80_MT][G80_NT][4], float factor)
+{
+    if (factor == 1.0f)
+        return;
+#pragma unroll
+    for (int mi = 0; mi < G80_MT; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < G80_NT; ++ni)
+#pragma unroll
+            for (int i = 0; i < 4; ++i)
+                acc[mi][ni][i] *= factor;
 }
 
 W8A8_DEVICE void g80_zero(g80_acc_t (&acc)[G80_MT][G80_NT][4])
@@ -822,6 +838,12 @@ extern "C" __global__ void G80_BOUNDS w8a8_sm80_gemm(const w8a8_gemm_args args)
     /* every load is issued: the next kernel may launch once every CTA is here, its prologue
      * overlapping our reduction and stores (not earlier: common/pdl.cuh) */
     w8a8_pdl_launch_dependents();
+#if G80_F16
+    /* the integer unpacks leave e4m3 codes 256 times too small (g80_unpack): once here, a
+     * power of 2, exact */
+    g80_scale_acc(acc, w8a8_fp8_unscaled_factor<W8A8_A_TYPE>() *
+                           w8a8_fp8_unscaled_factor<W8A8_B_TYPE>());
+#endif
 
     if (W8A8_SLICE_K > 1)
         g80_reduce_slices(acc, g80_smem, slice, slice_warp, lane);

@@ -333,7 +333,10 @@ def test_vllm_signatures_cpu():
     out = vllm.w8a8_block_fp8_matmul(qg, w, sg, sw, [128, 128], torch.bfloat16)
     ref = scaled_mm_ref(qg, w.t(), sg, sw.t(), torch.bfloat16)
     torch.testing.assert_close(out.float(), ref.float(), rtol=1e-2, atol=1e-2)
-    assert vllm.cutlass_scaled_mm_supports_fp8(90) and not vllm.cutlass_scaled_mm_supports_fp8(80)
+    assert vllm.cutlass_scaled_mm_supports_fp8(80) and vllm.cutlass_scaled_mm_supports_fp8(90)
+    assert not vllm.cutlass_scaled_mm_supports_fp8(75)
+    assert vllm.cutlass_scaled_mm_supports_block_fp8(86)
+    assert not vllm.cutlass_scaled_mm_supports_block_fp8(75)
 
 
 def test_weight_utilities_cpu():

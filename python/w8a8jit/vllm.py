@@ -38,12 +38,13 @@ def cutlass_scaled_mm_azp(a: torch.Tensor, b: torch.Tensor, scale_a: torch.Tenso
 
 
 def cutlass_scaled_mm_supports_fp8(cuda_device_capability: int) -> bool:
-    """FP8 products need sm_89 or newer (capability 89, 90, …)."""
-    return cuda_device_capability >= 89
+    """FP8 products run from sm_80 on (capability 80, 86, 89, 90, …): on sm_80/86, which have
+    no FP8 instructions, as f16 mma.sync on codes unpacked in registers."""
+    return cuda_device_capability >= 80
 
 
 def cutlass_scaled_mm_supports_block_fp8(cuda_device_capability: int) -> bool:
-    return cuda_device_capability >= 89
+    return cuda_device_capability >= 80
 
 
 def scaled_fp8_quant(input: torch.Tensor, scale: Optional[torch.Tensor] = None,
