@@ -221,7 +221,7 @@ W8A8_DEVICE void dec_unpack(const w8a8_u32x4 (&v)[2], w8a8_u32 (&h)[8][2])
 {
 #pragma unroll
     for (int i = 0; i < 8; ++i)
-        w8a8_fp8x4_to_f16x2_unscaled<TYPE>(dec_word(v, i), h[i][0], h[i][1]);
+        w8a8_fp8x4_to_f16x2<TYPE>(dec_word(v, i), h[i][0], h[i][1]);
 }
 #endif
 
@@ -283,7 +283,7 @@ W8A8_DEVICE void dec_store(const w8a8_gemm_args &args, dec_acc_t sum, long long 
     if (m >= args.m || n >= args.n)
         return;
 #if DEC_F16
-    sum *= w8a8_fp8_unscaled_factor<W8A8_A_TYPE>() * w8a8_fp8_unscaled_factor<W8A8_B_TYPE>();
+    sum *= w8a8_fp8_unpack_factor<W8A8_A_TYPE>() * w8a8_fp8_unpack_factor<W8A8_B_TYPE>();
 #endif
     const float value = w8a8_azp_corrected(args, sum, m, n);
     float v = value * w8a8_a_scale_at(args, m) * w8a8_b_scale_at(args, n);

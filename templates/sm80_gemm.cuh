@@ -23,7 +23,8 @@
  * capture). Each k32 step a warp loads its A fragments (one ldmatrix.x4 per 16 rows) and B
  * fragments (one ldmatrix.x4 per 16 columns; B is N×K, K-major, which is mma.sync's "col"
  * operand as stored) and issues (WM / 16) · (WN / 8) mma.sync.m16n8k32 (FP8 on sm_80/86/90,
- * which have no FP8 mma.sync: two f16 m16n8k16 each, on fragments unpacked once, G80_F16); the next step's fragments load while this step's mmas run. Two main loops (PREFETCH):
+ * which have no FP8 mma.sync: two f16 m16n8k16 each, on fragments unpacked once, G80_F16);
+ * the next step's fragments load while this step's mmas run. Two main loops (PREFETCH):
  *   0  per K tile: wait for its stage, barrier, issue the copies of tile kt + STAGES − 1,
  *      then the tile's steps (its first fragments load after the barrier);
  *   1  the fragments run ahead across tiles too: the barrier for tile kt + 1 follows the mmas
@@ -287,8 +288,9 @@ W8A8_DEVICE void g80_load_frags(g80_frags &f, w8a8_u32 a_stage, w8a8_u32 b_stage
  * fp32. The first k16 mma takes words 0, 1 of A and word 0 of B, the second words 2, 3 and 1.
  * Ampere (sm_80/86), which has no FP8 at all, runs FP8 the same way, its unpacks done with
  * integer operations (common/sm80.cuh: they pair a word's bytes 1, 3 and 0, 2 instead, alike on
- * both sides, and leave e4m3 256 times too small, made up once before the epilogue). sm_89 keeps its native FP8 mma (but W8A8_SOFT_FP8, a
- * test of the Ampere path on newer GPUs, takes this path everywhere). */
+ * both sides, and leave e4m3 256 times too small, made up once before the epilogue). sm_89
+ * keeps its native FP8 mma (but W8A8_SOFT_FP8, a test of the Ampere path on newer GPUs, takes
+ * this path everywhere). */
 #if !G80_INT8 && (W8A8_FP8_UNPACK_BITS || (defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900))
 #define G80_F16 1
 #else
@@ -300,14 +302,14 @@ W8A8_DEVICE void g80_load_frags(g80_frags &f, w8a8_u32 a_stage, w8a8_u32 b_stage
  * B's and one of A's */
 #define G80_A_FIRST (G80_MT * 8 + 4 < G80_NT * 4 + 8)
 
-/* WORDS fragment words → [word][lo, hi] f16x2; e4m3 unpacked with integer operations reads
- * 256 times too small (w8a8_fp8x4_to_f16x2_unscaled): the kernel scales its sums once */
+/* WORDS fragment words → [word][lo, hi] f16x2, w8a8_fp8_unpack_factor<TYPE>() times too small
+ * (256 for e4m3 unpacked with integer operations): the kernel scales its sums once */
 template <int TYPE, int WORDS>
 W8A8_DEVICE void g80_unpack(const w8a8_u32 *words, w8a8_u32 (&h)[WORDS][2])
 {
 #pragma unroll
     for (int w = 0; w < WORDS; ++w)
-        w8a8_fp8x4_to_f16x2_unscaled<TYPE>(words[w], h[w][0], h[w][1]);
+        w8a8_fp8x4_to_f16x2<TYPE>(words[w], h[w][0], h[w][1]);
 }
 #endif
 
@@ -841,8 +843,8 @@ extern "C" __global__ void G80_BOUNDS w8a8_sm80_gemm(const w8a8_gemm_args args)
 #if G80_F16
     /* the integer unpacks leave e4m3 codes 256 times too small (g80_unpack): once here, a
      * power of 2, exact */
-    g80_scale_acc(acc, w8a8_fp8_unscaled_factor<W8A8_A_TYPE>() *
-                           w8a8_fp8_unscaled_factor<W8A8_B_TYPE>());
+    g80_scale_acc(acc, w8a8_fp8_unpack_factor<W8A8_A_TYPE>() *
+                           w8a8_fp8_unpack_factor<W8A8_B_TYPE>());
 #endif
 
     if (W8A8_SLICE_K > 1)

@@ -12,13 +12,13 @@
  *       c += A(16×16) · B(16×8), f16 operands, f32 accumulators (mma.sync m16n8k16): a0 (row
  *       g, k 2t, 2t + 1), a1 (row g + 8, the same k), a2 / a3 the same rows at k 8 + 2t…; b0
  *       (k 2t, 2t + 1, col g), b1 (k 8 + 2t…, col g); c as above
- *   w8a8_fp8x4_to_f16x2<TYPE>(word, lo, hi)
- *       four FP8 codes (W8A8_T_E4M3 / E5M2) → two f16x2, exact: cvt from sm_89 on (bytes 0,
- *       1 → lo; 2, 3 → hi; the lower byte in the lower half), integer operations on sm_80/86
- *       or with W8A8_SOFT_FP8=1 (W8A8_FP8_UNPACK_BITS: bytes 1, 3 → lo, 0, 2 → hi; e4m3's NaN
- *       code reads as ±480); a kernel unpacks both operands of an mma alike
- *   w8a8_fp8x4_to_f16x2_unscaled<TYPE>(word, lo, hi), w8a8_fp8_unscaled_factor<TYPE>()
- *       the same without the integer path's × 256 for e4m3: values that many times too small
+ *   w8a8_fp8x4_to_f16x2<TYPE>(word, lo, hi), w8a8_fp8_unpack_factor<TYPE>()
+ *       four FP8 codes (W8A8_T_E4M3 / E5M2) → two f16x2 holding their values divided by the
+ *       factor, exactly: cvt from sm_89 on (bytes 0, 1 → lo; 2, 3 → hi; the lower byte in
+ *       the lower half; factor 1), integer operations on sm_80/86 or with W8A8_SOFT_FP8=1
+ *       (W8A8_FP8_UNPACK_BITS: bytes 1, 3 → lo, 0, 2 → hi; factor 256 for e4m3, whose NaN code
+ *       counts as ±480, 1 for e5m2); a kernel unpacks both operands of an mma alike and
+ *       multiplies its sums by the factors once (powers of 2: exact)
  *   w8a8_smem_u32(p)             a shared-memory pointer as the 32-bit address PTX takes
  *   w8a8_ldmatrix_x4(r, addr)    ldmatrix.m8n8.x4.b16: lanes 8i…8i+7 give the 8 row addresses
  *                                (16 bytes each) of matrix i; r[i] = the 4 bytes of matrix i
@@ -92,9 +92,10 @@ W8A8_DEVICE void w8a8_mma_k16_f16(float (&c)[4], w8a8_u32 a0, w8a8_u32 a1, w8a8_
  * operands of an mma are unpacked alike (the same K permutation). An e5m2 code is the high byte
  * of its f16, exact (inf and NaN too). An e4m3 code's sign stays at bit 15 and its exponent and
  * mantissa move down one bit into f16's, which reads 2^-8 times its value (subnormals
- * included: an e4m3 subnormal m · 2^-9 reads as the f16 subnormal m · 2^-17), so a multiply by
- * 256 makes it exact; the NaN code S.1111.111 reads as ±480, not NaN. Three integer operations
- * an f16x2 for e4m3, one for e5m2, and the shift a word. */
+ * included: an e4m3 subnormal m · 2^-9 reads as the f16 subnormal m · 2^-17): the caller
+ * multiplies its sums by 256 per e4m3 operand; the NaN code S.1111.111 counts as ±480, not
+ * NaN. Three integer operations an f16x2 for e4m3, one for e5m2, and the shift a word (an
+ * f16x2 multiply per e4m3 f16x2 instead of the one on the sums ran 1.2× slower on an H200). */
 #ifndef W8A8_SOFT_FP8
 #define W8A8_SOFT_FP8 0
 #endif
@@ -107,7 +108,7 @@ W8A8_DEVICE void w8a8_mma_k16_f16(float (&c)[4], w8a8_u32 a0, w8a8_u32 a1, w8a8_
 template <int TYPE> struct w8a8_fp8x4_to_f16x2_op;
 #if W8A8_FP8_UNPACK_BITS
 template <int TYPE> struct w8a8_fp8x4_to_f16x2_op {
-    static constexpr float unscaled_factor = TYPE == W8A8_T_E4M3 ? 256.0f : 1.0f;
+    static constexpr float factor = TYPE == W8A8_T_E4M3 ? 256.0f : 1.0f;
     /* the codes in bits 15..8 and 31..24 of p as f16x2 (the bits below them ignored) */
     static __device__ __forceinline__ w8a8_u32 f16x2_of_high_bytes(w8a8_u32 p)
     {
@@ -115,29 +116,16 @@ template <int TYPE> struct w8a8_fp8x4_to_f16x2_op {
             return p & 0xFF00FF00u;
         return (p & 0x80008000u) | ((p >> 1) & 0x3F803F80u);
     }
-    static __device__ __forceinline__ void run_unscaled(w8a8_u32 word, w8a8_u32 &lo, w8a8_u32 &hi)
+    static __device__ __forceinline__ void run(w8a8_u32 word, w8a8_u32 &lo, w8a8_u32 &hi)
     {
         lo = f16x2_of_high_bytes(word);      /* bytes 1, 3 */
         hi = f16x2_of_high_bytes(word << 8); /* bytes 0, 2 */
-    }
-    static __device__ __forceinline__ void run(w8a8_u32 word, w8a8_u32 &lo, w8a8_u32 &hi)
-    {
-        run_unscaled(word, lo, hi);
-        if (TYPE == W8A8_T_E4M3) {
-            asm("mul.rn.f16x2 %0, %0, %1;" : "+r"(lo) : "r"(0x5C005C00u)); /* × 256 */
-            asm("mul.rn.f16x2 %0, %0, %1;" : "+r"(hi) : "r"(0x5C005C00u));
-        }
     }
 };
 #else
 #define W8A8_FP8X4_TO_F16X2(type, ptx)                                                         \
     template <> struct w8a8_fp8x4_to_f16x2_op<type> {                                          \
-        static constexpr float unscaled_factor = 1.0f;                                         \
-        static __device__ __forceinline__ void run_unscaled(w8a8_u32 word, w8a8_u32 &lo,       \
-                                                            w8a8_u32 &hi)                      \
-        {                                                                                      \
-            run(word, lo, hi);                                                                 \
-        }                                                                                      \
+        static constexpr float factor = 1.0f;                                                  \
         static __device__ __forceinline__ void run(w8a8_u32 word, w8a8_u32 &lo, w8a8_u32 &hi)  \
         {                                                                                      \
             asm("{ .reg .b16 l, h; mov.b32 {l, h}, %2;"                                        \
@@ -156,18 +144,9 @@ W8A8_DEVICE void w8a8_fp8x4_to_f16x2(w8a8_u32 word, w8a8_u32 &lo, w8a8_u32 &hi)
     w8a8_fp8x4_to_f16x2_op<TYPE>::run(word, lo, hi);
 }
 
-/* The same, except that the integer path leaves out e4m3's × 256: the values read
- * w8a8_fp8_unscaled_factor<TYPE>() times too small (1 wherever the unpack is exact as is), for
- * a caller that multiplies its sums by the factors once instead (a power of 2: exact) */
-template <int TYPE>
-W8A8_DEVICE void w8a8_fp8x4_to_f16x2_unscaled(w8a8_u32 word, w8a8_u32 &lo, w8a8_u32 &hi)
+template <int TYPE> W8A8_DEVICE constexpr float w8a8_fp8_unpack_factor()
 {
-    w8a8_fp8x4_to_f16x2_op<TYPE>::run_unscaled(word, lo, hi);
-}
-
-template <int TYPE> W8A8_DEVICE constexpr float w8a8_fp8_unscaled_factor()
-{
-    return w8a8_fp8x4_to_f16x2_op<TYPE>::unscaled_factor;
+    return w8a8_fp8x4_to_f16x2_op<TYPE>::factor;
 }
 
 /* ---- shared memory: addresses, ldmatrix, cp.async -------------------------------------- */
