@@ -3,9 +3,9 @@
 -- the warps of a CTA and summed in a fixed order (deterministic, no workspace), operands
 -- loaded straight into registers. Arch "sm_80": compiled for the device's own arch; INT8 and
 -- FP8 (e4m3/e5m2 mixes) from compute capability 8.0 (FP8 on sm_80/86, which lack an FP8
--- mma.sync, as f16 mmas on codes unpacked with integer operations). Every scale granularity: per-tensor
--- and per-row on either side, and block scales of exactly A 1×128 × B 128×128 (promoted per
--- 128-wide K chunk); INT8 zero points, bias, every out dtype.
+-- mma.sync, as f16 mmas on codes unpacked with integer operations). Every scale granularity:
+-- per-tensor and per-row on either side, and block scales of exactly A 1×128 × B 128×128
+-- (promoted per 128-wide K chunk); INT8 zero points, bias, every out dtype.
 --
 -- The space applies to M ≤ 512 (the tuner times it against sm90_gemm there; past that it
 -- reads the weights once per token tile and cannot win); its default() answers only up to

@@ -4,9 +4,9 @@
 -- FP8 (e4m3/e5m2 mixes) from compute capability 8.0 up to 9.0 (Hopper runs it compiled as plain
 -- sm_90, which is how it is tested on the lent GPUs). FP8 runs as f16 mma.sync.m16n8k16 on
 -- fragments unpacked in registers where mma.sync has no FP8 (sm_80/86, and sm_90), natively
--- on sm_89. Every scale granularity:
--- per-tensor and per-row on either side, and block scales of exactly A 1×128 × B 128×128
--- (promoted per 128-wide K tile); INT8 zero points, bias, every out dtype.
+-- on sm_89. Every scale granularity: per-tensor and per-row on either side, and block scales
+-- of exactly A 1×128 × B 128×128 (promoted per 128-wide K tile); INT8 zero points, bias,
+-- every out dtype.
 --
 -- Its default() answers every problem: on Ampere and Ada it is the GEMM family past the
 -- decode family's M ≤ 64; on Hopper sm90_gemm's default comes first and this family runs
@@ -107,9 +107,9 @@ local function valid(c, problem, device)
     if acc_regs(c, problem) > MAX_ACC_REGS then
         return false, "accumulator registers"
     end
-    -- FP8 on Hopper (plain sm_90) runs as f16 mmas on fragments unpacked in registers; with
-    -- block scales' second accumulator set a warp tile 64 rows tall spilled there (ptxas,
-    -- CUDA 13: 64×32 4–8 bytes, 128×16 108 bytes; 32×64 took 216–234 registers, no spill)
+    -- FP8 as f16 mmas on fragments unpacked in registers: with block scales' second
+    -- accumulator set a warp tile 64 rows tall spilled on sm_90 (ptxas, CUDA 13: 64×32 4–8
+    -- bytes, 128×16 108 bytes; 32×64 took 216–234 registers, no spill)
     if is_block(problem) and f16_path(problem, device) and wm > 32 then
         return false, "block scales as f16 mmas: warp tiles at most 32 rows (taller spill)"
     end
