@@ -23,6 +23,7 @@ local MAX_LOAD_WORDS = 128      -- load registers per thread of one batch (the h
 local REG_OVERHEAD = 40         -- addresses, indices, the L2 policy
 local MAX_THREADS_PER_SM = 2048
 local MAX_CTAS_PER_SM = 32
+local WARP_THREADS = 32
 
 local gemm = gemm -- scripts/lib/gemm.lua
 local ceil_div, is_block = gemm.ceil_div, gemm.is_block
@@ -31,12 +32,19 @@ local function load_words(c)
     return c.unroll * (16 * c.row_tiles + 8 * c.token_tiles)
 end
 
-local function registers(c, problem)
+-- FP8 on sm_80/86 runs as f16 mmas on codes unpacked in registers (every config there)
+local function unpacks(problem, device)
+    return gemm.FP8[problem.a_type] and gemm.cc(device) < 89
+end
+
+local function registers(c, problem, device)
     local acc = 4 * c.row_tiles * c.token_tiles
     if is_block(problem) then
         acc = acc + 4 + 2 * c.token_tiles * c.unroll + c.row_tiles * c.unroll
     end
-    return REG_OVERHEAD + load_words(c) + acc
+    -- the unpacked tokens and one row tile's unpacked weights, beside the loads they replace
+    local f16 = unpacks(problem, device) and 8 * c.token_tiles + 16 or 0
+    return REG_OVERHEAD + load_words(c) + acc + f16
 end
 
 local function smem_bytes(c)
@@ -49,6 +57,12 @@ local function valid(c, problem, device)
     end
     if smem_bytes(c) > device.max_smem then
         return false, "the warps' partial sums exceed shared memory"
+    end
+    -- past what a thread of the CTA may hold ptxas spills (CUDA 13: 16 warps of 2×4 or 4×4
+    -- tiles, 288–1748 bytes)
+    if registers(c, problem, device) >
+        math.min(255, (device.regs_per_sm or 65536) // (WARP_THREADS * c.warps)) then
+        return false, "registers past the CTA's share"
     end
     -- more token tiles than the bucket has tokens only pads
     if c.token_tiles > 1 and 8 * (c.token_tiles // 2) >= problem.m then
@@ -78,7 +92,7 @@ local function rank(c, problem, device)
     local ctas = tiles_n * tiles_m
     local threads = 32 * c.warps
     local per_sm = math.min(MAX_THREADS_PER_SM // threads, MAX_CTAS_PER_SM,
-        device.regs_per_sm // (threads * math.max(registers(c, problem), 32)))
+        device.regs_per_sm // (threads * math.max(registers(c, problem, device), 32)))
     local smem = smem_bytes(c)
     if smem > 0 then
         per_sm = math.min(per_sm, device.max_smem // smem)

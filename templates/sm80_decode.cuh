@@ -293,8 +293,14 @@ W8A8_DEVICE void dec_store(const w8a8_gemm_args &args, dec_acc_t sum, long long 
     w8a8_store1((char *)args.out + m * args.ldc * W8A8_OUT_BYTES, n, v);
 }
 
-extern "C" __global__ void __launch_bounds__(DEC_THREADS)
-    w8a8_sm80_decode(const w8a8_gemm_args args)
+/* FP8 with integer unpacks: at least one CTA an SM said outright (without it ptxas, CUDA 13,
+ * held such tiles on sm_80/86 to 56–128 registers and spilled 8–12 bytes) */
+#if DEC_F16 && W8A8_FP8_UNPACK_BITS
+#define DEC_BOUNDS __launch_bounds__(DEC_THREADS, 1)
+#else
+#define DEC_BOUNDS __launch_bounds__(DEC_THREADS)
+#endif
+extern "C" __global__ void DEC_BOUNDS w8a8_sm80_decode(const w8a8_gemm_args args)
 {
     extern __shared__ __align__(16) unsigned char dec_smem[];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;

@@ -780,9 +780,10 @@ W8A8_DEVICE void g80_main_loop(g80_acc_t (&acc)[G80_MT][G80_NT][4], const w8a8_g
 
 /* ---- the kernel -------------------------------------------------------------------------- */
 
-/* Block scales: at least one CTA an SM said outright (without it ptxas, CUDA 13, held a 16×128
- * block-scaled tile of 8 warps on sm_89 to 64 registers and spilled 8 bytes) */
-#if G80_BLOCK
+/* Block scales, and FP8 with integer unpacks: at least one CTA an SM said outright (without it
+ * ptxas, CUDA 13, held a 16×128 block-scaled tile of 8 warps on sm_89 to 64 registers and
+ * spilled 8 bytes, and FP8 tiles of 4 warps on sm_80/86 to 80 registers, spilling 4–64) */
+#if G80_BLOCK || (G80_F16 && W8A8_FP8_UNPACK_BITS)
 #define G80_BOUNDS __launch_bounds__(G80_THREADS, 1)
 #else
 #define G80_BOUNDS __launch_bounds__(G80_THREADS)
