@@ -46,8 +46,9 @@ def main(argv):
         print(__doc__)
         return 0 if len(argv) == 2 else 2
     d = argv[1]
-    peak = {r["dtype"]: r["tflops"] for r in rows(os.path.join(d, "sm80-peak.jsonl"))
-            if r.get("provider") == "mma.sync.peak"}
+    peaks = [r for r in rows(os.path.join(d, "sm80-peak.jsonl"))
+             if r.get("provider") == "mma.sync.peak"]
+    peak = {r["dtype"]: r["tflops"] for r in peaks}
     copies = [r["gbps"] for r in rows(os.path.join(d, "sm80-copy.jsonl"))
               if r.get("provider") == "copy"]
     copy = max(copies) if copies else float("nan")
@@ -57,8 +58,8 @@ def main(argv):
                for r in rows(os.path.join(d, "sm80-peers.jsonl"))
                if r.get("provider") == "torch.int8" and "tflops" in r}
     # FP8 on Hopper (plain sm_90) runs as f16 mmas: its rows also against that instruction's peak
-    f16_peak = peak.get("fp16") if any(r.get("arch", "").startswith("sm_90")
-                                       for r in rows(os.path.join(d, "sm80-peak.jsonl"))) else None
+    hopper = any(r.get("arch", "").startswith("sm_90") for r in peaks)
+    f16_peak = peak.get("fp16") if hopper else None
     big, small, both, vs_f16 = {}, {}, [], {}
     for path in sorted(glob.glob(os.path.join(d, "sm80-bench-*.jsonl"))):
         for r in rows(path):

@@ -247,17 +247,16 @@ END_TEST
 
 #define BLOCK_SHAPES 7
 
-START_TEST(block_scales_on_odd_shapes)
+/* Every block config on each of shape_count shapes (test_block_problem's problem, v = shape +
+ * config), compiled ahead; adds the runs to *runs and returns the failures. */
+static int run_block_shapes(const int64_t (*shapes)[3], int shape_count, uint64_t seed,
+                            int *runs)
 {
-    static const int64_t shapes[BLOCK_SHAPES][3] = {
-        {1, 200, 2064}, {7, 517, 400}, {17, 129, 16}, {129, 264, 1024},
-        {33, 1032, 4112}, {300, 7168, 512}, {515, 384, 1536}};
-    if (!fp8_capable())
-        return; /* FP8 only */
+    ck_assert_int_le(shape_count, BLOCK_SHAPES);
     w8a8_problem problems[BLOCK_SHAPES * BLOCK_CONFIG_COUNT];
     int count = 0;
     prewarm_list *l = prewarm_list_new();
-    for (int s = 0; s < BLOCK_SHAPES; s++)
+    for (int s = 0; s < shape_count; s++)
         for (int ci = 0; ci < BLOCK_CONFIG_COUNT; ci++) {
             w8a8_problem *p = &problems[count++];
             test_block_problem(p, shapes[s], s + ci);
@@ -267,15 +266,26 @@ START_TEST(block_scales_on_odd_shapes)
     prewarm(l, problems, count);
     free(l);
     pgen_rng rng;
-    pgen_rng_seed(&rng, SEED + 2);
-    int runs = 0, failures = 0;
+    pgen_rng_seed(&rng, seed);
+    int failures = 0;
     for (int i = 0; i < count; i++) {
         pgen_case c;
         ck_assert_int_eq(pgen_case_create(ctx, &rng, &problems[i], &c), W8A8_OK);
         failures += !check_case(&c, block_configs[i % BLOCK_CONFIG_COUNT]);
-        runs++;
+        (*runs)++;
         pgen_case_destroy(&c);
     }
+    return failures;
+}
+
+START_TEST(block_scales_on_odd_shapes)
+{
+    static const int64_t shapes[BLOCK_SHAPES][3] = {
+        {1, 200, 2064}, {7, 517, 400}, {17, 129, 16}, {129, 264, 1024},
+        {33, 1032, 4112}, {300, 7168, 512}, {515, 384, 1536}};
+    if (!fp8_capable())
+        return; /* FP8 only */
+    int runs = 0, failures = run_block_shapes(shapes, BLOCK_SHAPES, SEED + 2, &runs);
     printf("sm80_gemm: %d block-scaled config × shape runs, %d failed\n", runs, failures);
     ck_assert_msg(failures == 0, "%d of %d block-scaled runs differ from the reference",
                   failures, runs);
@@ -291,16 +301,14 @@ START_TEST(fp8_integer_unpacks_on_odd_shapes)
     static const int64_t nks[][2] = {{17, 48}, {517, 1040}, {256, 2048}};
     static const int64_t block_shapes[][3] = {{7, 517, 400}, {129, 264, 1024}, {300, 768, 512}};
     static const w8a8_dtype outs[] = {W8A8_BF16, W8A8_FP16, W8A8_FP32};
-    enum { PLAIN = 3 * 3, BLOCKS = 3 * BLOCK_CONFIG_COUNT };
-    w8a8_problem problems[PLAIN + BLOCKS];
-    const char *chosen[PLAIN + BLOCKS];
+    w8a8_problem problems[3 * 3];
     int count = 0;
     gemm_force_soft_fp8(true);
     prewarm_list *l = prewarm_list_new();
     for (int mi = 0; mi < 3; mi++)
         for (int s = 0; s < 3; s++) {
             int v = mi + s;
-            w8a8_problem *p = &problems[count];
+            w8a8_problem *p = &problems[count++];
             w8a8_problem_init(p, ms[mi], nks[s][0], nks[s][1], v % 2 ? W8A8_E5M2 : W8A8_E4M3,
                               outs[v % 3]);
             p->b_type = v % 3 == 1 ? W8A8_E5M2 : W8A8_E4M3;
@@ -308,16 +316,8 @@ START_TEST(fp8_integer_unpacks_on_odd_shapes)
             p->b_scale.kind = mi % 2 ? W8A8_SCALE_ROW : W8A8_SCALE_TENSOR;
             p->bias_type = v % 3 == 0 ? W8A8_DTYPE_NONE : W8A8_FP32;
             p->ldc = test_padded_ldc(nks[s][0]);
-            chosen[count++] = NULL; /* every config */
             for (int ci = 0; ci < CONFIG_COUNT; ci++)
                 prewarm_add(l, p, configs[ci]);
-        }
-    for (int s = 0; s < 3; s++)
-        for (int ci = 0; ci < BLOCK_CONFIG_COUNT; ci++) {
-            w8a8_problem *p = &problems[count];
-            test_block_problem(p, block_shapes[s], s + ci);
-            chosen[count++] = block_configs[ci];
-            prewarm_add(l, p, block_configs[ci]);
         }
     prewarm(l, problems, count);
     free(l);
@@ -327,12 +327,13 @@ START_TEST(fp8_integer_unpacks_on_odd_shapes)
     for (int i = 0; i < count; i++) {
         pgen_case c;
         ck_assert_int_eq(pgen_case_create(ctx, &rng, &problems[i], &c), W8A8_OK);
-        for (int ci = 0; ci < (chosen[i] ? 1 : CONFIG_COUNT); ci++) {
-            failures += !check_case(&c, chosen[i] ? chosen[i] : configs[ci]);
+        for (int ci = 0; ci < CONFIG_COUNT; ci++) {
+            failures += !check_case(&c, configs[ci]);
             runs++;
         }
         pgen_case_destroy(&c);
     }
+    failures += run_block_shapes(block_shapes, 3, SEED + 6, &runs);
     gemm_force_soft_fp8(false);
     printf("sm80_gemm: %d FP8 config × shape runs with integer unpacks, %d failed\n", runs,
            failures);
