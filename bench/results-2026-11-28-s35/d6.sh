@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# D6 (H200): block keys at M >= 1024 (Llama 6144, 28672, 57344, 10240 columns; DeepSeek-V3
+# 24576x1536 at M >= 512) retuned over the tiles that straddle 128-column blocks
+# (bench/results-2026-11-28-s35/straddle2.lua, seeded with the shipped winners);
+# then the shipped rows (A) against the winners (B), A B B A (bench/sweep_rows.sh).
+o=$OUT/d6; mkdir -p $o
+export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
+nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv > $o/gpu.txt 2>&1
+export W8A8_CACHE_PATH=$PWD/cache W8A8_KERNEL_DIR=/tmp/k3
+SEED=1 SETTLE=100 BUDGET=240 CHUNK=12 timeout 420 bench/sweep_rows.sh \
+  bench/results-2026-11-28-s35/d6-groups.txt block fast $o /tmp/d6.db
+echo "sweep exit $? $SECONDS" >> $o/gpu.txt
+gzip $o/tune-block.jsonl
+tar czf $OUT/d6.tgz -C $OUT d6 && rm -rf $o
