@@ -842,13 +842,18 @@ __device__ __forceinline__ void sm90_fma2(float (&acc)[SM90_ACC], const float (&
     acc[i + 1] = __fmaf_rn(tmp[i + 1], sc, acc[i + 1]);
 }
 
-#if !W8A8_SWAP && !SM90_SB_ONE
-/* A tile that straddles 128-column blocks: its first column modulo 128 (col_off, the same for
- * the whole CTA) is a multiple of SM90_OFF_STEP = gcd(BLOCK_N, 128). For each of those values
- * the promotion is compiled with the column blocks as constants: one product sa · sb per row
- * and block touched, then one FFMA an element. Choosing the block per 8 columns at run time
- * cost a select and two multiplies per 8 columns (BLOCK_N 112: 98 instructions a K block
- * and sub-tile instead of 60). */
+/* A tile that straddles 128-column blocks (not PINGPONG): its first column modulo 128
+ * (col_off, the same for the whole CTA) is a multiple of SM90_OFF_STEP = gcd(BLOCK_N, 128).
+ * For each of those values the promotion is compiled with the column blocks as constants: one
+ * product sa · sb per row and block touched, then one FFMA an element. Choosing the block per 8
+ * columns at run time costs a select and two multiplies per 8 columns (BLOCK_N 112: 98
+ * instructions a K block and sub-tile instead of 60). Measured on an H200
+ * (bench/results-2026-11-28-s35, D2, D5, D8): cooperative and one-consumer tiles 1.02-1.14x
+ * faster with the constants (128x112, 128x176, 256x112 wave); ping-pong 64x112 tiles with
+ * overlap 3 0.88x at 128x7168x2048 (16 K blocks) and 0.975x at 64x28672x4096, where the two
+ * consumers run different tiles, so they keep the run-time selects. */
+#define SM90_OFF_CONST (!W8A8_SWAP && !SM90_SB_ONE && !W8A8_PINGPONG)
+#if SM90_OFF_CONST
 #define SM90_OFF_STEP ((W8A8_BLOCK_N & -W8A8_BLOCK_N) < 128 ? (W8A8_BLOCK_N & -W8A8_BLOCK_N) : 128)
 
 template <int OFF>
@@ -904,8 +909,20 @@ __device__ __forceinline__ void sm90_promote_sub(float (&acc)[SM90_ACC], const f
         for (int j = 0; j < W8A8_BLOCK_N / 8; ++j)
             sm90_fma2(acc, tmp, 4 * j + 2 * h, sc);
     }
-#else
+#elif SM90_OFF_CONST
     sm90_promote_sub_from<0, 128 / SM90_OFF_STEP>(acc, tmp, bs, s, col_off);
+#else
+#pragma unroll
+    for (int j = 0; j < W8A8_BLOCK_N / 8; ++j) {
+        const int q = (col_off + 8 * j) >> 7;
+        float sb = bs.sb[0];
+#pragma unroll
+        for (int t = 1; t < SM90_SB_COUNT; ++t)
+            sb = q == t ? bs.sb[t] : sb;
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+            sm90_fma2(acc, tmp, 4 * j + 2 * h, bs.sa[s][h] * sb);
+    }
 #endif
 }
 #else
