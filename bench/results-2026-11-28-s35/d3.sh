@@ -6,6 +6,9 @@
 o=$OUT/d3; mkdir -p $o
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv > $o/gpu.txt 2>&1
+# the narrowed space the groups file names, from its spec (bench/narrow_space.py)
+r=bench/results-2026-11-28-s35
+python3 bench/narrow_space.py scripts/sm90_gemm.lua "$(cat $r/straddle.spec)" > $r/straddle.lua || exit 2
 export W8A8_CACHE_PATH=$PWD/cache W8A8_KERNEL_DIR=/tmp/k3
 SEED=1 SETTLE=100 BUDGET=260 CHUNK=12 timeout 420 bench/sweep_rows.sh \
   bench/results-2026-11-28-s35/d3-groups.txt block fast $o /tmp/d3.db
