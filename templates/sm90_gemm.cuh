@@ -849,9 +849,10 @@ __device__ __forceinline__ void sm90_fma2(float (&acc)[SM90_ACC], const float (&
  * columns at run time costs a select and two multiplies per 8 columns (BLOCK_N 112: 98
  * instructions a K block and sub-tile instead of 60). Measured on an H200
  * (bench/results-2026-11-28-s35, D2, D5, D8): cooperative and one-consumer tiles 1.02-1.14x
- * faster with the constants (128x112, 128x176, 256x112 wave); ping-pong 64x112 tiles with
- * overlap 3 0.88x at 128x7168x2048 (16 K blocks) and 0.975x at 64x28672x4096, where the two
- * consumers run different tiles, so they keep the run-time selects. */
+ * faster with the constants (128x112, 128x176, 256x112 wave); a ping-pong 64x112 config
+ * with overlap 3 0.88x at 128x7168x2048 (16 K blocks) and 0.975x at 64x28672x4096, so
+ * ping-pong tiles (whose two consumers run different tiles) keep the run-time selects. Why
+ * the constants lose there was not profiled. */
 #define SM90_OFF_CONST (!W8A8_SWAP && !SM90_SB_ONE && !W8A8_PINGPONG)
 #if SM90_OFF_CONST
 #define SM90_OFF_STEP ((W8A8_BLOCK_N & -W8A8_BLOCK_N) < 128 ? (W8A8_BLOCK_N & -W8A8_BLOCK_N) : 128)
