@@ -15,7 +15,14 @@ count (default H200); FILE: the shipped file (a name in cache/) that takes the k
 row holds (A then ran the nearest bucket's row; without FILE they are left out, said so on
 stderr). Session 24
 measured the criterion's noise: of 78 keys whose config came back unchanged, 2 passed it
-(bench/results-2026-11-26-s24, C4). Exit 0; 1 when a tuned row disagrees with what B ran."""
+(bench/results-2026-11-26-s24, C4).
+
+A key is held back (said so on stderr) when A ran its shipped row itself (the same device and
+config) more than A_DRIFT times slower than the time that row was tuned at: B's win is then
+likely A's bad run or a regression of A's kernel, not B's merit. Session 35 shipped four such
+rows and took them back (A at 1.12-1.25x its tuned time: a call's outlier, and ping-pong
+kernels slowed by a template change; bench/results-2026-11-28-s35), where A's faster run is
+otherwise 0.92-1.07x the tuned time. Exit 0; 1 when a tuned row disagrees with what B ran."""
 import collections
 import json
 import os
@@ -23,6 +30,8 @@ import sys
 
 from merge_rows import PREFIX, row_reader
 from sweep_prepare import parse_config
+
+A_DRIFT = 1.10
 
 if len(sys.argv) not in (5, 6, 7):
     sys.exit(__doc__)
@@ -38,12 +47,20 @@ for line in open(ab):
 win = {k for k, s in runs.items()
        if len(s) == 4 and parse_config(cfg[("A", k)]) != parse_config(cfg[("B", k)])
        and s[1] / s[2] >= 1.02 and s[4] / s[3] >= 1.02}
-src = {}
+src, tuned = {}, {}
 for line in open(shipped):
     r = json.loads(line)
     if device in r["device"]:
         key = (r["a_scale"], r["accum"], r["m_bucket"], r["n"], r["k"])
         src[key] = os.path.basename(r["source"])
+        tuned[key] = (r["median_us"], r["config"])
+for key in sorted(win):
+    us, config = tuned.get(key, (0, None))
+    a = min(runs[key][1], runs[key][4])
+    if us > 0 and parse_config(config) == parse_config(cfg[("A", key)]) and a > A_DRIFT * us:
+        print("select_rows: %s: A ran %.2f us, its row was tuned at %.2f us (x%.2f): held back"
+              % (key, a, us, a / us), file=sys.stderr)
+        win.discard(key)
 lines = [l for l in open(new).read().splitlines() if l.startswith(PREFIX)]
 fields = row_reader(lines[0], "a_scale, accum, m_bucket, n, k, config, device_name",
                     "select_rows")

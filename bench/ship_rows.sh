@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Ships a retune's rows, on the host after the device call: bench/select_rows.py picks the keys
-# whose winner ran >= 1.02x the shipped row in both A B B A pairs, bench/merge_rows.py puts each
+# whose winner ran >= 1.02x the shipped row in both A B B A pairs (holding back those whose A
+# side ran its row > 1.10x slower than the row's tuned time), bench/merge_rows.py puts each
 # selection into its shipped file, and the default `tail=1` the tuner spells out is dropped
 # from the configs, as the shipped rows of tail 1 leave it out so that builds older than
 # `tail` still parse them (session 31).

@@ -362,6 +362,18 @@ check "select_rows: D3's new keys without FILE" 0 'no shipped H200 row holds .* 
   "$tmp/d3-shipped.jsonl" "$tmp/sel4"
 expect "select_rows: none kept without FILE" grep -q '^0 keys' "$tmp/out"
 
+# bench/select_rows.py on session 35's D4: two keys' A sides ran their shipped rows 1.17x and
+# 1.25x slower than those rows were tuned at (ping-pong kernels then slowed by a template
+# change), so they are held back; 2 of the 4 keys that won both pairs remain
+s35=$root/bench/results-2026-11-28-s35/d4
+gzip -dc "$s35/shipped-h200-block.jsonl.gz" > "$tmp/s35-shipped.jsonl"
+check "select_rows: D4's drifted A sides held back" 0 \
+  "128, 7168, 2048\): A ran 8.50 us, its row was tuned at 7.24 us \(x1.17\): held back" \
+  "$python" "$root/bench/select_rows.py" "$s35/ab.jsonl" "$s35/winners.sql" \
+  "$tmp/s35-shipped.jsonl" "$tmp/sel5"
+expect "select_rows: D4's 2 keys left" grep -q '^2 keys' "$tmp/out"
+expect "select_rows: D4's 128x6144x4096 held back" grep -q "128, 6144, 4096).*held back" "$tmp/out"
+
 # bench/ship_rows.sh on the same D3, its winners spelled with tail=1 as today's tuner writes
 # them (in the sweep database and in what B ran): select, merge into a copy of today's shipped
 # file (which holds those 39 keys since session 25: each replaced, none added), the default
