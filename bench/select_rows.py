@@ -19,10 +19,10 @@ measured the criterion's noise: of 78 keys whose config came back unchanged, 2 p
 
 A key is held back (said so on stderr) when A ran its shipped row itself (the same device and
 config) more than A_DRIFT times slower than the time that row was tuned at: B's win is then
-likely A's bad run or a regression of A's kernel, not B's merit. Session 35 shipped four such
-rows and took them back (A at 1.12-1.25x its tuned time: a call's outlier, and ping-pong
-kernels slowed by a template change; bench/results-2026-11-28-s35), where A's faster run is
-otherwise 0.92-1.07x the tuned time. Exit 0; 1 when a tuned row disagrees with what B ran."""
+likely A's bad run or a regression of A's kernel, not B's merit. Session 35 took back four
+shipped rows, three of them with A at 1.12-1.25x its tuned time (a call's outlier, and
+ping-pong kernels slowed by a template change; bench/results-2026-11-28-s35), where A's faster
+run was otherwise 0.92-1.07x the tuned time. Exit 0; 1 when a tuned row disagrees with what B ran."""
 import collections
 import json
 import os
