@@ -40,12 +40,6 @@ static const char *const configs[] = {
 };
 #define CONFIG_COUNT ((int)(sizeof configs / sizeof configs[0]))
 
-/* Runs one case against the reference kernel; returns whether it passed (prints if not). */
-static bool check_case(const pgen_case *c, const char *config)
-{
-    return test_family_matches_reference(ctx, &gemm_family_sm80_decode, c, config);
-}
-
 static void setup(void)
 {
     ctx = test_ctx_open();
@@ -91,13 +85,8 @@ START_TEST(every_config_on_odd_shapes)
                 p.ldc = test_padded_ldc(nks[s][0]);
                 if (!int8 && ctx->cc_major * 10 + ctx->cc_minor < 80)
                     continue;
-                pgen_case c;
-                ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
-                for (int ci = 0; ci < CONFIG_COUNT; ci++) {
-                    failures += !check_case(&c, configs[ci]);
-                    runs++;
-                }
-                pgen_case_destroy(&c);
+                failures += test_family_case_configs(ctx, &gemm_family_sm80_decode, &rng, &p,
+                                                     configs, CONFIG_COUNT, &runs);
             }
     printf("decode: %d config × shape runs, %d failed\n", runs, failures);
     ck_assert_int_gt(runs, 0);
@@ -142,13 +131,8 @@ START_TEST(fp8_integer_unpacks_on_odd_shapes)
             p.b_scale.kind = mi % 2 ? W8A8_SCALE_ROW : W8A8_SCALE_TENSOR;
             p.bias_type = v % 3 == 0 ? W8A8_DTYPE_NONE : W8A8_FP32;
             p.ldc = test_padded_ldc(nks[s][0]);
-            pgen_case c;
-            ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
-            for (int ci = 0; ci < CONFIG_COUNT; ci++) {
-                failures += !check_case(&c, configs[ci]);
-                runs++;
-            }
-            pgen_case_destroy(&c);
+            failures += test_family_case_configs(ctx, &gemm_family_sm80_decode, &rng, &p,
+                                                 configs, CONFIG_COUNT, &runs);
         }
     printf("decode: %d FP8 config × shape runs with integer unpacks, %d failed\n", runs,
            failures);

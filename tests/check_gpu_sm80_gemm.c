@@ -190,6 +190,25 @@ START_TEST(every_supported_trait_combination)
 }
 END_TEST
 
+/* Every config of `configs` on each of the count problems, compiled ahead; adds the runs to
+ * *runs and returns the failures. */
+static int run_every_config(const w8a8_problem *problems, int count, uint64_t seed, int *runs)
+{
+    prewarm_list *l = prewarm_list_new();
+    for (int i = 0; i < count; i++)
+        for (int ci = 0; ci < CONFIG_COUNT; ci++)
+            prewarm_add(l, &problems[i], configs[ci]);
+    prewarm(l, problems, count);
+    free(l);
+    pgen_rng rng;
+    pgen_rng_seed(&rng, seed);
+    int failures = 0;
+    for (int i = 0; i < count; i++)
+        failures += test_family_case_configs(ctx, &gemm_family_sm80_gemm, &rng, &problems[i],
+                                             configs, CONFIG_COUNT, runs);
+    return failures;
+}
+
 #define ODD_MS 5
 #define ODD_NKS 7
 
@@ -221,24 +240,7 @@ START_TEST(every_config_on_odd_shapes)
                 p->azp = int8 ? (v % 2 ? W8A8_AZP_TOKEN : W8A8_AZP_TENSOR) : W8A8_AZP_NONE;
                 p->ldc = test_padded_ldc(nks[s][0]);
             }
-    prewarm_list *l = prewarm_list_new();
-    for (int i = 0; i < count; i++)
-        for (int ci = 0; ci < CONFIG_COUNT; ci++)
-            prewarm_add(l, &problems[i], configs[ci]);
-    prewarm(l, problems, count);
-    free(l);
-    pgen_rng rng;
-    pgen_rng_seed(&rng, SEED + 1);
-    int runs = 0, failures = 0;
-    for (int i = 0; i < count; i++) {
-        pgen_case c;
-        ck_assert_int_eq(pgen_case_create(ctx, &rng, &problems[i], &c), W8A8_OK);
-        for (int ci = 0; ci < CONFIG_COUNT; ci++) {
-            failures += !check_case(&c, configs[ci]);
-            runs++;
-        }
-        pgen_case_destroy(&c);
-    }
+    int runs = 0, failures = run_every_config(problems, count, SEED + 1, &runs);
     printf("sm80_gemm: %d config × shape runs, %d failed\n", runs, failures);
     ck_assert_int_gt(runs, 0);
     ck_assert_msg(failures == 0, "%d of %d runs differ from the reference", failures, runs);
@@ -304,7 +306,6 @@ START_TEST(fp8_integer_unpacks_on_odd_shapes)
     w8a8_problem problems[3 * 3];
     int count = 0;
     gemm_force_soft_fp8(true);
-    prewarm_list *l = prewarm_list_new();
     for (int mi = 0; mi < 3; mi++)
         for (int s = 0; s < 3; s++) {
             int v = mi + s;
@@ -316,23 +317,8 @@ START_TEST(fp8_integer_unpacks_on_odd_shapes)
             p->b_scale.kind = mi % 2 ? W8A8_SCALE_ROW : W8A8_SCALE_TENSOR;
             p->bias_type = v % 3 == 0 ? W8A8_DTYPE_NONE : W8A8_FP32;
             p->ldc = test_padded_ldc(nks[s][0]);
-            for (int ci = 0; ci < CONFIG_COUNT; ci++)
-                prewarm_add(l, p, configs[ci]);
         }
-    prewarm(l, problems, count);
-    free(l);
-    pgen_rng rng;
-    pgen_rng_seed(&rng, SEED + 5);
-    int runs = 0, failures = 0;
-    for (int i = 0; i < count; i++) {
-        pgen_case c;
-        ck_assert_int_eq(pgen_case_create(ctx, &rng, &problems[i], &c), W8A8_OK);
-        for (int ci = 0; ci < CONFIG_COUNT; ci++) {
-            failures += !check_case(&c, configs[ci]);
-            runs++;
-        }
-        pgen_case_destroy(&c);
-    }
+    int runs = 0, failures = run_every_config(problems, count, SEED + 5, &runs);
     failures += run_block_shapes(block_shapes, 3, SEED + 6, &runs);
     gemm_force_soft_fp8(false);
     printf("sm80_gemm: %d FP8 config × shape runs with integer unpacks, %d failed\n", runs,

@@ -90,13 +90,8 @@ START_TEST(every_config_on_odd_shapes)
                 p.bias_type = v % 3 == 0 ? W8A8_DTYPE_NONE : v % 3 == 1 ? W8A8_FP32 : p.out_type;
                 p.azp = int8 ? (v % 2 ? W8A8_AZP_TOKEN : W8A8_AZP_TENSOR) : W8A8_AZP_NONE;
                 p.ldc = test_padded_ldc(nks[s][0]);
-                pgen_case c;
-                ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
-                for (int ci = 0; ci < CONFIG_COUNT; ci++) {
-                    failures += !check_case(&c, configs[ci]);
-                    runs++;
-                }
-                pgen_case_destroy(&c);
+                failures += test_family_case_configs(ctx, &gemm_family_sm90, &rng, &p,
+                                                     configs, CONFIG_COUNT, &runs);
             }
     printf("swap: %d config × shape runs, %d failed\n", runs, failures);
     ck_assert_msg(failures == 0, "%d of %d runs differ from the reference", failures, runs);

@@ -215,6 +215,21 @@ bool test_family_matches_reference(w8a8_context *ctx, const gemm_family *family,
     return ok;
 }
 
+int test_family_case_configs(w8a8_context *ctx, const gemm_family *family, pgen_rng *rng,
+                             const w8a8_problem *p, const char *const *configs, int count,
+                             int *runs)
+{
+    pgen_case c;
+    ck_assert_int_eq(pgen_case_create(ctx, rng, p, &c), W8A8_OK);
+    int failures = 0;
+    for (int ci = 0; ci < count; ci++) {
+        failures += !test_family_matches_reference(ctx, family, &c, configs[ci]);
+        (*runs)++;
+    }
+    pgen_case_destroy(&c);
+    return failures;
+}
+
 void test_family_runs_are_bitwise_equal(w8a8_context *ctx, const gemm_family *family,
                                         const pgen_case *c, const char *const *configs,
                                         int count)

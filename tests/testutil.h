@@ -38,6 +38,11 @@ w8a8_context *test_ctx_open_empty_cache(char *dir, size_t size);
  * launch fails the test. */
 bool test_family_matches_reference(w8a8_context *ctx, const gemm_family *family,
                                    const pgen_case *c, const char *config);
+/* A case of problem p drawn from rng, run through `family` with each of the `count` configs
+ * against the reference; adds the runs to *runs and returns the failures. */
+int test_family_case_configs(w8a8_context *ctx, const gemm_family *family, pgen_rng *rng,
+                             const w8a8_problem *p, const char *const *configs, int count,
+                             int *runs);
 /* Runs case c through `family` twice with each of the `count` configs; fails the test unless
  * both runs give the same bytes (the families' split-K sums have a fixed order). */
 void test_family_runs_are_bitwise_equal(w8a8_context *ctx, const gemm_family *family,

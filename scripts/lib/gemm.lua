@@ -65,7 +65,7 @@ function M.cluster_slots(device, ctas)
     return device.sm_count - device.sm_count % ctas
 end
 
--- list with every entry of more appended (compile_problems' per-arch additions)
+-- list with every entry of more appended (a space that builds a list in parts)
 function M.append(list, more)
     for _, entry in ipairs(more) do
         list[#list + 1] = entry
