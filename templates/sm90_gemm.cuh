@@ -874,24 +874,19 @@ __device__ __forceinline__ void sm90_promote_sub_at(float (&acc)[SM90_ACC], cons
             sm90_fma2(acc, tmp, 4 * j + 2 * h, sc[h][(OFF + 8 * j) >> 7]);
 }
 
-/* The promotion for col_off among the COUNT offsets from LO on: a binary search over
- * uniform branches (three compares for 8 offsets). */
-template <int LO, int COUNT>
-__device__ __forceinline__ void sm90_promote_sub_from(float (&acc)[SM90_ACC],
-                                                      const float (&tmp)[SM90_ACC],
-                                                      const sm90_block_scales &bs, int s,
-                                                      int col_off)
+/* A column offset known at compile time: the consumer's K loop (sm90_promoted_k_loop) is
+ * compiled once per offset, and the tile's is chosen once per tile (sm90_promoted_tile). */
+template <int OFF>
+struct sm90_col_off {
+};
+
+template <int OFF>
+__device__ __forceinline__ void sm90_promote_sub(float (&acc)[SM90_ACC],
+                                                 const float (&tmp)[SM90_ACC],
+                                                 const sm90_block_scales &bs, int s,
+                                                 sm90_col_off<OFF>)
 {
-    if constexpr (COUNT == 1) {
-        (void)col_off;
-        sm90_promote_sub_at<LO>(acc, tmp, bs, s);
-    } else {
-        constexpr int MID = LO + (COUNT / 2) * SM90_OFF_STEP;
-        if (col_off < MID)
-            sm90_promote_sub_from<LO, COUNT / 2>(acc, tmp, bs, s, col_off);
-        else
-            sm90_promote_sub_from<MID, COUNT - COUNT / 2>(acc, tmp, bs, s, col_off);
-    }
+    sm90_promote_sub_at<OFF>(acc, tmp, bs, s);
 }
 #endif
 
@@ -910,8 +905,6 @@ __device__ __forceinline__ void sm90_promote_sub(float (&acc)[SM90_ACC], const f
         for (int j = 0; j < W8A8_BLOCK_N / 8; ++j)
             sm90_fma2(acc, tmp, 4 * j + 2 * h, sc);
     }
-#elif SM90_OFF_CONST
-    sm90_promote_sub_from<0, 128 / SM90_OFF_STEP>(acc, tmp, bs, s, col_off);
 #else
 #pragma unroll
     for (int j = 0; j < W8A8_BLOCK_N / 8; ++j) {
@@ -964,10 +957,12 @@ __device__ __forceinline__ void sm90_promote_sub(float (&acc)[SM90_ACC], const f
 #endif /* SM90_BLOCK */
 
 #if !(SM90_BLOCK && W8A8_SWAP)
-/* acc += tmp (· sa · sb with block scales) over the consumer's sub-tiles */
+/* acc += tmp (· sa · sb with block scales) over the consumer's sub-tiles; col_off an int or
+ * an sm90_col_off */
+template <typename ColOff>
 __device__ __forceinline__ void sm90_promote(float (&acc)[SM90_SUB_M][SM90_ACC],
                                              const float (&tmp)[SM90_SUB_M][SM90_ACC],
-                                             const sm90_block_scales &bs, int col_off)
+                                             const sm90_block_scales &bs, ColOff col_off)
 {
 #pragma unroll
     for (int s = 0; s < SM90_SUB_M; ++s)
@@ -1054,9 +1049,10 @@ __device__ __forceinline__ void sm90_fence_set(T (&set)[SM90_ACC])
 
 #if SM90_PROMOTED
 /* Hands a K block's stage back and adds its partial sums (tmp, its wgmmas done) into acc. */
+template <typename ColOff>
 __device__ __forceinline__ void sm90_promote_block(float (&acc)[SM90_SUB_M][SM90_ACC],
                                                    float (&tmp)[SM90_SUB_M][SM90_ACC],
-                                                   const sm90_block_scales &bs, int col_off,
+                                                   const sm90_block_scales &bs, ColOff col_off,
                                                    sm90_u32 empty, int lane)
 {
 #pragma unroll
@@ -1099,6 +1095,125 @@ __device__ __forceinline__ void sm90_stagger_after(int consumer, bool last)
     (void)last;
 #endif
 }
+
+/* What a consumer's K loop over one tile needs besides its registers. */
+struct sm90_k_walk {
+    int kb_begin, kb_end;        /* the tile's K blocks (this CTA's slice) */
+    sm90_u32 full_bar, empty_bar, scale_smem, a_smem, b_smem;
+    sm90_u32 a_rows;             /* the consumer's first row's offset in an A stage */
+    int r_tile;                  /* the thread's first row in the tile */
+    int consumer, nth, lane;
+    bool last_unit;              /* STAGGER: the CTA's last tile */
+};
+
+/* A consumer's promoted main loop over one tile (block scales or PROMOTE): col_off, the tile's
+ * first column modulo 128, an sm90_col_off for tiles that straddle scale blocks
+ * (SM90_OFF_CONST), else an int. tmp2 is used with OVERLAP only. */
+template <typename ColOff>
+__device__ __forceinline__ void sm90_promoted_k_loop(
+    float (&acc)[SM90_SUB_M][SM90_ACC], float (&tmp)[W8A8_WAVE ? 1 : SM90_SUB_M][SM90_ACC],
+    float (&tmp2)[W8A8_OVERLAP ? SM90_SUB_M : 1][SM90_ACC], int &stage, sm90_u32 &phase,
+    const sm90_k_walk &w, ColOff col_off)
+{
+    (void)tmp2;
+    sm90_block_scales scales;
+#if W8A8_OVERLAP
+    /* K blocks in groups of SM90_GROUP (w.kb_end - w.kb_begin is a multiple): block g + 1
+     * is issued into one temporary set while block g, in the other, is promoted
+     * (wait_group 1); the group's last waits for everything (wait_group 0). Each group
+     * finishes within its iteration: with a wgmma group still in flight across the
+     * loop's back edge, ptxas serializes every wgmma (C7514). The group is unrolled, so
+     * which set and which scales a block uses are constants. With STAGGER a turn is the
+     * group's first two issues, then each further issue. */
+    sm90_block_scales scales1; /* the odd blocks' (scales: the even ones') */
+    for (int kb = w.kb_begin; kb < w.kb_end; kb += SM90_GROUP) {
+        int done = stage; /* the stage of the next block to promote */
+        sm90_bar_wait(w.full_bar + 8 * stage, phase);
+        sm90_block_scales_read(scales, w.scale_smem + stage * SM90_SCALE_STAGE_BYTES, w.r_tile);
+        sm90_stagger_before(w.consumer, w.nth == 0 && kb == w.kb_begin);
+        sm90_issue_k_block(tmp, sm90_desc_k128(w.a_smem + stage * SM90_A_BYTES + w.a_rows),
+                           sm90_desc_k128(w.b_smem + stage * SM90_B_BYTES), 0);
+        sm90_ring_next(stage, phase);
+#pragma unroll
+        for (int g = 0; g < SM90_GROUP; ++g) {
+            if (g + 1 < SM90_GROUP) {
+                sm90_bar_wait(w.full_bar + 8 * stage, phase);
+                sm90_block_scales_read(g & 1 ? scales : scales1,
+                                       w.scale_smem + stage * SM90_SCALE_STAGE_BYTES, w.r_tile);
+                if (g > 0)
+                    sm90_stagger_before(w.consumer, false);
+                sm90_issue_k_block(g & 1 ? tmp : tmp2,
+                                   sm90_desc_k128(w.a_smem + stage * SM90_A_BYTES + w.a_rows),
+                                   sm90_desc_k128(w.b_smem + stage * SM90_B_BYTES), 0);
+                sm90_stagger_after(w.consumer, w.last_unit && kb + SM90_GROUP == w.kb_end &&
+                                                 g + 2 == SM90_GROUP);
+                sm90_ring_next(stage, phase);
+                sm90_wgmma_wait<1>();
+            } else {
+                sm90_wgmma_wait<0>();
+            }
+            sm90_promote_block(acc, g & 1 ? tmp2 : tmp, g & 1 ? scales1 : scales,
+                               col_off, w.empty_bar + 8 * done, w.lane);
+            done = done + 1 == W8A8_STAGES ? 0 : done + 1;
+        }
+    }
+#else
+    for (int kb = w.kb_begin; kb < w.kb_end; ++kb) {
+        sm90_bar_wait(w.full_bar + 8 * stage, phase);
+        /* the scales first: shared-memory reads finish before the wgmmas' fence */
+        sm90_block_scales_read(scales, w.scale_smem + stage * SM90_SCALE_STAGE_BYTES, w.r_tile);
+        sm90_stagger_before(w.consumer, w.nth == 0 && kb == w.kb_begin);
+#if W8A8_WAVE
+        /* one temporary set: each sub-tile's wgmmas, then its promotion, in turn; the
+         * stage goes back once the last sub-tile's wgmmas are done */
+        const sm90_u64 da = sm90_desc_k128(w.a_smem + stage * SM90_A_BYTES + w.a_rows);
+        const sm90_u64 db = sm90_desc_k128(w.b_smem + stage * SM90_B_BYTES);
+#pragma unroll
+        for (int s = 0; s < SM90_SUB_M; ++s) {
+            sm90_issue_sub(tmp[0], da, db, s);
+            if (s == SM90_SUB_M - 1)
+                sm90_stagger_after(w.consumer, w.last_unit && kb + 1 == w.kb_end);
+            sm90_wgmma_wait<0>();
+            sm90_fence_set(tmp[0]);
+            if (s == SM90_SUB_M - 1)
+                sm90_release(w.empty_bar + 8 * stage, w.lane);
+            sm90_promote_sub(acc[s], tmp[0], scales, s, col_off);
+        }
+#else
+        sm90_issue_k_block(tmp, sm90_desc_k128(w.a_smem + stage * SM90_A_BYTES + w.a_rows),
+                           sm90_desc_k128(w.b_smem + stage * SM90_B_BYTES), 0);
+        sm90_stagger_after(w.consumer, w.last_unit && kb + 1 == w.kb_end);
+        sm90_wgmma_wait<0>();
+        sm90_promote_block(acc, tmp, scales, col_off,
+                           w.empty_bar + 8 * stage, w.lane);
+#endif
+        sm90_ring_next(stage, phase);
+    }
+#endif
+}
+
+#if SM90_OFF_CONST
+/* Runs the K loop compiled for col_off among the COUNT offsets from LO on: a binary search
+ * over uniform branches (three compares for 8 offsets), once per tile. */
+template <int LO, int COUNT>
+__device__ __forceinline__ void sm90_promoted_k_loop_at(
+    float (&acc)[SM90_SUB_M][SM90_ACC], float (&tmp)[W8A8_WAVE ? 1 : SM90_SUB_M][SM90_ACC],
+    float (&tmp2)[W8A8_OVERLAP ? SM90_SUB_M : 1][SM90_ACC], int &stage, sm90_u32 &phase,
+    const sm90_k_walk &w, int col_off)
+{
+    if constexpr (COUNT == 1) {
+        (void)col_off;
+        sm90_promoted_k_loop(acc, tmp, tmp2, stage, phase, w, sm90_col_off<LO>{});
+    } else {
+        constexpr int MID = LO + (COUNT / 2) * SM90_OFF_STEP;
+        if (col_off < MID)
+            sm90_promoted_k_loop_at<LO, COUNT / 2>(acc, tmp, tmp2, stage, phase, w, col_off);
+        else
+            sm90_promoted_k_loop_at<MID, COUNT - COUNT / 2>(acc, tmp, tmp2, stage, phase, w,
+                                                            col_off);
+    }
+}
+#endif
 
 #endif /* SM90_PROMOTED */
 
@@ -1490,9 +1605,8 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
 #if SM90_PROMOTED
         /* one K block's partial sums before promotion (WAVE: of one sub-tile at a time) */
         float tmp[W8A8_WAVE ? 1 : SM90_SUB_M][SM90_ACC];
-#if W8A8_OVERLAP
-        float tmp2[SM90_SUB_M][SM90_ACC]; /* the next K block's, in flight meanwhile */
-#endif
+        /* OVERLAP: the next K block's, in flight meanwhile (else unused) */
+        float tmp2[W8A8_OVERLAP ? SM90_SUB_M : 1][SM90_ACC];
 #endif
         int stage = 0;
         sm90_u32 phase = 0;
@@ -1545,79 +1659,14 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
             /* this thread's first row in the tile (its scales' offset in a scale area) */
             const int r_tile = first_row + 16 * warp + lane / 4;
             (void)r_tile;
-            sm90_block_scales scales;
-#if W8A8_OVERLAP
-            /* K blocks in groups of SM90_GROUP (kb_end - kb_begin is a multiple): block g + 1
-             * is issued into one temporary set while block g, in the other, is promoted
-             * (wait_group 1); the group's last waits for everything (wait_group 0). Each group
-             * finishes within its iteration: with a wgmma group still in flight across the
-             * loop's back edge, ptxas serializes every wgmma (C7514). The group is unrolled, so
-             * which set and which scales a block uses are constants. With STAGGER a turn is the
-             * group's first two issues, then each further issue. */
-            sm90_block_scales scales1; /* the odd blocks' (scales: the even ones') */
-            for (int kb = kb_begin; kb < kb_end; kb += SM90_GROUP) {
-                int done = stage; /* the stage of the next block to promote */
-                sm90_bar_wait(full_bar + 8 * stage, phase);
-                sm90_block_scales_read(scales, scale_smem + stage * SM90_SCALE_STAGE_BYTES, r_tile);
-                sm90_stagger_before(consumer, nth == 0 && kb == kb_begin);
-                sm90_issue_k_block(tmp, sm90_desc_k128(a_smem + stage * SM90_A_BYTES + a_rows),
-                                   sm90_desc_k128(b_smem + stage * SM90_B_BYTES), 0);
-                sm90_ring_next(stage, phase);
-#pragma unroll
-                for (int g = 0; g < SM90_GROUP; ++g) {
-                    if (g + 1 < SM90_GROUP) {
-                        sm90_bar_wait(full_bar + 8 * stage, phase);
-                        sm90_block_scales_read(g & 1 ? scales : scales1,
-                                               scale_smem + stage * SM90_SCALE_STAGE_BYTES, r_tile);
-                        if (g > 0)
-                            sm90_stagger_before(consumer, false);
-                        sm90_issue_k_block(g & 1 ? tmp : tmp2,
-                                           sm90_desc_k128(a_smem + stage * SM90_A_BYTES + a_rows),
-                                           sm90_desc_k128(b_smem + stage * SM90_B_BYTES), 0);
-                        sm90_stagger_after(consumer, last_unit && kb + SM90_GROUP == kb_end &&
-                                                         g + 2 == SM90_GROUP);
-                        sm90_ring_next(stage, phase);
-                        sm90_wgmma_wait<1>();
-                    } else {
-                        sm90_wgmma_wait<0>();
-                    }
-                    sm90_promote_block(acc, g & 1 ? tmp2 : tmp, g & 1 ? scales1 : scales,
-                                       (int)(col_tile & 127), empty_bar + 8 * done, lane);
-                    done = done + 1 == W8A8_STAGES ? 0 : done + 1;
-                }
-            }
+            const sm90_k_walk walk_k = {kb_begin, kb_end, full_bar, empty_bar, scale_smem,
+                                        a_smem, b_smem, a_rows, r_tile, consumer, nth, lane,
+                                        last_unit};
+#if SM90_OFF_CONST
+            sm90_promoted_k_loop_at<0, 128 / SM90_OFF_STEP>(acc, tmp, tmp2, stage, phase, walk_k,
+                                                            (int)(col_tile & 127));
 #else
-            for (int kb = kb_begin; kb < kb_end; ++kb) {
-                sm90_bar_wait(full_bar + 8 * stage, phase);
-                /* the scales first: shared-memory reads finish before the wgmmas' fence */
-                sm90_block_scales_read(scales, scale_smem + stage * SM90_SCALE_STAGE_BYTES, r_tile);
-                sm90_stagger_before(consumer, nth == 0 && kb == kb_begin);
-#if W8A8_WAVE
-                /* one temporary set: each sub-tile's wgmmas, then its promotion, in turn; the
-                 * stage goes back once the last sub-tile's wgmmas are done */
-                const sm90_u64 da = sm90_desc_k128(a_smem + stage * SM90_A_BYTES + a_rows);
-                const sm90_u64 db = sm90_desc_k128(b_smem + stage * SM90_B_BYTES);
-#pragma unroll
-                for (int s = 0; s < SM90_SUB_M; ++s) {
-                    sm90_issue_sub(tmp[0], da, db, s);
-                    if (s == SM90_SUB_M - 1)
-                        sm90_stagger_after(consumer, last_unit && kb + 1 == kb_end);
-                    sm90_wgmma_wait<0>();
-                    sm90_fence_set(tmp[0]);
-                    if (s == SM90_SUB_M - 1)
-                        sm90_release(empty_bar + 8 * stage, lane);
-                    sm90_promote_sub(acc[s], tmp[0], scales, s, (int)(col_tile & 127));
-                }
-#else
-                sm90_issue_k_block(tmp, sm90_desc_k128(a_smem + stage * SM90_A_BYTES + a_rows),
-                                   sm90_desc_k128(b_smem + stage * SM90_B_BYTES), 0);
-                sm90_stagger_after(consumer, last_unit && kb + 1 == kb_end);
-                sm90_wgmma_wait<0>();
-                sm90_promote_block(acc, tmp, scales, (int)(col_tile & 127),
-                                   empty_bar + 8 * stage, lane);
-#endif
-                sm90_ring_next(stage, phase);
-            }
+            sm90_promoted_k_loop(acc, tmp, tmp2, stage, phase, walk_k, (int)(col_tile & 127));
 #endif
 #if W8A8_PINGPONG
             sm90_pass_turn(turn_bar, consumer, lane);
