@@ -843,16 +843,23 @@ __device__ __forceinline__ void sm90_fma2(float (&acc)[SM90_ACC], const float (&
 }
 
 /* A tile that straddles 128-column blocks (not PINGPONG): its first column modulo 128
- * (col_off, the same for the whole CTA) is a multiple of SM90_OFF_STEP = gcd(BLOCK_N, 128).
- * For each of those values the promotion is compiled with the column blocks as constants: one
- * product sa · sb per row and block touched, then one FFMA an element. Choosing the block per 8
- * columns at run time costs a select and two multiplies per 8 columns (BLOCK_N 112: 98
- * instructions a K block and sub-tile instead of 60). Measured on an H200
- * (bench/results-2026-11-28-s35, D2, D5, D8): cooperative and one-consumer tiles 1.02-1.14x
- * faster with the constants (128x112, 128x176, 256x112 wave); a ping-pong 64x112 config
- * with overlap 3 0.88x at 128x7168x2048 (16 K blocks) and 0.975x at 64x28672x4096, so
+ * (col_off, uniform over the tile's threads) is a multiple of SM90_OFF_STEP = gcd(BLOCK_N,
+ * 128). For each of those values the promotion is compiled with the column blocks as
+ * constants: one product sa · sb per row and block touched, then one FFMA an element.
+ * Choosing the block per 8 columns at run time costs a select and two multiplies per 8
+ * columns (BLOCK_N 112: 98 instructions a K block and sub-tile instead of 60). Measured on an
+ * H200 (bench/results-2026-11-28-s35, D2, D5, D8): cooperative and one-consumer tiles
+ * 1.02-1.14x faster with the constants (128x112, 128x176, 256x112 wave); a ping-pong 64x112
+ * config with overlap 3 0.88x at 128x7168x2048 (16 K blocks) and 0.975x at 64x28672x4096, so
  * ping-pong tiles (whose two consumers run different tiles) keep the run-time selects. Why
- * the constants lose there was not profiled. */
+ * the constants lose there was not profiled.
+ * The whole K loop is compiled per offset and the tile's chosen once, at its start
+ * (sm90_promoted_k_loop_at), not per K block: a binary search of three uniform branches a K
+ * block had been on the promotion's critical path, where the tensor cores wait while both
+ * consumers promote. Session 36 (bench/results-2026-11-28-s36, D3, D4): the 12-13 top-ranked
+ * straddling configs at four keys 1.034-1.050x (geomean), their best 1.03-1.07x; on the
+ * shipped rows 4096x2112x7168 (128x176) 1.087x, 128x28672x4096 (128x112, overlap 3, 32 K
+ * blocks) 0.956x, the other 80 block rows of the grids within noise. */
 #define SM90_OFF_CONST (!W8A8_SWAP && !SM90_SB_ONE && !W8A8_PINGPONG)
 #if SM90_OFF_CONST
 #define SM90_OFF_STEP ((W8A8_BLOCK_N & -W8A8_BLOCK_N) < 128 ? (W8A8_BLOCK_N & -W8A8_BLOCK_N) : 128)
@@ -1184,8 +1191,7 @@ __device__ __forceinline__ void sm90_promoted_k_loop(
                            sm90_desc_k128(w.b_smem + stage * SM90_B_BYTES), 0);
         sm90_stagger_after(w.consumer, w.last_unit && kb + 1 == w.kb_end);
         sm90_wgmma_wait<0>();
-        sm90_promote_block(acc, tmp, scales, col_off,
-                           w.empty_bar + 8 * stage, w.lane);
+        sm90_promote_block(acc, tmp, scales, col_off, w.empty_bar + 8 * stage, w.lane);
 #endif
         sm90_ring_next(stage, phase);
     }
