@@ -722,15 +722,20 @@ int main(void)
     }
     Suite *s = suite_create("gpu_sm90");
     /* scripts/gpu-session.sh runs each tcase in its own process (SM90_TCASES there: keep it
-     * in step with the tcases below). CK_RUN_CASE=block runs the config checks and the block-scaled configs alone */
+     * in step with the tcases below). CK_RUN_CASE=block runs the config checks and the
+     * block-scaled configs alone, CK_RUN_CASE=promoted the promoted per-tensor / per-row
+     * configs (one tcase, the two together, ran past 420 s on an H200 in session 36). */
     TCase *block = tcase_create("block");
     tcase_set_timeout(block, 1200);
     tcase_add_test(block, invalid_configs_are_refused);
     tcase_add_test(block, block_scales_on_odd_shapes);
     tcase_add_test(block, block_scale_padding_is_never_read);
-    tcase_add_test(block, promoted_accumulation_on_odd_shapes);
-    tcase_add_test(block, promoted_accumulation_is_more_accurate);
     suite_add_tcase(s, block);
+    TCase *promoted = tcase_create("promoted");
+    tcase_set_timeout(promoted, 1200);
+    tcase_add_test(promoted, promoted_accumulation_on_odd_shapes);
+    tcase_add_test(promoted, promoted_accumulation_is_more_accurate);
+    suite_add_tcase(s, promoted);
     TCase *tc = tcase_create("gpu_sm90");
     tcase_set_timeout(tc, 1200);
     tcase_add_test(tc, every_supported_trait_combination);
