@@ -882,7 +882,7 @@ __device__ __forceinline__ void sm90_promote_sub_at(float (&acc)[SM90_ACC], cons
 }
 
 /* A column offset known at compile time: the consumer's K loop (sm90_promoted_k_loop) is
- * compiled once per offset, and the tile's is chosen once per tile (sm90_promoted_tile). */
+ * compiled once per offset and chosen once per tile (sm90_promoted_k_loop_at). */
 template <int OFF>
 struct sm90_col_off {
 };
