@@ -864,9 +864,18 @@ __device__ __forceinline__ void sm90_fma2(float (&acc)[SM90_ACC], const float (&
 #if SM90_OFF_CONST
 #define SM90_OFF_STEP ((W8A8_BLOCK_N & -W8A8_BLOCK_N) < 128 ? (W8A8_BLOCK_N & -W8A8_BLOCK_N) : 128)
 
+/* A column offset known at compile time: the consumer's K loop (sm90_promoted_k_loop) is
+ * compiled once per offset and chosen once per tile (sm90_promoted_k_loop_at). */
 template <int OFF>
-__device__ __forceinline__ void sm90_promote_sub_at(float (&acc)[SM90_ACC], const float (&tmp)[SM90_ACC],
-                                                    const sm90_block_scales &bs, int s)
+struct sm90_col_off {
+};
+
+/* acc += tmp · sa · sb for m64 sub-tile s, the tile's first column modulo 128 being OFF */
+template <int OFF>
+__device__ __forceinline__ void sm90_promote_sub(float (&acc)[SM90_ACC],
+                                                 const float (&tmp)[SM90_ACC],
+                                                 const sm90_block_scales &bs, int s,
+                                                 sm90_col_off<OFF>)
 {
     float sc[2][SM90_SB_COUNT];
 #pragma unroll
@@ -879,21 +888,6 @@ __device__ __forceinline__ void sm90_promote_sub_at(float (&acc)[SM90_ACC], cons
 #pragma unroll
         for (int h = 0; h < 2; ++h)
             sm90_fma2(acc, tmp, 4 * j + 2 * h, sc[h][(OFF + 8 * j) >> 7]);
-}
-
-/* A column offset known at compile time: the consumer's K loop (sm90_promoted_k_loop) is
- * compiled once per offset and chosen once per tile (sm90_promoted_k_loop_at). */
-template <int OFF>
-struct sm90_col_off {
-};
-
-template <int OFF>
-__device__ __forceinline__ void sm90_promote_sub(float (&acc)[SM90_ACC],
-                                                 const float (&tmp)[SM90_ACC],
-                                                 const sm90_block_scales &bs, int s,
-                                                 sm90_col_off<OFF>)
-{
-    sm90_promote_sub_at<OFF>(acc, tmp, bs, s);
 }
 #endif
 
@@ -1656,7 +1650,6 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
             /* the scale blocks' column offset: block-scaled tiles never move (SM90_COL_ALIGN) */
             const long long col_tile = (long long)nt * W8A8_BLOCK_N;
             const bool last_unit = unit + units.step >= units.count; /* STAGGER */
-            (void)last_unit;
 #pragma unroll
             for (int s = 0; s < SM90_SUB_M; ++s)
 #pragma unroll
@@ -1664,7 +1657,6 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
                     acc[s][i] = 0.0f;
             /* this thread's first row in the tile (its scales' offset in a scale area) */
             const int r_tile = first_row + 16 * warp + lane / 4;
-            (void)r_tile;
             const sm90_k_walk walk_k = {kb_begin, kb_end, full_bar, empty_bar, scale_smem,
                                         a_smem, b_smem, a_rows, r_tile, consumer, nth, lane,
                                         last_unit};
