@@ -22,8 +22,6 @@
  * relative on top of the out dtype's bound (1e-3 with block scales); INT8 is exact.
  * Needs compute capability 8.0: skipped (77) without a GPU. CK_FORK=no. */
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -85,63 +83,6 @@ static bool check_case(const pgen_case *c, const char *config)
 }
 
 
-/* ---- compiling ahead: every (problem class, config) of a test on a thread per CPU, into the
- * disk store, so the runs load instead of compiling one at a time ---- */
-
-#define PREWARM_MAX 1024
-#define PREWARM_THREADS 32
-
-typedef struct prewarm_list {
-    char defines[PREWARM_MAX][512];
-    int count;
-    atomic_int next;
-} prewarm_list;
-
-static void prewarm_add(prewarm_list *l, const w8a8_problem *p, const char *config)
-{
-    char defines[512];
-    ck_assert_int_eq(gemm_defines(ctx, p, config, defines, sizeof defines), W8A8_OK);
-    for (int i = 0; i < l->count; i++)
-        if (strcmp(l->defines[i], defines) == 0)
-            return;
-    ck_assert_int_lt(l->count, PREWARM_MAX);
-    snprintf(l->defines[l->count++], sizeof l->defines[0], "%s", defines);
-}
-
-static void *prewarm_thread(void *arg)
-{
-    prewarm_list *l = arg;
-    for (int i; (i = atomic_fetch_add(&l->next, 1)) < l->count;)
-        w8a8_kernel_compile(ctx, "sm80_gemm", l->defines[i], ctx->arch, NULL, NULL);
-    return NULL;
-}
-
-/* Compiles the family's kernels of l and the reference kernels of problems (errors are left
- * for the runs to report). */
-static void prewarm(prewarm_list *l, const w8a8_problem *problems, int count)
-{
-    pgen_prewarm(ctx, problems, count);
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    int threads = cpus < 1 ? 1 : cpus > PREWARM_THREADS ? PREWARM_THREADS : (int)cpus;
-    pthread_t ids[PREWARM_THREADS];
-    int started = 0;
-    atomic_init(&l->next, 0);
-    for (int i = 0; i < threads; i++)
-        if (pthread_create(&ids[started], NULL, prewarm_thread, l) == 0)
-            started++;
-    if (started == 0)
-        prewarm_thread(l);
-    for (int i = 0; i < started; i++)
-        pthread_join(ids[i], NULL);
-}
-
-static prewarm_list *prewarm_list_new(void)
-{
-    prewarm_list *l = calloc(1, sizeof *l);
-    ck_assert_ptr_nonnull(l);
-    return l;
-}
-
 static void setup(void)
 {
     ctx = test_ctx_open();
@@ -161,7 +102,7 @@ START_TEST(every_supported_trait_combination)
     int count = pgen_trait_count(), runs = 0, failures = 0;
     w8a8_problem *problems = calloc((size_t)count, sizeof *problems);
     const char **chosen = calloc((size_t)count, sizeof *chosen);
-    prewarm_list *l = prewarm_list_new();
+    test_prewarm *l = test_prewarm_new(ctx, &gemm_family_sm80_gemm);
     ck_assert(problems && chosen);
     for (int i = 0; i < count; i++) {
         w8a8_problem p;
@@ -171,10 +112,10 @@ START_TEST(every_supported_trait_combination)
         chosen[runs] = is_block(&p) ? block_configs[runs % BLOCK_CONFIG_COUNT]
                                     : configs[runs % CONFIG_COUNT];
         problems[runs] = p;
-        prewarm_add(l, &p, chosen[runs]);
+        test_prewarm_add(l, &p, chosen[runs]);
         runs++;
     }
-    prewarm(l, problems, runs);
+    test_prewarm_run(l, problems, runs);
     for (int i = 0; i < runs; i++) {
         pgen_case c;
         ck_assert_int_eq(pgen_case_create(ctx, &rng, &problems[i], &c), W8A8_OK);
@@ -184,7 +125,6 @@ START_TEST(every_supported_trait_combination)
     printf("sm80_gemm: %d trait combinations run, %d failed\n", runs, failures);
     free(problems);
     free(chosen);
-    free(l);
     ck_assert_int_ge(runs, 100);
     ck_assert_msg(failures == 0, "%d of %d problems differ from the reference", failures, runs);
 }
@@ -194,12 +134,11 @@ END_TEST
  * *runs and returns the failures. */
 static int run_every_config(const w8a8_problem *problems, int count, uint64_t seed, int *runs)
 {
-    prewarm_list *l = prewarm_list_new();
+    test_prewarm *l = test_prewarm_new(ctx, &gemm_family_sm80_gemm);
     for (int i = 0; i < count; i++)
         for (int ci = 0; ci < CONFIG_COUNT; ci++)
-            prewarm_add(l, &problems[i], configs[ci]);
-    prewarm(l, problems, count);
-    free(l);
+            test_prewarm_add(l, &problems[i], configs[ci]);
+    test_prewarm_run(l, problems, count);
     pgen_rng rng;
     pgen_rng_seed(&rng, seed);
     int failures = 0;
@@ -257,16 +196,15 @@ static int run_block_shapes(const int64_t (*shapes)[3], int shape_count, uint64_
     ck_assert_int_le(shape_count, BLOCK_SHAPES);
     w8a8_problem problems[BLOCK_SHAPES * BLOCK_CONFIG_COUNT];
     int count = 0;
-    prewarm_list *l = prewarm_list_new();
+    test_prewarm *l = test_prewarm_new(ctx, &gemm_family_sm80_gemm);
     for (int s = 0; s < shape_count; s++)
         for (int ci = 0; ci < BLOCK_CONFIG_COUNT; ci++) {
             w8a8_problem *p = &problems[count++];
             test_block_problem(p, shapes[s], s + ci);
             ck_assert(gemm_family_sm80_gemm.supports(ctx, p));
-            prewarm_add(l, p, block_configs[ci]);
+            test_prewarm_add(l, p, block_configs[ci]);
         }
-    prewarm(l, problems, count);
-    free(l);
+    test_prewarm_run(l, problems, count);
     pgen_rng rng;
     pgen_rng_seed(&rng, seed);
     int failures = 0;

@@ -184,29 +184,35 @@ START_TEST(every_config_on_odd_shapes)
     static const int64_t shapes[][3] = {{1, 8, 16},        {7, 129, 48},      {40, 200, 1040},
                                         {90, 517, 272},   {129, 200, 1040}, {333, 517, 2064},
                                         {2000, 1000, 256}, {3000, 2000, 512}};
-    pgen_rng rng;
-    pgen_rng_seed(&rng, SEED + 1);
+    enum { SHAPES = sizeof shapes / sizeof shapes[0], RUNS = 2 * SHAPES * CONFIG_COUNT };
+    static w8a8_problem problems[RUNS];
+    static char chosen[RUNS][W8A8_CONFIG_BYTES];
+    test_prewarm *l = test_prewarm_new(ctx, &gemm_family_sm90);
     int runs = 0, failures = 0;
     for (int family = 0; family < 2; family++)
-        for (int s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++)
-            for (int ci = 0; ci < CONFIG_COUNT; ci++) {
-                w8a8_problem p;
+        for (int s = 0; s < SHAPES; s++)
+            for (int ci = 0; ci < CONFIG_COUNT; ci++, runs++) {
+                w8a8_problem *p = &problems[runs];
                 bool int8 = family == 1;
-                w8a8_problem_init(&p, shapes[s][0], shapes[s][1], shapes[s][2],
+                w8a8_problem_init(p, shapes[s][0], shapes[s][1], shapes[s][2],
                                   int8 ? W8A8_INT8 : W8A8_E4M3, int8 ? W8A8_FP16 : W8A8_BF16);
-                p.a_scale.kind = W8A8_SCALE_ROW;
-                p.b_scale.kind = W8A8_SCALE_ROW;
-                p.bias_type = W8A8_FP32;
-                p.azp = int8 ? W8A8_AZP_TOKEN : W8A8_AZP_NONE;
-                p.ldc = test_padded_ldc(shapes[s][1]);
-                pgen_case c;
-                ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
-                char config[W8A8_CONFIG_BYTES];
-                config_for(ci, &p, config, sizeof config);
-                failures += !check_case(&c, config);
-                runs++;
-                pgen_case_destroy(&c);
+                p->a_scale.kind = W8A8_SCALE_ROW;
+                p->b_scale.kind = W8A8_SCALE_ROW;
+                p->bias_type = W8A8_FP32;
+                p->azp = int8 ? W8A8_AZP_TOKEN : W8A8_AZP_NONE;
+                p->ldc = test_padded_ldc(shapes[s][1]);
+                config_for(ci, p, chosen[runs], sizeof chosen[runs]);
+                test_prewarm_add(l, p, chosen[runs]);
             }
+    test_prewarm_run(l, problems, runs);
+    pgen_rng rng;
+    pgen_rng_seed(&rng, SEED + 1);
+    for (int i = 0; i < runs; i++) {
+        pgen_case c;
+        ck_assert_int_eq(pgen_case_create(ctx, &rng, &problems[i], &c), W8A8_OK);
+        failures += !check_case(&c, chosen[i]);
+        pgen_case_destroy(&c);
+    }
     printf("sm90: %d config × shape runs, %d failed\n", runs, failures);
     ck_assert_msg(failures == 0, "%d of %d runs differ from the reference", failures, runs);
 }
@@ -303,28 +309,34 @@ START_TEST(promoted_accumulation_on_odd_shapes)
                                         {333, 136, 4112}, {3999, 2056, 640}};
     static const w8a8_dtype outs[] = {W8A8_BF16, W8A8_FP16, W8A8_FP32};
     static const w8a8_scale_kind kinds[] = {W8A8_SCALE_TENSOR, W8A8_SCALE_ROW};
+    enum { SHAPES = sizeof shapes / sizeof shapes[0], RUNS = SHAPES * BLOCK_CONFIG_COUNT };
+    static w8a8_problem problems[RUNS];
+    test_prewarm *l = test_prewarm_new(ctx, &gemm_family_sm90);
+    for (int s = 0; s < SHAPES; s++)
+        for (int ci = 0; ci < BLOCK_CONFIG_COUNT; ci++) {
+            int v = s + ci;
+            w8a8_problem *p = &problems[s * BLOCK_CONFIG_COUNT + ci];
+            w8a8_problem_init(p, shapes[s][0], shapes[s][1], shapes[s][2], W8A8_E4M3,
+                              outs[v % 3]);
+            p->b_type = v % 5 == 4 ? W8A8_E5M2 : W8A8_E4M3;
+            p->a_scale.kind = kinds[v % 2];
+            p->b_scale.kind = kinds[(v / 2) % 2];
+            p->bias_type = v % 4 == 0 ? W8A8_DTYPE_NONE : v % 4 == 1 ? W8A8_FP32 : p->out_type;
+            p->accum = W8A8_ACCUM_PROMOTED;
+            p->ldc = test_padded_ldc(shapes[s][1]);
+            ck_assert(gemm_promotes(p) && gemm_family_sm90.supports(ctx, p));
+            test_prewarm_add(l, p, block_configs[ci]);
+        }
+    test_prewarm_run(l, problems, RUNS);
     pgen_rng rng;
     pgen_rng_seed(&rng, SEED + 4);
     int runs = 0, failures = 0;
-    for (int s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++)
-        for (int ci = 0; ci < BLOCK_CONFIG_COUNT; ci++) {
-            int v = s + ci;
-            w8a8_problem p;
-            w8a8_problem_init(&p, shapes[s][0], shapes[s][1], shapes[s][2], W8A8_E4M3,
-                              outs[v % 3]);
-            p.b_type = v % 5 == 4 ? W8A8_E5M2 : W8A8_E4M3;
-            p.a_scale.kind = kinds[v % 2];
-            p.b_scale.kind = kinds[(v / 2) % 2];
-            p.bias_type = v % 4 == 0 ? W8A8_DTYPE_NONE : v % 4 == 1 ? W8A8_FP32 : p.out_type;
-            p.accum = W8A8_ACCUM_PROMOTED;
-            p.ldc = test_padded_ldc(shapes[s][1]);
-            ck_assert(gemm_promotes(&p) && gemm_family_sm90.supports(ctx, &p));
-            pgen_case c;
-            ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
-            failures += !check_case(&c, block_configs[ci]);
-            runs++;
-            pgen_case_destroy(&c);
-        }
+    for (int i = 0; i < RUNS; i++, runs++) {
+        pgen_case c;
+        ck_assert_int_eq(pgen_case_create(ctx, &rng, &problems[i], &c), W8A8_OK);
+        failures += !check_case(&c, block_configs[i % BLOCK_CONFIG_COUNT]);
+        pgen_case_destroy(&c);
+    }
     printf("sm90: %d promoted config × shape runs, %d failed\n", runs, failures);
     ck_assert_msg(failures == 0, "%d of %d promoted runs differ from the reference", failures,
                   runs);

@@ -2,6 +2,8 @@
 #include <ftw.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <stdio.h>
@@ -283,24 +285,94 @@ void test_block_problem(w8a8_problem *p, const int64_t shape[3], int v)
     p->ldc = test_padded_ldc(shape[1]);
 }
 
+#define PREWARM_MAX 1024
+#define PREWARM_THREADS 32
+
+struct test_prewarm {
+    w8a8_context *ctx;
+    const gemm_family *family;
+    char defines[PREWARM_MAX][512];
+    int count;
+    atomic_int next;
+};
+
+test_prewarm *test_prewarm_new(w8a8_context *ctx, const gemm_family *family)
+{
+    test_prewarm *l = calloc(1, sizeof *l);
+    ck_assert_ptr_nonnull(l);
+    l->ctx = ctx;
+    l->family = family;
+    return l;
+}
+
+void test_prewarm_add(test_prewarm *l, const w8a8_problem *p, const char *config)
+{
+    char defines[512];
+    /* a config the family refuses compiles nothing: its run reports the refusal */
+    if (gemm_family_defines(l->family, l->ctx, p, config, defines, sizeof defines) != W8A8_OK)
+        return;
+    for (int i = 0; i < l->count; i++)
+        if (strcmp(l->defines[i], defines) == 0)
+            return;
+    ck_assert_int_lt(l->count, PREWARM_MAX);
+    snprintf(l->defines[l->count++], sizeof l->defines[0], "%s", defines);
+}
+
+static void *prewarm_thread(void *arg)
+{
+    test_prewarm *l = arg;
+    const char *arch = l->family->arch ? l->family->arch : l->ctx->arch;
+    for (int i; (i = atomic_fetch_add(&l->next, 1)) < l->count;)
+        w8a8_kernel_compile(l->ctx, l->family->name, l->defines[i], arch, NULL, NULL);
+    return NULL;
+}
+
+void test_prewarm_run(test_prewarm *l, const w8a8_problem *problems, int count)
+{
+    pgen_prewarm(l->ctx, problems, count);
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int threads = cpus < 1 ? 1 : cpus > PREWARM_THREADS ? PREWARM_THREADS : (int)cpus;
+    pthread_t ids[PREWARM_THREADS];
+    int started = 0;
+    atomic_init(&l->next, 0);
+    for (int i = 0; i < threads; i++)
+        if (pthread_create(&ids[started], NULL, prewarm_thread, l) == 0)
+            started++;
+    if (started == 0)
+        prewarm_thread(l);
+    for (int i = 0; i < started; i++)
+        pthread_join(ids[i], NULL);
+    free(l);
+}
+
 void test_family_block_shapes(w8a8_context *ctx, const gemm_family *family, uint64_t seed,
                               const int64_t (*shapes)[3], int shape_count,
                               const char *const *configs, int config_count, const char *label)
 {
+    w8a8_problem *problems = calloc((size_t)(shape_count * config_count), sizeof *problems);
+    ck_assert_ptr_nonnull(problems);
+    test_prewarm *l = test_prewarm_new(ctx, family);
+    for (int s = 0; s < shape_count; s++)
+        for (int ci = 0; ci < config_count; ci++) {
+            w8a8_problem *p = &problems[s * config_count + ci];
+            test_block_problem(p, shapes[s], s + ci);
+            ck_assert(family->supports(ctx, p));
+            test_prewarm_add(l, p, configs[ci]);
+        }
+    test_prewarm_run(l, problems, shape_count * config_count);
     pgen_rng rng;
     pgen_rng_seed(&rng, seed);
     int runs = 0, failures = 0;
     for (int s = 0; s < shape_count; s++)
         for (int ci = 0; ci < config_count; ci++) {
-            w8a8_problem p;
-            test_block_problem(&p, shapes[s], s + ci);
-            ck_assert(family->supports(ctx, &p));
             pgen_case c;
-            ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
+            ck_assert_int_eq(pgen_case_create(ctx, &rng, &problems[s * config_count + ci], &c),
+                             W8A8_OK);
             failures += !test_family_matches_reference(ctx, family, &c, configs[ci]);
             runs++;
             pgen_case_destroy(&c);
         }
+    free(problems);
     printf("%s: %d block-scaled config × shape runs, %d failed\n", label, runs, failures);
     ck_assert_msg(failures == 0, "%d of %d block-scaled runs differ from the reference",
                   failures, runs);

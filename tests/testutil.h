@@ -60,6 +60,14 @@ void test_family_each_trait(w8a8_context *ctx, const gemm_family *family, uint64
  * scale matrix row-major or K-major, its ld padded on two of three, bias none / fp32 / the
  * out dtype, out rows padded (test_padded_ldc). */
 void test_block_problem(w8a8_problem *p, const int64_t shape[3], int v);
+/* Compiling ahead: the kernels of every (problem, config) added, and the reference kernels
+ * of the problems, compiled on a thread per CPU into the disk store, so the runs load them
+ * instead of compiling one at a time (errors are left for the runs to report). */
+typedef struct test_prewarm test_prewarm;
+test_prewarm *test_prewarm_new(w8a8_context *ctx, const gemm_family *family);
+void test_prewarm_add(test_prewarm *l, const w8a8_problem *p, const char *config);
+/* Compiles what l holds and the reference kernels of problems[0..count), then frees l. */
+void test_prewarm_run(test_prewarm *l, const w8a8_problem *problems, int count);
 /* Every shape × config with test_block_problem's (shape s, config c)-th problem, v = s + c,
  * through `family` against the reference (the data drawn from one generator seeded with
  * seed); prints "<label>: N block-scaled config × shape runs, F failed"; fails the test if the
