@@ -452,12 +452,13 @@ W8A8_DEVICE void g80_promote(g80_acc_t (&acc)[G80_MT][G80_NT][4],
 #define G80_HOIST                                                                                 \
     (W8A8_AZP == W8A8_Z_NONE && G80_MT * G80_NT * 4 == 128 &&                                     \
      G80_NT * (W8A8_BIAS_TYPE != W8A8_T_NONE ? 4 : 2) <= 32)
+template <bool INSIDE = false>
 W8A8_DEVICE void g80_col_terms(const w8a8_gemm_args &args, long long col, float (&sb)[2],
                                float (&bias)[2])
 {
 #pragma unroll
     for (int j = 0; j < 2; ++j) {
-        const bool in = col + j < args.n;
+        const bool in = INSIDE || col + j < args.n;
         sb[j] = in ? w8a8_b_scale_at(args, col + j) : 0.0f;
         bias[j] = in ? w8a8_load_bias(args.bias, col + j) : 0.0f;
     }
@@ -518,6 +519,7 @@ W8A8_DEVICE void g80_store(const w8a8_gemm_args &args, const g80_acc_t (&acc)[G8
  * function for both (a template on the destination) took ptxas (CUDA 13, sm_90) from 227
  * registers to 255 and 76–104 bytes of spills for a 128×128 INT8 tile with fp32 out, a zero
  * point and a bias. */
+template <bool INSIDE>
 W8A8_DEVICE void g80_stage(const w8a8_gemm_args &args, const g80_acc_t (&acc)[G80_MT][G80_NT][4],
                            unsigned char *tile, int r0, int c0, long long m0, long long n0)
 {
@@ -527,30 +529,30 @@ W8A8_DEVICE void g80_stage(const w8a8_gemm_args &args, const g80_acc_t (&acc)[G8
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
             const long long row = m0 + r0 + 16 * mi + 8 * h;
-            sa[mi][h] = row < args.m ? w8a8_a_scale_at(args, row) : 0.0f;
+            sa[mi][h] = INSIDE || row < args.m ? w8a8_a_scale_at(args, row) : 0.0f;
         }
     float sb[G80_NT][2], bias[G80_NT][2]; /* as in g80_store */
 #pragma unroll
     for (int ni = 0; ni < G80_NT; ++ni)
         if (G80_HOIST)
-            g80_col_terms(args, n0 + c0 + 8 * ni, sb[ni], bias[ni]);
+            g80_col_terms<INSIDE>(args, n0 + c0 + 8 * ni, sb[ni], bias[ni]);
 #pragma unroll
     for (int ni = 0; ni < G80_NT; ++ni) {
         const int c = c0 + 8 * ni;
         const long long col = n0 + c;
         if (!G80_HOIST)
-            g80_col_terms(args, col, sb[ni], bias[ni]);
+            g80_col_terms<INSIDE>(args, col, sb[ni], bias[ni]);
 #pragma unroll
         for (int mi = 0; mi < G80_MT; ++mi)
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
                 const int r = r0 + 16 * mi + 8 * h;
                 const long long row = m0 + r;
-                const bool live = row < args.m && col < args.n;
+                const bool live = INSIDE || (row < args.m && col < args.n);
                 const float v0 = live ? w8a8_azp_corrected(args, acc[mi][ni][2 * h], row, col) *
                                             sa[mi][h] * sb[ni][0] + bias[ni][0]
                                       : 0.0f;
-                const float v1 = live && col + 1 < args.n
+                const float v1 = live && (INSIDE || col + 1 < args.n)
                                      ? w8a8_azp_corrected(args, acc[mi][ni][2 * h + 1], row,
                                                           col + 1) * sa[mi][h] * sb[ni][1] +
                                            bias[ni][1]
@@ -564,11 +566,31 @@ W8A8_DEVICE void g80_stage(const w8a8_gemm_args &args, const g80_acc_t (&acc)[G8
  * M, each stored whole where it lies inside N and `aligned` (out and the row pitch are 16-byte
  * multiples), element by element otherwise. */
 W8A8_DEVICE void g80_store_staged(const w8a8_gemm_args &args, const unsigned char *tile,
-                                  long long m0, long long n0, int tid)
+                                  long long m0, long long n0, int tid, bool inside)
 {
     const int per = 16 / W8A8_OUT_BYTES; /* elements a chunk */
     const long long pitch = args.ldc * W8A8_OUT_BYTES;
     const bool aligned = (((unsigned long long)args.out | (unsigned long long)pitch) & 15) == 0;
+    if constexpr (G80_THREADS % G80_OUT_CHUNKS == 0 &&
+                  G80_BM % (G80_THREADS / G80_OUT_CHUNKS) == 0) {
+        /* a tile inside M and N: every chunk whole, a thread's chunk column the same in
+         * every pass and its rows THREADS / CHUNKS apart, one pointer stepped a pass (the
+         * general loop below costs 38 instructions a chunk: 64-bit bounds and addresses) */
+        if (inside && aligned) {
+            constexpr int rows = G80_THREADS / G80_OUT_CHUNKS;
+            const int r = tid / G80_OUT_CHUNKS, c = tid % G80_OUT_CHUNKS;
+            const unsigned char *src = tile + r * G80_OUT_ROW + 16 * c;
+            unsigned char *dst =
+                (unsigned char *)args.out + (m0 + r) * pitch + n0 * W8A8_OUT_BYTES + 16 * c;
+            const long long step = rows * pitch;
+#pragma unroll 4
+            for (int p = 0; p < G80_BM / rows; ++p) {
+                *(uint4 *)dst = *(const uint4 *)(src + p * rows * G80_OUT_ROW);
+                dst += step;
+            }
+            return;
+        }
+    }
     for (int i = tid; i < G80_BM * G80_OUT_CHUNKS; i += G80_THREADS) {
         const int r = i / G80_OUT_CHUNKS, c = i % G80_OUT_CHUNKS;
         const long long row = m0 + r, col = n0 + (long long)c * per;
@@ -854,11 +876,17 @@ extern "C" __global__ void G80_BOUNDS w8a8_sm80_gemm(const w8a8_gemm_args args)
     /* the ring (or the partial sums) is free once every thread is here */
     w8a8_cp_async_wait<0>();
     __syncthreads();
-    if (slice == 0)
-        g80_stage(args, acc, g80_smem, warp_m * G80_WM + (lane >> 2),
-                  warp_n * G80_WN + 2 * (lane & 3), m0, n0);
+    /* a tile inside M and N stages and stores without bounds (g80_stage, g80_store_staged) */
+    const bool inside = m0 + G80_BM <= args.m && n0 + G80_BN <= args.n;
+    if (slice == 0) {
+        const int r0 = warp_m * G80_WM + (lane >> 2), c0 = warp_n * G80_WN + 2 * (lane & 3);
+        if (inside)
+            g80_stage<true>(args, acc, g80_smem, r0, c0, m0, n0);
+        else
+            g80_stage<false>(args, acc, g80_smem, r0, c0, m0, n0);
+    }
     __syncthreads();
-    g80_store_staged(args, g80_smem, m0, n0, tid);
+    g80_store_staged(args, g80_smem, m0, n0, tid, inside);
 #else
     if (slice != 0)
         return;
