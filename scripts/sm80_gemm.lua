@@ -123,8 +123,8 @@ local function valid(c, problem, device)
     if c.slice_k > 1 and problem.m > 256 then
         return false, "slice_k is for small M"
     end
-    if c.prefetch == 1 and (warps(c) ~= 8 or c.slice_k ~= 1 or wm ~= 64 or wn ~= 64) then
-        return false, "prefetch 1: 8 warps of 64×64 warp tiles"
+    if c.prefetch == 1 and (c.slice_k ~= 1 or wm ~= 64 or wn ~= 64) then
+        return false, "prefetch 1: 64×64 warp tiles"
     end
     return true
 end
@@ -151,6 +151,7 @@ local ONE_CTA_PENALTY = { [0] = 1.06, [1] = 0.97 }
 -- e4m3 at 2048–4096 × 4096–6144 × 4096–14336, bench/results-2026-11-27-s34/d1/; Ampere
 -- unmeasured, given the same)
 local ONE_CTA_PENALTY_F16 = { [0] = 1.06, [1] = 1.30 }
+local TWO_CTA_PREFETCH = 0.97
 local FP8_F16_MMA = 2.5
 local MAX_THREADS = { [80] = 2048, [90] = 2048 }
 
@@ -196,6 +197,10 @@ local function cost_model(c, problem, device)
     -- prefetch 0 about 1.06.
     if per_sm == 1 then
         per_k = per_k * (f16 and ONE_CTA_PENALTY_F16 or ONE_CTA_PENALTY)[c.prefetch]
+    elseif c.prefetch == 1 and not f16 then
+        -- two 4-warp CTAs an SM with prefetch 1 (64×64 warp tiles, 254 registers): as much
+        -- ahead of prefetch 0 as one 8-warp CTA is (not yet measured)
+        per_k = per_k * TWO_CTA_PREFETCH
     end
     local out = out_bytes(problem)
     -- lanes' 4/8-byte stores fill half of each 32-byte sector; staged: whole 16-byte chunks,
@@ -219,8 +224,10 @@ local function cost_model(c, problem, device)
     -- first candidates differ in tile shape first
     -- (and square warp tiles first: fewer ldmatrix bytes per mma)
     local steps = (c.group == 8 and 0 or 1) + (c.block_k == 128 and 0 or 1)
-        -- (valid() offers prefetch 1 only on 8-warp 64×64 tiles, where it is the usual choice)
-        + ((c.prefetch == 0 and wm == 64 and wn == 64 and warps(c) == 8) and 1 or 0)
+        -- (valid() offers prefetch 1 only on 64×64 warp tiles: the usual choice there, but for
+        -- FP8 as f16 mmas on 4-warp tiles, unmeasured)
+        + ((c.prefetch == 0 and wm == 64 and wn == 64 and (warps(c) == 8 or not f16)) and 1 or 0)
+        + ((c.prefetch == 1 and warps(c) == 4 and f16) and 1 or 0)
         + math.abs(math.log(wm / wn, 2)) * 0.5
         + math.abs(c.stages - math.min(4, math.max(2, k_tiles))) * 0.5
     return cost * (1 + 0.02 * steps)

@@ -56,6 +56,8 @@ static const char *const configs[] = {
     "block_m=32,block_n=96,block_k=128,stages=3,warps_m=2,warps_n=1,slice_k=4,group=8,epilogue=1",
     "block_m=64,block_n=256,block_k=128,stages=2,warps_m=1,warps_n=4,slice_k=1,group=3,prefetch=1,"
     "epilogue=1",
+    "block_m=128,block_n=128,block_k=128,stages=3,warps_m=2,warps_n=2,slice_k=1,group=8,prefetch=1,"
+    "epilogue=1",
 };
 #define CONFIG_COUNT ((int)(sizeof configs / sizeof configs[0]))
 

@@ -45,6 +45,11 @@ static const char *const heavy_configs[] = {
     "block_m=128,block_n=64,block_k=128,stages=2,warps_m=1,warps_n=2,slice_k=2,group=8",
     "block_m=128,block_n=256,block_k=128,stages=2,warps_m=2,warps_n=4,slice_k=1,group=8,prefetch=1",
     "block_m=256,block_n=128,block_k=64,stages=2,warps_m=4,warps_n=2,slice_k=1,group=8,prefetch=1",
+    /* prefetch 1 on 4-warp CTAs (two an SM): 64×64 warp tiles in each warp grid */
+    "block_m=128,block_n=128,block_k=128,stages=2,warps_m=2,warps_n=2,slice_k=1,group=8,prefetch=1",
+    "block_m=64,block_n=256,block_k=64,stages=2,warps_m=1,warps_n=4,slice_k=1,group=8,prefetch=1",
+    "block_m=256,block_n=64,block_k=128,stages=2,warps_m=4,warps_n=1,slice_k=1,group=8,prefetch=1,"
+    "epilogue=1",
     "block_m=128,block_n=128,block_k=128,stages=2,warps_m=2,warps_n=2,slice_k=1,group=8,epilogue=1",
     "block_m=32,block_n=256,block_k=128,stages=2,warps_m=1,warps_n=2,slice_k=4,group=8,epilogue=1",
 };
