@@ -23,10 +23,12 @@
 --   prefetch           the main loop: 0 waits for each K tile's stage before its first
 --                      fragments; 1 loads them ahead, under the previous tile's last mmas,
 --                      with the barrier after the second-to-last step (more registers live).
---                      Offered for 8-warp CTAs of 64×64 warp tiles (one CTA per SM either
+--                      Offered for CTAs of 64×64 warp tiles: 8 warps (one CTA per SM either
 --                      way), where it measured 10–20 % faster on an H100 (INT8, 4096 ×
---                      4096/28672 × 4096, bench/results-2026-11-25-s14/); elsewhere it costs
---                      the second CTA per SM (a 64×32 tile: 126 → 196 registers) and lost
+--                      4096/28672 × 4096, bench/results-2026-11-25-s14/), and 4 warps (two
+--                      CTAs per SM either way: 254 registers; 1.07× on an H200, INT8 128×128,
+--                      bench/results-2026-11-28-s37/d5/); on smaller warp tiles it costs the
+--                      second CTA per SM (a 64×32 tile: 126 → 196 registers) and lost
 --   epilogue           0: each lane stores its outputs from registers (4/8-byte stores, half
 --                      of each 32-byte sector); 1: the tile is staged in shared memory and
 --                      leaves in 16-byte row chunks. On an H100 a 4096 × 4096 output costs
@@ -198,8 +200,10 @@ local function cost_model(c, problem, device)
     if per_sm == 1 then
         per_k = per_k * (f16 and ONE_CTA_PENALTY_F16 or ONE_CTA_PENALTY)[c.prefetch]
     elseif c.prefetch == 1 and not f16 then
-        -- two 4-warp CTAs an SM with prefetch 1 (64×64 warp tiles, 254 registers): as much
-        -- ahead of prefetch 0 as one 8-warp CTA is (not yet measured)
+        -- two 4-warp CTAs an SM with prefetch 1 (64×64 warp tiles, 254 registers): ranked as
+        -- the 8-warp CTA with prefetch 1. Measured on an H200 (INT8, staged epilogue,
+        -- bench/results-2026-11-28-s37/d5/): 128×128 tiles ran 1.07× their prefetch-0 twin,
+        -- 1.005-1.018× the best 8-warp config at K = 4096 and 0.975-0.996× at K ≥ 8192
         per_k = per_k * TWO_CTA_PREFETCH
     end
     local out = out_bytes(problem)
@@ -225,7 +229,7 @@ local function cost_model(c, problem, device)
     -- (and square warp tiles first: fewer ldmatrix bytes per mma)
     local steps = (c.group == 8 and 0 or 1) + (c.block_k == 128 and 0 or 1)
         -- (valid() offers prefetch 1 only on 64×64 warp tiles: the usual choice there, but for
-        -- FP8 as f16 mmas on 4-warp tiles, unmeasured)
+        -- FP8 as f16 mmas on 4-warp tiles, not measured)
         + ((c.prefetch == 0 and wm == 64 and wn == 64 and (warps(c) == 8 or not f16)) and 1 or 0)
         + ((c.prefetch == 1 and warps(c) == 4 and f16) and 1 or 0)
         + math.abs(math.log(wm / wn, 2)) * 0.5
