@@ -34,8 +34,9 @@
  *      before its first step, B before its second when it has more than two), so ldmatrix
  *      does not queue behind a whole tile of copies. It keeps more registers live (ptxas,
  *      CUDA 13, sm_90, INT8: 126 → 196 for a 64×32 warp tile, which then loses its second
- *      CTA per SM; 220 → 234 for 64×64, which has one CTA of 8 warps per SM either way and
- *      where it measured 10–20 % faster on an H100: scripts/sm80_gemm.lua offers it there).
+ *      CTA per SM; 220 → 234 for 64×64, which keeps its CTAs per SM either way: one of 8
+ *      warps, where it measured 10–20 % faster on an H100, or two of 4 warps at 254 registers,
+ *      1.07× on an H200: scripts/sm80_gemm.lua offers it for 64×64 warp tiles).
  *
  * Block scales (A 1×128, B 128×128): BLOCK_K = 128 makes a K tile one scale block, so the
  * tile's mmas go into a zeroed temporary and are promoted, acc += tmp · sa[m, kb] · sb[n/128,
@@ -72,7 +73,8 @@
  *                                    bytes, 8 rows a warp store); 1: the tile is staged in
  *                                    shared memory (rows padded by 16 bytes) and leaves in
  *                                    16-byte row chunks (element stores where a chunk
- *                                    crosses N or out / ldc are not 16-byte aligned)
+ *                                    crosses N or out / ldc are not 16-byte aligned; a
+ *                                    tile inside M and N without any bounds check)
  * Problem traits: A_TYPE, B_TYPE (E4M3/E5M2 mixes or INT8 with INT8, from sm_80 on; FP8 on
  * sm_80/86/90 as f16 mmas, G80_F16), OUT_TYPE (BF16, FP16, FP32), BIAS_TYPE (NONE, OUT_TYPE
  * or FP32), A_SCALE and B_SCALE (TENSOR or ROW each, or BLOCK on both), AZP (INT8 only: NONE,
