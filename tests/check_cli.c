@@ -51,6 +51,16 @@ static void expect(const char *args, int code, const char *needle)
     ck_assert_msg(strstr(out, needle), "w8a8 %s: no '%s' in:\n%s", args, needle, out);
 }
 
+/* A --db that names no file: the reading subcommands list nothing, exit 0 and say why. */
+START_TEST(missing_db_is_reported)
+{
+    expect("cache --db /nonexistent-w8a8-dir/user.db list", 0,
+           "/nonexistent-w8a8-dir/user.db: no such file; the user database reads as empty");
+    expect("cache --db /nonexistent-w8a8-dir/user.db --json show 16,4096,4096", 0,
+           "no such file");
+}
+END_TEST
+
 START_TEST(usage_errors_exit_2)
 {
     expect("", 2, "usage: w8a8");
@@ -244,6 +254,7 @@ int main(void)
     TCase *tc = tcase_create("cli");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, usage_errors_exit_2);
+    tcase_add_test(tc, missing_db_is_reported);
     tcase_add_test(tc, bench_reports_a_bad_shape_and_exits_1);
     tcase_add_test(tc, hostile_spaces_fail_with_file_and_line);
     tcase_add_test(tc, bytecode_space_is_refused);

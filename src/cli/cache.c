@@ -1,9 +1,11 @@
 /* `w8a8 cache`: list, show, explain, export, import, merge and prune the tuning databases.
  * Global options anywhere on the line: --db PATH (the user database; sets W8A8_CACHE_DB for
  * this run) and --json (listings print one JSON object per line). */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cli.h"
@@ -32,6 +34,7 @@ typedef struct cache_args {
     int argc;
     char **argv; /* malloc'ed, argc entries at most those of the command line */
     bool json;
+    const char *db; /* --db's path, or NULL */
 } cache_args;
 
 static int usage_error(const char *message, const char *arg)
@@ -442,7 +445,8 @@ static int split_globals(int argc, char **argv, cache_args *a)
         } else if (strcmp(argv[i], "--db") == 0) {
             if (i + 1 >= argc || !argv[i + 1][0])
                 return usage_error("--db needs a path", NULL);
-            setenv("W8A8_CACHE_DB", argv[++i], 1);
+            a->db = argv[++i];
+            setenv("W8A8_CACHE_DB", a->db, 1);
         } else {
             a->argv[a->argc++] = argv[i];
         }
@@ -451,6 +455,16 @@ static int split_globals(int argc, char **argv, cache_args *a)
 }
 
 static int cache_dispatch(cache_args *a);
+
+/* A --db naming no file reads as an empty user database (one is created only where rows are
+ * written): the reading subcommands say so, or a mistyped path would list nothing and exit 0. */
+static void warn_missing_db(const char *path)
+{
+    struct stat st;
+    if (path && stat(path, &st) != 0 && errno == ENOENT)
+        fprintf(stderr, "w8a8: warning: %s: no such file; the user database reads as empty\n",
+                path);
+}
 
 int cmd_cache(int argc, char **argv)
 {
@@ -470,6 +484,9 @@ static int cache_dispatch(cache_args *a_in)
         fputs(usage_text, stdout);
         return 0;
     }
+    if (strcmp(sub, "list") == 0 || strcmp(sub, "show") == 0 || strcmp(sub, "explain") == 0 ||
+        strcmp(sub, "export") == 0)
+        warn_missing_db(a.db);
     if (strcmp(sub, "list") == 0)
         return cache_list_or_show(&a, false);
     if (strcmp(sub, "show") == 0)
