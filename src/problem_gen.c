@@ -414,61 +414,66 @@ w8a8_status pgen_run_family_gpu(w8a8_context *ctx, const struct gemm_family *fam
 
 #define PGEN_MAX_THREADS 32
 
-typedef struct prewarm_work {
+/* The define strings still to compile: entry i at defines + i · stride. */
+typedef struct compile_work {
     w8a8_context *ctx;
-    char (*defines)[W8A8_CONFIG_BYTES];
+    const char *template_name, *arch, *defines;
+    size_t stride;
     int count;
     atomic_int next;
-} prewarm_work;
+} compile_work;
 
-static void *prewarm_thread(void *arg)
+static void *compile_thread(void *arg)
 {
-    prewarm_work *work = arg;
+    compile_work *work = arg;
     for (int i; (i = atomic_fetch_add(&work->next, 1)) < work->count;)
-        w8a8_kernel_compile(work->ctx, "reference_gemm", work->defines[i], work->ctx->arch, NULL,
-                            NULL);
+        w8a8_kernel_compile(work->ctx, work->template_name, work->defines + (size_t)i * work->stride,
+                            work->arch, NULL, NULL);
     return NULL;
 }
 
-/* Distinct define strings of the problems into work->defines (allocated). */
-static bool prewarm_collect(prewarm_work *work, const w8a8_problem *problems, int count)
+void pgen_compile_each(w8a8_context *ctx, const char *template_name, const char *arch,
+                       const char *defines, size_t stride, int count)
 {
-    work->defines = calloc((size_t)count, sizeof *work->defines);
-    if (!work->defines)
-        return false;
-    for (int i = 0; i < count; i++) {
-        char text[W8A8_CONFIG_BYTES];
-        if (gemm_defines(work->ctx, &problems[i], NULL, text, sizeof text) != W8A8_OK)
-            continue;
-        bool seen = false;
-        for (int j = 0; j < work->count && !seen; j++)
-            seen = strcmp(work->defines[j], text) == 0;
-        if (!seen)
-            memcpy(work->defines[work->count++], text, sizeof text);
-    }
-    return true;
+    if (count <= 0)
+        return;
+    compile_work work = {.ctx = ctx, .template_name = template_name, .arch = arch,
+                         .defines = defines, .stride = stride, .count = count};
+    atomic_init(&work.next, 0);
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int threads = cpus < 1 ? 1 : cpus > PGEN_MAX_THREADS ? PGEN_MAX_THREADS : (int)cpus;
+    pthread_t ids[PGEN_MAX_THREADS];
+    int started = 0;
+    for (int i = 0; i < threads; i++)
+        if (pthread_create(&ids[started], NULL, compile_thread, &work) == 0)
+            started++;
+    if (started == 0)
+        compile_thread(&work);
+    for (int i = 0; i < started; i++)
+        pthread_join(ids[i], NULL);
 }
 
 void pgen_prewarm(w8a8_context *ctx, const w8a8_problem *problems, int count)
 {
     if (!ctx->has_device || (ctx->flags & W8A8_CONTEXT_NO_DISK_CACHE) || count <= 0)
         return;
-    prewarm_work work = {.ctx = ctx};
-    atomic_init(&work.next, 0);
-    if (!prewarm_collect(&work, problems, count))
+    /* the problems' distinct define strings */
+    char (*defines)[W8A8_CONFIG_BYTES] = calloc((size_t)count, sizeof *defines);
+    if (!defines)
         return;
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    int threads = cpus < 1 ? 1 : cpus > PGEN_MAX_THREADS ? PGEN_MAX_THREADS : (int)cpus;
-    pthread_t ids[PGEN_MAX_THREADS];
-    int started = 0;
-    for (int i = 0; i < threads; i++)
-        if (pthread_create(&ids[started], NULL, prewarm_thread, &work) == 0)
-            started++;
-    if (started == 0)
-        prewarm_thread(&work);
-    for (int i = 0; i < started; i++)
-        pthread_join(ids[i], NULL);
-    free(work.defines);
+    int distinct = 0;
+    for (int i = 0; i < count; i++) {
+        char text[W8A8_CONFIG_BYTES];
+        if (gemm_defines(ctx, &problems[i], NULL, text, sizeof text) != W8A8_OK)
+            continue;
+        bool seen = false;
+        for (int j = 0; j < distinct && !seen; j++)
+            seen = strcmp(defines[j], text) == 0;
+        if (!seen)
+            memcpy(defines[distinct++], text, sizeof text);
+    }
+    pgen_compile_each(ctx, "reference_gemm", ctx->arch, defines[0], sizeof defines[0], distinct);
+    free(defines);
 }
 
 /* ---- comparison and reports ------------------------------------------------------------------- */

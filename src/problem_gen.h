@@ -71,6 +71,11 @@ w8a8_status pgen_run_family_gpu(w8a8_context *ctx, const struct gemm_family *fam
  * one at a time. Does nothing without a device or with the disk store disabled; compile
  * errors are left for the runs to report. */
 void pgen_prewarm(w8a8_context *ctx, const w8a8_problem *problems, int count);
+/* Compiles template_name's kernel of each of `count` define strings (the i-th at defines +
+ * i · stride) for arch on a thread per CPU, into the on-disk cubin store; compile errors are
+ * left for whoever runs them. */
+void pgen_compile_each(w8a8_context *ctx, const char *template_name, const char *arch,
+                       const char *defines, size_t stride, int count);
 
 /* Comparison of an output with the CPU reference's. */
 typedef struct pgen_result {

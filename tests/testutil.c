@@ -2,8 +2,6 @@
 #include <ftw.h>
 #include <limits.h>
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <stdio.h>
@@ -286,14 +284,12 @@ void test_block_problem(w8a8_problem *p, const int64_t shape[3], int v)
 }
 
 #define PREWARM_MAX 1024
-#define PREWARM_THREADS 32
 
 struct test_prewarm {
     w8a8_context *ctx;
     const gemm_family *family;
     char defines[PREWARM_MAX][512];
     int count;
-    atomic_int next;
 };
 
 test_prewarm *test_prewarm_new(w8a8_context *ctx, const gemm_family *family)
@@ -318,30 +314,11 @@ void test_prewarm_add(test_prewarm *l, const w8a8_problem *p, const char *config
     snprintf(l->defines[l->count++], sizeof l->defines[0], "%s", defines);
 }
 
-static void *prewarm_thread(void *arg)
-{
-    test_prewarm *l = arg;
-    const char *arch = l->family->arch ? l->family->arch : l->ctx->arch;
-    for (int i; (i = atomic_fetch_add(&l->next, 1)) < l->count;)
-        w8a8_kernel_compile(l->ctx, l->family->name, l->defines[i], arch, NULL, NULL);
-    return NULL;
-}
-
 void test_prewarm_run(test_prewarm *l, const w8a8_problem *problems, int count)
 {
     pgen_prewarm(l->ctx, problems, count);
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    int threads = cpus < 1 ? 1 : cpus > PREWARM_THREADS ? PREWARM_THREADS : (int)cpus;
-    pthread_t ids[PREWARM_THREADS];
-    int started = 0;
-    atomic_init(&l->next, 0);
-    for (int i = 0; i < threads; i++)
-        if (pthread_create(&ids[started], NULL, prewarm_thread, l) == 0)
-            started++;
-    if (started == 0)
-        prewarm_thread(l);
-    for (int i = 0; i < started; i++)
-        pthread_join(ids[i], NULL);
+    pgen_compile_each(l->ctx, l->family->name, l->family->arch ? l->family->arch : l->ctx->arch,
+                      l->defines[0], sizeof l->defines[0], l->count);
     free(l);
 }
 
