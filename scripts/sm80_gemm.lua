@@ -34,6 +34,11 @@
 --                      leaves in 16-byte row chunks. On an H100 a 4096 × 4096 output costs
 --                      48 µs whatever K is with 0, 26 µs with 1 (bench/sm80_probe.sh: prologue,
 --                      epilogue, launch), and the tuner chose 1 for every INT8 key at M ≥ 2048
+--   persist            1: as many CTAs as fit the device at once, each looping over tiles; the
+--                      next tile's first K tiles load into the stages the epilogue leaves
+--                      alone while it runs (the pipeline's fill overlaps the epilogue).
+--                      Offered with one K slice, without block scales, when there are more
+--                      tiles than resident CTAs
 
 local WARP = 32
 local MAX_ACC_REGS = 128        -- accumulators per thread the host allows (block: both sets)
@@ -88,6 +93,17 @@ local function smem_bytes(c, problem)
     return math.max(ring, partials, staged)
 end
 
+-- CTAs of c an SM holds at once (threads, registers as modelled, shared memory)
+local MAX_THREADS = { [80] = 2048, [90] = 2048 }
+local function resident(c, problem, device)
+    local threads = WARP * warps(c)
+    local max_threads = MAX_THREADS[cc_of(device)] or 1536
+    local regs = math.min(REGS_PER_THREAD_MAX, registers(c, problem))
+    local by_regs = (device.regs_per_sm or 65536) // (threads * regs)
+    local by_smem = device.max_smem // smem_bytes(c, problem)
+    return math.max(1, math.min(max_threads // threads, by_regs, by_smem, 16))
+end
+
 local function valid(c, problem, device)
     local w = warps(c)
     if w ~= 4 and w ~= 8 then
@@ -128,6 +144,16 @@ local function valid(c, problem, device)
     if c.prefetch == 1 and (c.slice_k ~= 1 or wm ~= 64 or wn ~= 64) then
         return false, "prefetch 1: 64×64 warp tiles"
     end
+    if c.persist == 1 then
+        if c.slice_k ~= 1 or is_block(problem) then
+            return false, "persist 1: one K slice, per-tensor or per-row scales"
+        end
+        -- with one wave or less every CTA has one tile: the same kernel as persist 0
+        local tiles = ceil_div(problem.m, c.block_m) * ceil_div(problem.n, c.block_n)
+        if tiles <= device.sm_count * resident(c, problem, device) then
+            return false, "persist 1: more tiles than CTAs resident at once"
+        end
+    end
     return true
 end
 
@@ -154,17 +180,10 @@ local ONE_CTA_PENALTY = { [0] = 1.06, [1] = 0.97 }
 -- unmeasured, given the same)
 local ONE_CTA_PENALTY_F16 = { [0] = 1.06, [1] = 1.30 }
 local TWO_CTA_PREFETCH = 0.97
+-- persist 1, per tile: UNMEASURED (set from the first A/B)
+local PERSIST_GAIN = 0.99
 local FP8_F16_MMA = 2.5
-local MAX_THREADS = { [80] = 2048, [90] = 2048 }
 
-local function resident(c, problem, device)
-    local threads = WARP * warps(c)
-    local max_threads = MAX_THREADS[cc_of(device)] or 1536
-    local regs = math.min(REGS_PER_THREAD_MAX, registers(c, problem))
-    local by_regs = (device.regs_per_sm or 65536) // (threads * regs)
-    local by_smem = device.max_smem // smem_bytes(c, problem)
-    return math.max(1, math.min(max_threads // threads, by_regs, by_smem, 16))
-end
 
 local function cost_model(c, problem, device)
     local tiles = ceil_div(problem.m, c.block_m) * ceil_div(problem.n, c.block_n)
@@ -215,6 +234,10 @@ local function cost_model(c, problem, device)
         or c.block_m * c.block_n * out / 16
     local reduce = (c.slice_k - 1) * c.block_m * c.block_n * ACC_BYTES * 2 / SMEM_BYTES_PER_CLK
     local tile_time = k_tiles * per_k + epilogue + reduce
+    if c.persist == 1 then
+        -- the next tile's fill overlaps this one's epilogue
+        tile_time = tile_time * PERSIST_GAIN
+    end
     local waves = ceil_div(tiles, device.sm_count * per_sm)
     local compute = waves * (per_sm * tile_time) + TILE_LATENCY
     -- a partial last wave runs its CTAs with the SM to themselves
@@ -254,7 +277,8 @@ local function default(problem, device)
     local best, best_cost
     for _, s in ipairs(DEFAULT_SHAPES) do
         local c = { block_m = s[1], block_n = s[2], block_k = 128, stages = 4, warps_m = s[3],
-                    warps_n = s[4], slice_k = s[5], group = 8, prefetch = 0, epilogue = 0 }
+                    warps_n = s[4], slice_k = s[5], group = 8, prefetch = 0, epilogue = 0,
+                    persist = 0 }
         while c.stages > 2 and smem_bytes(c, problem) > device.max_smem do
             c.stages = c.stages - 1
         end
@@ -321,9 +345,10 @@ return {
         group = { 1, 8 },
         prefetch = { 0, 1 },
         epilogue = { 0, 1 },
+        persist = { 0, 1 },
     },
     order = { "block_m", "block_n", "block_k", "stages", "warps_m", "warps_n", "slice_k",
-        "group", "prefetch", "epilogue" },
+        "group", "prefetch", "epilogue", "persist" },
 
     valid = valid,
     rank = rank,

@@ -37,7 +37,7 @@
     X(cuEventSynchronize) X(cuEventElapsedTime) X(cuEventDestroy) X(cuTensorMapEncodeTiled)    \
     X(cuEventQuery) X(cuStreamQuery)                                                           \
     X(cuGetErrorName) X(cuGetErrorString) X(cuPointerGetAttribute)                             \
-    X(cuOccupancyMaxActiveClusters)
+    X(cuOccupancyMaxActiveClusters) X(cuOccupancyMaxActiveBlocksPerMultiprocessor)
 
 #define W8A8_CU_FIELD(name) __typeof__(name) *name;
 typedef struct cu_api {

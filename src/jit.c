@@ -566,6 +566,23 @@ w8a8_status jit_kernel_max_clusters(w8a8_context *ctx, const jit_kernel *kernel,
     return W8A8_OK;
 }
 
+w8a8_status jit_kernel_max_blocks_per_sm(w8a8_context *ctx, const jit_kernel *kernel,
+                                         const jit_launch *launch, int *blocks)
+{
+    *blocks = 0;
+    w8a8_status st = jit_kernel_smem_optin(ctx, kernel, launch->shared_bytes);
+    if (st != W8A8_OK)
+        return st;
+    unsigned threads = launch->block[0] * (launch->block[1] ? launch->block[1] : 1) *
+                       (launch->block[2] ? launch->block[2] : 1);
+    CUresult rc = ctx->cu->cuOccupancyMaxActiveBlocksPerMultiprocessor(
+        blocks, kernel->function, (int)threads, launch->shared_bytes);
+    if (rc != CUDA_SUCCESS)
+        return error_cuda(ctx, rc, "cuOccupancyMaxActiveBlocksPerMultiprocessor (block %u, smem %u)",
+                          threads, launch->shared_bytes);
+    return W8A8_OK;
+}
+
 typedef struct launch_hook {
     jit_launch_hook_fn fn;
     void *user;

@@ -77,6 +77,11 @@ CUresult jit_tensor_map_encode(const w8a8_context *ctx, CUtensorMap *map, CUtens
 w8a8_status jit_kernel_max_clusters(w8a8_context *ctx, const jit_kernel *kernel,
                                     const jit_launch *launch, int *clusters);
 
+/* How many CTAs of the kernel (block and shared memory as in launch) one SM runs at once: the
+ * grid of a persistent kernel is this times the SMs. */
+w8a8_status jit_kernel_max_blocks_per_sm(w8a8_context *ctx, const jit_kernel *kernel,
+                                         const jit_launch *launch, int *blocks);
+
 /* Parses ptxas -v output in log into info (registers, smem, spills, stack) and marks the
  * kernel rejected on spills or the notes C7508, C7510, C7511, C7515. */
 void jit_parse_ptxas(const char *log, w8a8_kernel_info *info);

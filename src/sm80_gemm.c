@@ -1,10 +1,11 @@
 /* The portable tensor-core GEMM family: host side of templates/sm80_gemm.cuh (tuning space
  * scripts/sm80_gemm.lua), a cp.async + ldmatrix + mma.sync.m16n8k32 kernel for Ampere and
  * Ada (and Hopper compiled as plain sm_90). Parses a config ("block_m=128,block_n=128,
- * block_k=128,stages=4,warps_m=2,warps_n=2,slice_k=1,group=8,prefetch=0,epilogue=0";
- * prefetch and epilogue may be left out: 0), compiles the kernel for the
+ * block_k=128,stages=4,warps_m=2,warps_n=2,slice_k=1,group=8,prefetch=0,epilogue=0,persist=0";
+ * prefetch, epilogue and persist may be left out: 0), compiles the kernel for the
  * device's own arch (INT8 and FP8 from compute capability 8.0), and per call launches
- * one CTA per output tile. No workspace: split-K runs inside a CTA (K slices of warps, summed
+ * one CTA per output tile (persist 1: as many as fit the device at once, each looping over
+ * tiles, when there are more tiles than that). No workspace: split-K runs inside a CTA (K slices of warps, summed
  * in a fixed order in shared memory), so a launch is deterministic and safe under graph
  * capture. */
 #include <stddef.h>
@@ -36,10 +37,11 @@
 /* gridDim.x of every CUDA device */
 #define G80_GRID_X_MAX 2147483647LL
 
-enum { G80_I_BLOCK_M, G80_I_BLOCK_N };
+enum { G80_I_BLOCK_M, G80_I_BLOCK_N, G80_I_MAX_CTAS };
 
 typedef struct g80_config {
-    int block_m, block_n, block_k, stages, warps_m, warps_n, slice_k, group, prefetch, epilogue;
+    int block_m, block_n, block_k, stages, warps_m, warps_n, slice_k, group, prefetch, epilogue,
+        persist;
 } g80_config;
 
 /* In the space's parameter order; the canonical config string follows it. */
@@ -54,6 +56,7 @@ static const gemm_param g80_params[] = {
     {"group", offsetof(g80_config, group), 8, false},
     {"prefetch", offsetof(g80_config, prefetch), 0, false},
     {"epilogue", offsetof(g80_config, epilogue), 0, false},
+    {"persist", offsetof(g80_config, persist), 0, false},
 };
 #define G80_PARAM_COUNT (sizeof g80_params / sizeof g80_params[0])
 
@@ -125,6 +128,12 @@ static w8a8_status g80_config_check(w8a8_context *ctx, const w8a8_problem *probl
         return errorf(ctx, W8A8_INVALID, "sm80_gemm config: prefetch %d (0 or 1)", c->prefetch);
     if (c->epilogue != 0 && c->epilogue != 1)
         return errorf(ctx, W8A8_INVALID, "sm80_gemm config: epilogue %d (0 or 1)", c->epilogue);
+    if (c->persist != 0 && c->persist != 1)
+        return errorf(ctx, W8A8_INVALID, "sm80_gemm config: persist %d (0 or 1)", c->persist);
+    if (c->persist && (c->slice_k != 1 || g80_block_scaled(problem)))
+        return errorf(ctx, W8A8_INVALID,
+                      "sm80_gemm config: persist 1 needs slice_k 1 and per-tensor or per-row "
+                      "scales");
     int warps = c->warps_m * c->warps_n * c->slice_k;
     if (c->warps_m < 1 || c->warps_n < 1 || (warps != 4 && warps != 8))
         return errorf(ctx, W8A8_INVALID,
@@ -153,10 +162,14 @@ static w8a8_status g80_config_check(w8a8_context *ctx, const w8a8_problem *probl
     return W8A8_OK;
 }
 
+/* One CTA a tile, or (persist 1) at most the CTAs that fit the device at once */
 static void g80_grid(const gemm_plan *plan, const w8a8_problem *problem, jit_launch *launch)
 {
     int64_t tiles = g80_tiles(problem->m, (int)plan->ints[G80_I_BLOCK_M]) *
                     g80_tiles(problem->n, (int)plan->ints[G80_I_BLOCK_N]);
+    int64_t cap = plan->ints[G80_I_MAX_CTAS];
+    if (cap > 0 && tiles > cap)
+        tiles = cap;
     launch->grid[0] = (unsigned)tiles; /* supports() caps it */
     launch->grid[1] = launch->grid[2] = 1;
 }
@@ -193,6 +206,18 @@ static w8a8_status g80_plan(w8a8_context *ctx, const w8a8_problem *problem, cons
     plan->launch.shared_bytes = g80_smem_bytes(&c, problem);
     plan->launch.cluster[0] = plan->launch.cluster[1] = plan->launch.cluster[2] = 1;
     plan->launch.pdl = ctx->pdl; /* the kernel waits before touching memory (common/pdl.cuh) */
+    plan->ints[G80_I_MAX_CTAS] = 0; /* no cap */
+    if (c.persist && ctx->has_device) {
+        int per_sm = 0;
+        st = jit_kernel_max_blocks_per_sm(ctx, plan->kernels[0], &plan->launch, &per_sm);
+        if (st != W8A8_OK)
+            return st;
+        if (per_sm < 1)
+            return errorf(ctx, W8A8_UNSUPPORTED,
+                          "sm80_gemm: no CTA of %u threads with %u bytes of shared memory fits "
+                          "an SM of this device", plan->launch.block[0], plan->launch.shared_bytes);
+        plan->ints[G80_I_MAX_CTAS] = (int64_t)per_sm * (ctx->sm_count > 0 ? ctx->sm_count : 1);
+    }
     g80_grid(plan, problem, &plan->launch);
     return W8A8_OK;
 }

@@ -91,6 +91,9 @@
 #ifndef W8A8_EPILOGUE
 #define W8A8_EPILOGUE 0
 #endif
+#ifndef W8A8_PERSIST
+#define W8A8_PERSIST 0
+#endif
 #if !defined(W8A8_A_TYPE) || !defined(W8A8_B_TYPE) || !defined(W8A8_OUT_TYPE) ||            \
     !defined(W8A8_BIAS_TYPE) || !defined(W8A8_A_SCALE) || !defined(W8A8_B_SCALE) ||         \
     !defined(W8A8_AZP)
@@ -140,6 +143,9 @@ static_assert(G80_BN % W8A8_WARPS_N == 0 && G80_WN % 16 == 0, "BLOCK_N / WARPS_N
 static_assert(W8A8_GROUP >= 1 && W8A8_GROUP <= 64, "GROUP is 1..64");
 static_assert(W8A8_PREFETCH == 0 || W8A8_PREFETCH == 1, "PREFETCH is 0 or 1");
 static_assert(W8A8_EPILOGUE == 0 || W8A8_EPILOGUE == 1, "EPILOGUE is 0 or 1");
+static_assert(W8A8_PERSIST == 0 || W8A8_PERSIST == 1, "PERSIST is 0 or 1");
+static_assert(!W8A8_PERSIST || (W8A8_SLICE_K == 1 && !G80_BLOCK),
+              "PERSIST: one K slice, per-tensor or per-row scales");
 static_assert(G80_STEPS == 1 || G80_STEPS == 2 || G80_STEPS == 4, "k32 steps a tile: 1, 2 or 4");
 static_assert(G80_INT8 == (W8A8_B_TYPE == W8A8_T_INT8), "INT8 pairs only with INT8");
 static_assert(W8A8_A_TYPE == W8A8_T_E4M3 || W8A8_A_TYPE == W8A8_T_E5M2 || G80_INT8, "A_TYPE");
@@ -158,6 +164,9 @@ typedef w8a8_mma_k32<W8A8_A_TYPE, W8A8_B_TYPE> g80_mma;
 typedef g80_mma::acc_t g80_acc_t;
 
 /* ---- shared-memory layout ---------------------------------------------------------------- */
+
+/* The ring of stages, reused for the slices' partial sums and the staged output tile */
+extern __shared__ __align__(128) unsigned char g80_smem[];
 
 /* The XOR applied to a row's chunk index; depends only on row % 8. */
 W8A8_DEVICE int g80_swizzle(int row) { return G80_BK == 128 ? (row & 7) : ((row >> 1) & 3); }
@@ -656,15 +665,57 @@ struct g80_cta {
     int tid, lane, slice, warp_m, warp_n, k_tiles;
 };
 
-/* The prologue and the main loop over every K tile into acc (zeroed by the caller). FAST: the
+/* PERSIST 1: a CTA loops over tiles (blockIdx.x, + gridDim.x, …; the grid is as many CTAs as
+ * fit the device at once). Once its main loop is done, the CTA issues the copies of the first
+ * G80_EARLY K tiles of its next tile into the stages the staged epilogue leaves alone (those
+ * past G80_STAGED_BYTES; all STAGES − 1 with EPILOGUE 0), then runs the epilogue while they
+ * land, then the rest of the prologue: the pipeline's fill overlaps the epilogue. Every tile's
+ * K tile kt lies in stage (G80_PHASE + kt) mod STAGES, so the early ones are the ring's last
+ * stages. Without PERSIST the phase is 0, as before. */
+#if W8A8_EPILOGUE
+#define G80_STAGED_BYTES (G80_BM * (G80_BN * W8A8_OUT_BYTES + 16))
+#else
+#define G80_STAGED_BYTES 0
+#endif
+#define G80_FREE_STAGES (W8A8_STAGES - (G80_STAGED_BYTES + G80_STAGE_BYTES - 1) / G80_STAGE_BYTES)
+#define G80_EARLY                                                                                 \
+    (G80_FREE_STAGES < 0 ? 0 : G80_FREE_STAGES > W8A8_STAGES - 1 ? W8A8_STAGES - 1 : G80_FREE_STAGES)
+#if W8A8_PERSIST
+#define G80_PHASE ((W8A8_STAGES - G80_EARLY) % W8A8_STAGES)
+#else
+#define G80_PHASE 0
+#endif
+
+/* Copies of K tiles [FIRST, LAST) of the CTA's tile (those before STAGES − 1) into their
+ * stages, one cp.async group each (empty past the last K tile: the count stays uniform). */
+template <bool FAST, int FIRST, int LAST>
+W8A8_DEVICE void g80_prologue(const w8a8_gemm_args &args, const g80_cta &x)
+{
+#pragma unroll
+    for (int s = FIRST; s < LAST; ++s) {
+        if (s < x.k_tiles) {
+            const w8a8_u32 stage = x.ring + ((G80_PHASE + s) % W8A8_STAGES) * G80_STAGE_BYTES;
+            g80_load<FAST, G80_BM>(stage, x.a_copy, x.a_base, args.lda, args.m - x.m0, s, args.k,
+                                   x.tid);
+            g80_load<FAST, G80_BN>(stage + G80_A_STAGE_BYTES, x.b_copy, x.b_base, args.ldb,
+                                   args.n - x.n0, s, args.k, x.tid);
+        }
+        w8a8_cp_async_commit();
+    }
+}
+
+/* The main loop over every K tile into acc (zeroed by the caller), after the prologue (whose
+ * STAGES − 1 groups are committed). FAST: the
  * CTA's tile lies inside M and N and K is a multiple of BLOCK_K, so every copy takes the
  * unpredicated path; the kernel picks the instance once, and neither carries the other's
  * address arithmetic (one loop with both paths had ptxas predicate both of them in
  * PREFETCH 1 and issue every instruction of either). */
-template <bool FAST>
+template <bool FAST, bool PROLOGUE>
 W8A8_DEVICE void g80_main_loop(g80_acc_t (&acc)[G80_MT][G80_NT][4], const w8a8_gemm_args &args,
                                const g80_cta x)
 {
+    if (PROLOGUE)
+        g80_prologue<FAST, 0, W8A8_STAGES - 1>(args, x);
     const long long m0 = x.m0, n0 = x.n0;
     const w8a8_u8 *a_base = x.a_base, *b_base = x.b_base;
     const w8a8_u32 ring = x.ring, a_row = x.a_row, b_row = x.b_row;
@@ -674,17 +725,6 @@ W8A8_DEVICE void g80_main_loop(g80_acc_t (&acc)[G80_MT][G80_NT][4], const w8a8_g
     (void)lane; /* lane, warp_m, warp_n: block scales only */
     (void)warp_m;
     (void)warp_n;
-#pragma unroll
-    for (int s = 0; s < W8A8_STAGES - 1; ++s) {
-        if (s < k_tiles) {
-            const w8a8_u32 stage = ring + s * G80_STAGE_BYTES;
-            g80_load<FAST, G80_BM>(stage, x.a_copy, a_base, args.lda, args.m - m0, s,
-                                   args.k, tid);
-            g80_load<FAST, G80_BN>(stage + G80_A_STAGE_BYTES, x.b_copy, b_base, args.ldb,
-                                   args.n - n0, s, args.k, tid);
-        }
-        w8a8_cp_async_commit(); /* empty groups keep the count uniform */
-    }
 
 #if G80_BLOCK
     const long long blocks_n = (args.n + 127) >> 7;
@@ -705,9 +745,10 @@ W8A8_DEVICE void g80_main_loop(g80_acc_t (&acc)[G80_MT][G80_NT][4], const w8a8_g
     w8a8_cp_async_wait<W8A8_STAGES - 2>();
     __syncthreads();
     g80_frags f[2];
-    g80_load_frags(f[0], ring, ring + G80_A_STAGE_BYTES, slice, a_row, b_row, a_hi, b_hi, a_swz,
-                   b_swz);
-    int read_stage = 0, write_stage = W8A8_STAGES - 1;
+    const w8a8_u32 first = ring + G80_PHASE * G80_STAGE_BYTES;
+    g80_load_frags(f[0], first, first + G80_A_STAGE_BYTES, slice, a_row, b_row, a_hi, b_hi,
+                   a_swz, b_swz);
+    int read_stage = G80_PHASE, write_stage = (G80_PHASE + W8A8_STAGES - 1) % W8A8_STAGES;
     for (g80_kt kt = 0; kt < k_tiles; ++kt) {
         const w8a8_u32 a_stage = ring + (w8a8_u32)read_stage * G80_STAGE_BYTES;
         const w8a8_u32 b_stage = a_stage + G80_A_STAGE_BYTES;
@@ -768,7 +809,7 @@ W8A8_DEVICE void g80_main_loop(g80_acc_t (&acc)[G80_MT][G80_NT][4], const w8a8_g
 #else
     /* stages of tile kt (read) and of tile kt + STAGES − 1 (written), counted without a
      * 64-bit modulo */
-    int read_stage = 0, write_stage = W8A8_STAGES - 1;
+    int read_stage = G80_PHASE, write_stage = (G80_PHASE + W8A8_STAGES - 1) % W8A8_STAGES;
     for (g80_kt kt = 0; kt < k_tiles; ++kt) {
         w8a8_cp_async_wait<W8A8_STAGES - 2>();
         __syncthreads();
@@ -812,28 +853,109 @@ W8A8_DEVICE void g80_main_loop(g80_acc_t (&acc)[G80_MT][G80_NT][4], const w8a8_g
 #else
 #define G80_BOUNDS __launch_bounds__(G80_THREADS)
 #endif
+/* Where a tile lies: its first row and column (the raster: groups of GROUP tile-rows, M
+ * fastest inside a group), its operands' rows and this thread's copiers. */
+W8A8_DEVICE void g80_place(g80_cta &x, const w8a8_gemm_args &args, long long id, long long tiles_m,
+                           long long tiles_n)
+{
+    const long long per_group = (long long)W8A8_GROUP * tiles_n;
+    const long long first_m = id / per_group * W8A8_GROUP;
+    const long long group_rows = tiles_m - first_m < W8A8_GROUP ? tiles_m - first_m : W8A8_GROUP;
+    const long long tile_m = first_m + id % per_group % group_rows;
+    const long long tile_n = id % per_group / group_rows;
+    x.m0 = tile_m * G80_BM;
+    x.n0 = tile_n * G80_BN;
+    x.a_base = (const w8a8_u8 *)args.a + x.m0 * args.lda;
+    x.b_base = (const w8a8_u8 *)args.b + x.n0 * args.ldb;
+    x.a_copy = g80_copier_at(x.a_base, args.lda, x.tid);
+    x.b_copy = g80_copier_at(x.b_base, args.ldb, x.tid);
+}
+
+/* The tile lies inside M and N (and, for the unpredicated copies, K is a multiple of BLOCK_K) */
+W8A8_DEVICE bool g80_inside(const w8a8_gemm_args &args, const g80_cta &x)
+{
+    return x.m0 + G80_BM <= args.m && x.n0 + G80_BN <= args.n;
+}
+W8A8_DEVICE bool g80_fast(const w8a8_gemm_args &args, const g80_cta &x)
+{
+    /* block scales keep the one instance: with two, ptxas (CUDA 13) spilled 24 bytes of a
+     * 256×32 block-scaled tile on sm_89 */
+    return !G80_BLOCK && g80_inside(args, x) && args.k % G80_BK == 0;
+}
+
+/* The prologue's K tiles [FIRST, LAST), in the instance the tile takes */
+template <int FIRST, int LAST>
+W8A8_DEVICE void g80_prologue_for(const w8a8_gemm_args &args, const g80_cta &x)
+{
+    if (g80_fast(args, x))
+        g80_prologue<true, FIRST, LAST>(args, x);
+    else
+        g80_prologue<false, FIRST, LAST>(args, x);
+}
+
+template <bool PROLOGUE>
+W8A8_DEVICE void g80_main_loop_for(g80_acc_t (&acc)[G80_MT][G80_NT][4], const w8a8_gemm_args &args,
+                                   const g80_cta &x)
+{
+#if G80_BLOCK
+    /* (the instance named outright: through g80_fast's constant, ptxas, CUDA 13, spilled 20
+     * bytes of a 256×32 block-scaled tile on sm_89) */
+    g80_main_loop<false, PROLOGUE>(acc, args, x);
+#else
+    if (g80_fast(args, x))
+        g80_main_loop<true, PROLOGUE>(acc, args, x);
+    else
+        g80_main_loop<false, PROLOGUE>(acc, args, x);
+#endif
+}
+
+/* The tile's outputs from the accumulators, once every warp has left the main loop and the
+ * ring's stages below G80_STAGED_BYTES are free: staged in shared memory and stored in row
+ * chunks (EPILOGUE 1; a tile inside M and N without bounds: g80_stage, g80_store_staged), or
+ * stored from registers by slice 0's warps. */
+W8A8_DEVICE void g80_epilogue(const g80_acc_t (&acc)[G80_MT][G80_NT][4],
+                              const w8a8_gemm_args &args, const g80_cta &x)
+{
+#if W8A8_EPILOGUE
+    const bool inside = g80_inside(args, x);
+    if (x.slice == 0) {
+        const int r0 = x.warp_m * G80_WM + (x.lane >> 2), c0 = x.warp_n * G80_WN + 2 * (x.lane & 3);
+        if (inside)
+            g80_stage<true>(args, acc, g80_smem, r0, c0, x.m0, x.n0);
+        else
+            g80_stage<false>(args, acc, g80_smem, r0, c0, x.m0, x.n0);
+    }
+    __syncthreads();
+    g80_store_staged(args, g80_smem, x.m0, x.n0, x.tid, inside);
+#else
+    if (x.slice == 0)
+        g80_store(args, acc, x.m0 + x.warp_m * G80_WM + (x.lane >> 2),
+                  x.n0 + x.warp_n * G80_WN + 2 * (x.lane & 3));
+#endif
+}
+
+/* The integer unpacks leave e4m3 codes 256 times too small (g80_unpack): once before the
+ * epilogue, a power of 2, exact */
+W8A8_DEVICE void g80_unpack_fix(g80_acc_t (&acc)[G80_MT][G80_NT][4])
+{
+#if G80_F16
+    g80_scale_acc(acc, w8a8_fp8_unpack_factor<W8A8_A_TYPE>() *
+                           w8a8_fp8_unpack_factor<W8A8_B_TYPE>());
+#else
+    (void)acc;
+#endif
+}
+
 extern "C" __global__ void G80_BOUNDS w8a8_sm80_gemm(const w8a8_gemm_args args)
 {
-    extern __shared__ __align__(128) unsigned char g80_smem[];
     /* programmatic dependent launch: wait for the previous kernel's writes before the first
      * global access (common/pdl.cuh) */
     w8a8_pdl_wait();
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int slice = warp / G80_SLICE_WARPS, slice_warp = warp % G80_SLICE_WARPS;
     const int warp_m = slice_warp / W8A8_WARPS_N, warp_n = slice_warp % W8A8_WARPS_N;
-
-    /* Raster: groups of GROUP tile-rows, M fastest inside a group. */
     const long long tiles_m = (args.m + G80_BM - 1) / G80_BM;
     const long long tiles_n = (args.n + G80_BN - 1) / G80_BN;
-    const long long id = blockIdx.x, per_group = (long long)W8A8_GROUP * tiles_n;
-    const long long first_m = id / per_group * W8A8_GROUP;
-    const long long group_rows = tiles_m - first_m < W8A8_GROUP ? tiles_m - first_m : W8A8_GROUP;
-    const long long tile_m = first_m + id % per_group % group_rows;
-    const long long tile_n = id % per_group / group_rows;
-    const long long m0 = tile_m * G80_BM, n0 = tile_n * G80_BN;
-
-    const w8a8_u8 *a_base = (const w8a8_u8 *)args.a + m0 * args.lda;
-    const w8a8_u8 *b_base = (const w8a8_u8 *)args.b + n0 * args.ldb;
     /* validation keeps K far below 2^31 K tiles */
     const int k_tiles = (int)((args.k + G80_BK - 1) / G80_BK);
 
@@ -845,54 +967,57 @@ extern "C" __global__ void G80_BOUNDS w8a8_sm80_gemm(const w8a8_gemm_args args)
     const w8a8_u32 b_row = (w8a8_u32)((warp_n * G80_WN + b_lane_row) * G80_BK);
     const int a_hi = lane >> 4, b_hi = (lane >> 3) & 1;
     const int a_swz = g80_swizzle(a_lane_row), b_swz = g80_swizzle(b_lane_row);
+    g80_cta cta = {0,     0,     nullptr, nullptr, {},    {},    w8a8_smem_u32(g80_smem),
+                   a_row, b_row, a_hi,    b_hi,    a_swz, b_swz, tid,
+                   lane,  slice, warp_m,  warp_n,  k_tiles};
+    long long id = blockIdx.x;
+    g80_place(cta, args, id, tiles_m, tiles_n);
 
+#if W8A8_PERSIST
+    g80_prologue_for<0, W8A8_STAGES - 1>(args, cta);
+    const long long tiles = tiles_m * tiles_n;
+    for (;;) {
+        g80_acc_t acc[G80_MT][G80_NT][4];
+        g80_zero(acc);
+        g80_main_loop_for<false>(acc, args, cta);
+        const long long next = id + gridDim.x;
+        const bool more = next < tiles;
+        if (!more) /* every load of this CTA is issued (below: why not earlier) */
+            w8a8_pdl_launch_dependents();
+        g80_unpack_fix(acc);
+        /* every warp is done with the ring: the next tile's first K tiles go into the stages
+         * the epilogue leaves alone, and land while it runs */
+        w8a8_cp_async_wait<0>();
+        __syncthreads();
+        g80_cta now = cta;
+        if (more) {
+            g80_place(cta, args, next, tiles_m, tiles_n);
+            g80_prologue_for<0, G80_EARLY>(args, cta);
+        }
+        g80_epilogue(acc, args, now);
+        if (!more)
+            break;
+        if (G80_EARLY < W8A8_STAGES - 1) {
+            __syncthreads(); /* every thread has stored the staged tile */
+            g80_prologue_for<G80_EARLY, W8A8_STAGES - 1>(args, cta);
+        }
+        id = next;
+    }
+#else
     g80_acc_t acc[G80_MT][G80_NT][4];
     g80_zero(acc);
-    const g80_cta cta = {m0, n0, a_base, b_base, g80_copier_at(a_base, args.lda, tid),
-                         g80_copier_at(b_base, args.ldb, tid), w8a8_smem_u32(g80_smem), a_row,
-                         b_row, a_hi, b_hi, a_swz, b_swz, tid, lane, slice, warp_m, warp_n,
-                         k_tiles};
-#if G80_BLOCK
-    /* block scales keep the one instance: with two, ptxas (CUDA 13) spilled 24 bytes of a
-     * 256×32 block-scaled tile on sm_89 */
-    g80_main_loop<false>(acc, args, cta);
-#else
-    if (m0 + G80_BM <= args.m && n0 + G80_BN <= args.n && args.k % G80_BK == 0)
-        g80_main_loop<true>(acc, args, cta);
-    else
-        g80_main_loop<false>(acc, args, cta);
-#endif
+    g80_main_loop_for<true>(acc, args, cta);
     /* every load is issued: the next kernel may launch once every CTA is here, its prologue
      * overlapping our reduction and stores (not earlier: common/pdl.cuh) */
     w8a8_pdl_launch_dependents();
-#if G80_F16
-    /* the integer unpacks leave e4m3 codes 256 times too small (g80_unpack): once here, a
-     * power of 2, exact */
-    g80_scale_acc(acc, w8a8_fp8_unpack_factor<W8A8_A_TYPE>() *
-                           w8a8_fp8_unpack_factor<W8A8_B_TYPE>());
-#endif
-
+    g80_unpack_fix(acc);
     if (W8A8_SLICE_K > 1)
         g80_reduce_slices(acc, g80_smem, slice, slice_warp, lane);
-#if W8A8_EPILOGUE
-    /* the ring (or the partial sums) is free once every thread is here */
-    w8a8_cp_async_wait<0>();
-    __syncthreads();
-    /* a tile inside M and N stages and stores without bounds (g80_stage, g80_store_staged) */
-    const bool inside = m0 + G80_BM <= args.m && n0 + G80_BN <= args.n;
-    if (slice == 0) {
-        const int r0 = warp_m * G80_WM + (lane >> 2), c0 = warp_n * G80_WN + 2 * (lane & 3);
-        if (inside)
-            g80_stage<true>(args, acc, g80_smem, r0, c0, m0, n0);
-        else
-            g80_stage<false>(args, acc, g80_smem, r0, c0, m0, n0);
+    if (W8A8_EPILOGUE) {
+        /* the ring (or the partial sums) is free once every thread is here */
+        w8a8_cp_async_wait<0>();
+        __syncthreads();
     }
-    __syncthreads();
-    g80_store_staged(args, g80_smem, m0, n0, tid, inside);
-#else
-    if (slice != 0)
-        return;
-    g80_store(args, acc, m0 + warp_m * G80_WM + (lane >> 2),
-              n0 + warp_n * G80_WN + 2 * (lane & 3));
+    g80_epilogue(acc, args, cta);
 #endif
 }

@@ -14,6 +14,7 @@
  *    K-major scale matrices with padded ld, every out dtype;
  *  - FP8 with the integer unpacks of sm_80/86 (gemm_force_soft_fp8), every config on odd
  *    shapes and block scales;
+ *  - persistent CTAs (persist 1: grids smaller than the tile count) on shapes of many tiles;
  *  - two runs of the same problem are bitwise equal (the K slices add in a fixed order);
  *  - the tuner times the space on this device (sm_90 included), the dispatcher then runs the
  *    winner, captured in a CUDA graph, equal to the reference;
@@ -268,6 +269,75 @@ START_TEST(fp8_integer_unpacks_on_odd_shapes)
 }
 END_TEST
 
+/* persist 1: fewer CTAs than tiles, each looping over tiles with the next tile's first K tiles
+ * in flight during the epilogue: 8-warp tiles (1 CTA an SM), 4-warp ones (2 or more), both
+ * epilogues, rings of 2–4 stages whose early part is 0, 1 or STAGES − 1 stages (fp32 out
+ * stages over more of the ring), tiles inside M and N (the unpredicated copies, K a multiple
+ * of the K tile) beside edge ones. */
+static const char *const persist_configs[] = {
+    "block_m=256,block_n=128,block_k=128,stages=4,warps_m=4,warps_n=2,slice_k=1,group=8,prefetch=1,"
+    "epilogue=1,persist=1",
+    "block_m=128,block_n=256,block_k=128,stages=3,warps_m=2,warps_n=4,slice_k=1,group=8,prefetch=1,"
+    "epilogue=1,persist=1",
+    "block_m=128,block_n=128,block_k=128,stages=4,warps_m=2,warps_n=2,slice_k=1,group=8,prefetch=1,"
+    "epilogue=1,persist=1",
+    "block_m=64,block_n=64,block_k=64,stages=3,warps_m=2,warps_n=2,slice_k=1,group=2,persist=1",
+    "block_m=128,block_n=64,block_k=128,stages=2,warps_m=2,warps_n=2,slice_k=1,group=1,epilogue=1,"
+    "persist=1",
+};
+#define PERSIST_CONFIG_COUNT ((int)(sizeof persist_configs / sizeof persist_configs[0]))
+
+START_TEST(persistent_ctas_loop_over_tiles)
+{
+    static const int64_t shapes[][3] = {{3001, 2500, 1040}, {2600, 2100, 2048}};
+    w8a8_problem problems[4];
+    int count = 0;
+    for (int s = 0; s < 2; s++)
+        for (int int8 = 0; int8 < 2; int8++) {
+            if (!int8 && !fp8_capable())
+                continue;
+            w8a8_problem *p = &problems[count];
+            int v = 2 * s + int8;
+            w8a8_problem_init(p, shapes[s][0], shapes[s][1], shapes[s][2],
+                              int8 ? W8A8_INT8 : W8A8_E4M3,
+                              v == 0 ? W8A8_FP16 : v == 1 ? W8A8_BF16 : W8A8_FP32);
+            if (v == 2)
+                p->b_type = W8A8_E5M2;
+            p->a_scale.kind = v == 3 ? W8A8_SCALE_TENSOR : W8A8_SCALE_ROW;
+            p->b_scale.kind = W8A8_SCALE_ROW;
+            p->bias_type = v % 2 ? W8A8_FP32 : W8A8_DTYPE_NONE;
+            p->azp = int8 ? (s ? W8A8_AZP_TENSOR : W8A8_AZP_TOKEN) : W8A8_AZP_NONE;
+            p->ldc = test_padded_ldc(shapes[s][1]);
+            count++;
+        }
+    /* the grids really are smaller than the tile counts */
+    for (int ci = 0; ci < PERSIST_CONFIG_COUNT; ci++) {
+        gemm_plan plan;
+        ck_assert_msg(gemm_family_sm80_gemm.plan(ctx, &problems[0], persist_configs[ci], &plan) ==
+                          W8A8_OK, "%s: %s", persist_configs[ci], w8a8_errmsg(ctx));
+        int bm = 0, bn = 0;
+        ck_assert_int_eq(sscanf(persist_configs[ci], "block_m=%d,block_n=%d", &bm, &bn), 2);
+        int64_t tiles = (problems[0].m + bm - 1) / bm * ((problems[0].n + bn - 1) / bn);
+        ck_assert_msg(plan.launch.grid[0] < tiles, "%s: a grid of %u CTAs for %lld tiles",
+                      persist_configs[ci], plan.launch.grid[0], (long long)tiles);
+    }
+    test_prewarm *l = test_prewarm_new(ctx, &gemm_family_sm80_gemm);
+    for (int i = 0; i < count; i++)
+        for (int ci = 0; ci < PERSIST_CONFIG_COUNT; ci++)
+            test_prewarm_add(l, &problems[i], persist_configs[ci]);
+    test_prewarm_run(l, problems, count);
+    pgen_rng rng;
+    pgen_rng_seed(&rng, SEED + 5);
+    int runs = 0, failures = 0;
+    for (int i = 0; i < count; i++)
+        failures += test_family_case_configs(ctx, &gemm_family_sm80_gemm, &rng, &problems[i],
+                                             persist_configs, PERSIST_CONFIG_COUNT, &runs);
+    printf("sm80_gemm: %d persistent config × shape runs, %d failed\n", runs, failures);
+    ck_assert_int_gt(runs, 0);
+    ck_assert_msg(failures == 0, "%d of %d runs differ from the reference", failures, runs);
+}
+END_TEST
+
 /* The K slices add in slice order: the same inputs give the same bits, on every config. */
 START_TEST(two_runs_are_bitwise_equal)
 {
@@ -346,6 +416,8 @@ START_TEST(invalid_configs_are_refused)
         "block_k=64,slice_k=4",                      /* 2 k32 steps over 4 slices */
         "block_m=256,block_n=256,warps_m=2,warps_n=2", /* 128 × 128 warp tile */
         "block_n=128,bogus=1",
+        "persist=2",
+        "slice_k=2,persist=1",                       /* persist needs one K slice */
         "block_m=x",
     };
     w8a8_problem p;
@@ -395,6 +467,7 @@ int main(void)
     tcase_add_test(tc, every_config_on_odd_shapes);
     tcase_add_test(tc, block_scales_on_odd_shapes);
     tcase_add_test(tc, fp8_integer_unpacks_on_odd_shapes);
+    tcase_add_test(tc, persistent_ctas_loop_over_tiles);
     tcase_add_test(tc, two_runs_are_bitwise_equal);
     tcase_add_test(tc, tuned_and_dispatched_in_a_cuda_graph);
     suite_add_tcase(s, tc);

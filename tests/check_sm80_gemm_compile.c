@@ -36,7 +36,8 @@ static void expect_clean_compile(w8a8_context *ctx, const char *template_name,
 }
 
 /* Warp tiles of 128 accumulators (64×64, 32×128, 128×32), as 4 and 8 warps and with slices;
- * 64×64 in 8 warps with the prefetching main loop, which keeps the most registers live. */
+ * 64×64 in 8 warps with the prefetching main loop, which keeps the most registers live, and
+ * persistent. */
 static const char *const heavy_configs[] = {
     "block_m=128,block_n=128,block_k=128,stages=2,warps_m=2,warps_n=2,slice_k=1,group=8",
     "block_m=128,block_n=256,block_k=128,stages=2,warps_m=2,warps_n=4,slice_k=1,group=8",
@@ -51,6 +52,14 @@ static const char *const heavy_configs[] = {
     "block_m=256,block_n=64,block_k=128,stages=2,warps_m=4,warps_n=1,slice_k=1,group=8,prefetch=1,"
     "epilogue=1",
     "block_m=128,block_n=128,block_k=128,stages=2,warps_m=2,warps_n=2,slice_k=1,group=8,epilogue=1",
+    /* persistent CTAs: the next tile's place and copiers live beside the accumulators */
+    "block_m=128,block_n=256,block_k=128,stages=3,warps_m=2,warps_n=4,slice_k=1,group=8,prefetch=1,"
+    "epilogue=1,persist=1",
+    "block_m=256,block_n=128,block_k=128,stages=4,warps_m=4,warps_n=2,slice_k=1,group=8,prefetch=1,"
+    "epilogue=1,persist=1",
+    "block_m=128,block_n=128,block_k=128,stages=4,warps_m=2,warps_n=2,slice_k=1,group=8,prefetch=1,"
+    "epilogue=1,persist=1",
+    "block_m=128,block_n=128,block_k=128,stages=3,warps_m=2,warps_n=2,slice_k=1,group=8,persist=1",
     "block_m=32,block_n=256,block_k=128,stages=2,warps_m=1,warps_n=2,slice_k=4,group=8,epilogue=1",
 };
 /* Block scales: 64 accumulators twice (64×32, 32×64, 128×16, 16×128 warp tiles). */

@@ -231,6 +231,15 @@ static CUresult fake_max_clusters(int *clusters, CUfunction f, const CUlaunchCon
     return CUDA_SUCCESS;
 }
 
+static CUresult fake_max_blocks(int *blocks, CUfunction f, int threads, size_t smem)
+{
+    (void)f;
+    (void)threads;
+    (void)smem;
+    *blocks = 1;
+    return CUDA_SUCCESS;
+}
+
 static CUresult fake_is_capturing(CUstream stream, CUstreamCaptureStatus *status)
 {
     (void)stream;
@@ -389,6 +398,7 @@ static const fake_entry fake_entries[] = {
     {"cuFuncGetAttribute", (void *)fake_func_get_attribute},
     {"cuFuncSetAttribute", (void *)fake_func_set_attribute},
     {"cuOccupancyMaxActiveClusters", (void *)fake_max_clusters},
+    {"cuOccupancyMaxActiveBlocksPerMultiprocessor", (void *)fake_max_blocks},
     {"cuStreamIsCapturing", (void *)fake_is_capturing},
     {"cuGetErrorName", (void *)fake_error_text},
     {"cuGetErrorString", (void *)fake_error_text},
