@@ -853,22 +853,30 @@ W8A8_DEVICE void g80_main_loop(g80_acc_t (&acc)[G80_MT][G80_NT][4], const w8a8_g
 #else
 #define G80_BOUNDS __launch_bounds__(G80_THREADS)
 #endif
-/* Where a tile lies: its first row and column (the raster: groups of GROUP tile-rows, M
- * fastest inside a group), its operands' rows and this thread's copiers. */
-W8A8_DEVICE void g80_place(g80_cta &x, const w8a8_gemm_args &args, long long id, long long tiles_m,
-                           long long tiles_n)
+/* The first row and column of tile id (the raster: groups of GROUP tile-rows, M fastest inside
+ * a group) */
+W8A8_DEVICE void g80_origin(long long id, long long tiles_m, long long tiles_n, long long &m0,
+                            long long &n0)
 {
     const long long per_group = (long long)W8A8_GROUP * tiles_n;
     const long long first_m = id / per_group * W8A8_GROUP;
     const long long group_rows = tiles_m - first_m < W8A8_GROUP ? tiles_m - first_m : W8A8_GROUP;
-    const long long tile_m = first_m + id % per_group % group_rows;
-    const long long tile_n = id % per_group / group_rows;
-    x.m0 = tile_m * G80_BM;
-    x.n0 = tile_n * G80_BN;
-    x.a_base = (const w8a8_u8 *)args.a + x.m0 * args.lda;
-    x.b_base = (const w8a8_u8 *)args.b + x.n0 * args.ldb;
-    x.a_copy = g80_copier_at(x.a_base, args.lda, x.tid);
-    x.b_copy = g80_copier_at(x.b_base, args.ldb, x.tid);
+    m0 = (first_m + id % per_group % group_rows) * G80_BM;
+    n0 = id % per_group / group_rows * G80_BN;
+}
+
+/* x moved to the tile at (m0, n0): its operands' rows and this thread's copiers */
+W8A8_DEVICE g80_cta g80_moved(const w8a8_gemm_args &args, const g80_cta &x, long long m0,
+                              long long n0)
+{
+    g80_cta y = x;
+    y.m0 = m0;
+    y.n0 = n0;
+    y.a_base = (const w8a8_u8 *)args.a + m0 * args.lda;
+    y.b_base = (const w8a8_u8 *)args.b + n0 * args.ldb;
+    y.a_copy = g80_copier_at(y.a_base, args.lda, x.tid);
+    y.b_copy = g80_copier_at(y.b_base, args.ldb, x.tid);
+    return y;
 }
 
 /* The tile lies inside M and N (and, for the unpredicated copies, K is a multiple of BLOCK_K) */
@@ -946,6 +954,46 @@ W8A8_DEVICE void g80_unpack_fix(g80_acc_t (&acc)[G80_MT][G80_NT][4])
 #endif
 }
 
+#if W8A8_PERSIST
+/* PERSIST 1: the CTA's tiles id, id + gridDim.x, … from the first (cta, whose prologue is not
+ * issued yet); the next tile's first G80_EARLY K tiles load during this one's epilogue. */
+W8A8_DEVICE void g80_persistent(const w8a8_gemm_args &args, g80_cta cta, long long id,
+                                long long tiles_m, long long tiles_n)
+{
+    const long long tiles = tiles_m * tiles_n;
+    g80_prologue_for<0, W8A8_STAGES - 1>(args, cta);
+    for (;;) {
+        g80_acc_t acc[G80_MT][G80_NT][4];
+        g80_zero(acc);
+        g80_main_loop_for<false>(acc, args, cta);
+        const long long next = id + gridDim.x;
+        const bool more = next < tiles;
+        if (!more) /* every load of this CTA is issued (common/pdl.cuh: why not earlier) */
+            w8a8_pdl_launch_dependents();
+        g80_unpack_fix(acc);
+        /* every warp is done with the ring: the next tile's first K tiles go into the stages
+         * the epilogue leaves alone, and land while it runs */
+        w8a8_cp_async_wait<0>();
+        __syncthreads();
+        const g80_cta now = cta;
+        if (more) {
+            long long m0, n0;
+            g80_origin(next, tiles_m, tiles_n, m0, n0);
+            cta = g80_moved(args, now, m0, n0);
+            g80_prologue_for<0, G80_EARLY>(args, cta);
+        }
+        g80_epilogue(acc, args, now);
+        if (!more)
+            return;
+        if (G80_EARLY < W8A8_STAGES - 1) {
+            __syncthreads(); /* every thread has stored the staged tile */
+            g80_prologue_for<G80_EARLY, W8A8_STAGES - 1>(args, cta);
+        }
+        id = next;
+    }
+}
+#endif
+
 extern "C" __global__ void G80_BOUNDS w8a8_sm80_gemm(const w8a8_gemm_args args)
 {
     /* programmatic dependent launch: wait for the previous kernel's writes before the first
@@ -954,8 +1002,14 @@ extern "C" __global__ void G80_BOUNDS w8a8_sm80_gemm(const w8a8_gemm_args args)
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int slice = warp / G80_SLICE_WARPS, slice_warp = warp % G80_SLICE_WARPS;
     const int warp_m = slice_warp / W8A8_WARPS_N, warp_n = slice_warp % W8A8_WARPS_N;
+
     const long long tiles_m = (args.m + G80_BM - 1) / G80_BM;
     const long long tiles_n = (args.n + G80_BN - 1) / G80_BN;
+    long long m0, n0;
+    g80_origin(blockIdx.x, tiles_m, tiles_n, m0, n0);
+
+    const w8a8_u8 *a_base = (const w8a8_u8 *)args.a + m0 * args.lda;
+    const w8a8_u8 *b_base = (const w8a8_u8 *)args.b + n0 * args.ldb;
     /* validation keeps K far below 2^31 K tiles */
     const int k_tiles = (int)((args.k + G80_BK - 1) / G80_BK);
 
@@ -967,42 +1021,13 @@ extern "C" __global__ void G80_BOUNDS w8a8_sm80_gemm(const w8a8_gemm_args args)
     const w8a8_u32 b_row = (w8a8_u32)((warp_n * G80_WN + b_lane_row) * G80_BK);
     const int a_hi = lane >> 4, b_hi = (lane >> 3) & 1;
     const int a_swz = g80_swizzle(a_lane_row), b_swz = g80_swizzle(b_lane_row);
-    g80_cta cta = {0,     0,     nullptr, nullptr, {},    {},    w8a8_smem_u32(g80_smem),
-                   a_row, b_row, a_hi,    b_hi,    a_swz, b_swz, tid,
-                   lane,  slice, warp_m,  warp_n,  k_tiles};
-    long long id = blockIdx.x;
-    g80_place(cta, args, id, tiles_m, tiles_n);
 
+    const g80_cta cta = {m0, n0, a_base, b_base, g80_copier_at(a_base, args.lda, tid),
+                         g80_copier_at(b_base, args.ldb, tid), w8a8_smem_u32(g80_smem), a_row,
+                         b_row, a_hi, b_hi, a_swz, b_swz, tid, lane, slice, warp_m, warp_n,
+                         k_tiles};
 #if W8A8_PERSIST
-    g80_prologue_for<0, W8A8_STAGES - 1>(args, cta);
-    const long long tiles = tiles_m * tiles_n;
-    for (;;) {
-        g80_acc_t acc[G80_MT][G80_NT][4];
-        g80_zero(acc);
-        g80_main_loop_for<false>(acc, args, cta);
-        const long long next = id + gridDim.x;
-        const bool more = next < tiles;
-        if (!more) /* every load of this CTA is issued (below: why not earlier) */
-            w8a8_pdl_launch_dependents();
-        g80_unpack_fix(acc);
-        /* every warp is done with the ring: the next tile's first K tiles go into the stages
-         * the epilogue leaves alone, and land while it runs */
-        w8a8_cp_async_wait<0>();
-        __syncthreads();
-        g80_cta now = cta;
-        if (more) {
-            g80_place(cta, args, next, tiles_m, tiles_n);
-            g80_prologue_for<0, G80_EARLY>(args, cta);
-        }
-        g80_epilogue(acc, args, now);
-        if (!more)
-            break;
-        if (G80_EARLY < W8A8_STAGES - 1) {
-            __syncthreads(); /* every thread has stored the staged tile */
-            g80_prologue_for<G80_EARLY, W8A8_STAGES - 1>(args, cta);
-        }
-        id = next;
-    }
+    g80_persistent(args, cta, blockIdx.x, tiles_m, tiles_n);
 #else
     g80_acc_t acc[G80_MT][G80_NT][4];
     g80_zero(acc);
