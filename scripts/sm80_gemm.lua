@@ -37,8 +37,11 @@
 --   persist            1: as many CTAs as fit the device at once, each looping over tiles; the
 --                      next tile's first K tiles load into the stages the epilogue leaves
 --                      alone while it runs (the pipeline's fill overlaps the epilogue).
---                      Offered with one K slice, without block scales, when there are more
---                      tiles than resident CTAs
+--                      Offered with one K slice, without block scales, not for FP8 as f16
+--                      mmas (it spilled on sm_90), when there are more tiles than resident
+--                      CTAs. On an H200 (INT8, M >= 2048) it ran 0.96-1.03x
+--                      its one-tile twin, 8-warp tiles gaining most at K = 4096; the tuner took
+--                      it at 12 of 24 Llama keys (bench/results-2026-11-28-s38/d2/)
 
 local WARP = 32
 local MAX_ACC_REGS = 128        -- accumulators per thread the host allows (block: both sets)
@@ -148,6 +151,11 @@ local function valid(c, problem, device)
         if c.slice_k ~= 1 or is_block(problem) then
             return false, "persist 1: one K slice, per-tensor or per-row scales"
         end
+        -- FP8 as f16 mmas: the 64×64 warp tiles spilled 104-156 bytes on sm_90 (ptxas, CUDA
+        -- 13); measured with INT8 only
+        if f16_path(problem, device) then
+            return false, "persist 1: not with FP8 as f16 mmas"
+        end
         -- with one wave or less every CTA has one tile: the same kernel as persist 0
         local tiles = ceil_div(problem.m, c.block_m) * ceil_div(problem.n, c.block_n)
         if tiles <= device.sm_count * resident(c, problem, device) then
@@ -180,8 +188,6 @@ local ONE_CTA_PENALTY = { [0] = 1.06, [1] = 0.97 }
 -- unmeasured, given the same)
 local ONE_CTA_PENALTY_F16 = { [0] = 1.06, [1] = 1.30 }
 local TWO_CTA_PREFETCH = 0.97
--- persist 1, per tile: UNMEASURED (set from the first A/B)
-local PERSIST_GAIN = 0.99
 local FP8_F16_MMA = 2.5
 
 
@@ -234,10 +240,6 @@ local function cost_model(c, problem, device)
         or c.block_m * c.block_n * out / 16
     local reduce = (c.slice_k - 1) * c.block_m * c.block_n * ACC_BYTES * 2 / SMEM_BYTES_PER_CLK
     local tile_time = k_tiles * per_k + epilogue + reduce
-    if c.persist == 1 then
-        -- the next tile's fill overlaps this one's epilogue
-        tile_time = tile_time * PERSIST_GAIN
-    end
     local waves = ceil_div(tiles, device.sm_count * per_sm)
     local compute = waves * (per_sm * tile_time) + TILE_LATENCY
     -- a partial last wave runs its CTAs with the SM to themselves
@@ -255,6 +257,10 @@ local function cost_model(c, problem, device)
         -- FP8 as f16 mmas on 4-warp tiles, not measured)
         + ((c.prefetch == 0 and wm == 64 and wn == 64 and (warps(c) == 8 or not f16)) and 1 or 0)
         + ((c.prefetch == 1 and warps(c) == 4 and f16) and 1 or 0)
+        -- persist 1 measured 0.96-1.03x its twin (an H200, INT8 at 2048-4096 x 4096-28672 x
+        -- 4096-14336, 6 winner tiles, bench/results-2026-11-28-s38/d2/ab-table.txt): ranked
+        -- just behind it, so the first candidates differ in tile shape
+        + c.persist * 0.5
         + math.abs(math.log(wm / wn, 2)) * 0.5
         + math.abs(c.stages - math.min(4, math.max(2, k_tiles))) * 0.5
     return cost * (1 + 0.02 * steps)

@@ -954,6 +954,27 @@ W8A8_DEVICE void g80_unpack_fix(g80_acc_t (&acc)[G80_MT][G80_NT][4])
 #endif
 }
 
+/* The epilogue's per-row / per-column scales of the warp tile into L1 while the main loop
+ * runs (lane l touches rows and columns 2l, 2l + 1: every line of them). On 4-warp CTAs
+ * only: two of them share an SM at 254 registers, where it measured 1.003-1.020x (an H200,
+ * INT8 128x128 tiles, bench/results-2026-11-28-s38/d3/l1-table.txt); on 8-warp 256x128 tiles
+ * it took ptxas (CUDA 13) from 238 registers to 254 and ran 0.96-0.98x. */
+#define G80_PREFETCH_SCALES                                                                       \
+    (W8A8_EPILOGUE && G80_WARPS == 4 && (W8A8_A_SCALE == W8A8_S_ROW || W8A8_B_SCALE == W8A8_S_ROW))
+W8A8_DEVICE void g80_prefetch_scales(const w8a8_gemm_args &args, long long m0, long long n0,
+                                     int warp_m, int warp_n, int lane)
+{
+#if G80_PREFETCH_SCALES
+    const long long row = m0 + warp_m * G80_WM + 2 * lane, col = n0 + warp_n * G80_WN + 2 * lane;
+    if (W8A8_A_SCALE == W8A8_S_ROW && 2 * lane < G80_WM && row < args.m)
+        asm volatile("prefetch.global.L1 [%0];" ::"l"(args.a_scale + row));
+    if (W8A8_B_SCALE == W8A8_S_ROW && 2 * lane < G80_WN && col < args.n)
+        asm volatile("prefetch.global.L1 [%0];" ::"l"(args.b_scale + col));
+#else
+    (void)args, (void)m0, (void)n0, (void)warp_m, (void)warp_n, (void)lane;
+#endif
+}
+
 #if W8A8_PERSIST
 /* PERSIST 1: the CTA's tiles id, id + gridDim.x, … from the first (cta, whose prologue is not
  * issued yet); the next tile's first G80_EARLY K tiles load during this one's epilogue. */
@@ -965,6 +986,7 @@ W8A8_DEVICE void g80_persistent(const w8a8_gemm_args &args, g80_cta cta, long lo
     for (;;) {
         g80_acc_t acc[G80_MT][G80_NT][4];
         g80_zero(acc);
+        g80_prefetch_scales(args, cta.m0, cta.n0, cta.warp_m, cta.warp_n, cta.lane);
         g80_main_loop_for<false>(acc, args, cta);
         const long long next = id + gridDim.x;
         const bool more = next < tiles;
@@ -1022,6 +1044,7 @@ extern "C" __global__ void G80_BOUNDS w8a8_sm80_gemm(const w8a8_gemm_args args)
     const int a_hi = lane >> 4, b_hi = (lane >> 3) & 1;
     const int a_swz = g80_swizzle(a_lane_row), b_swz = g80_swizzle(b_lane_row);
 
+    g80_prefetch_scales(args, m0, n0, warp_m, warp_n, lane);
     const g80_cta cta = {m0, n0, a_base, b_base, g80_copier_at(a_base, args.lda, tid),
                          g80_copier_at(b_base, args.ldb, tid), w8a8_smem_u32(g80_smem), a_row,
                          b_row, a_hi, b_hi, a_swz, b_swz, tid, lane, slice, warp_m, warp_n,

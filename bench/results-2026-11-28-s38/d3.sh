@@ -8,7 +8,7 @@
 #    shipped cache with programmatic dependent launch on and off (W8A8_PDL), two rounds
 #    interleaved, beside peers.py (torch.tensor.fast) in the same call.
 # 3. session 37's l1-scales patch (the epilogue's per-row / per-column scales prefetched into
-#    L1 before the main loop; applied to this template: l1-scales.cuh) against HEAD's
+#    L1 before the main loop; l1-scales.patch, against this commit's template) against HEAD's
 #    templates, same binary (carry/l1w wraps carry/static), INT8 winner tiles.
 o=$OUT/d3; mkdir -p $o
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
