@@ -39,9 +39,9 @@
 --                      alone while it runs (the pipeline's fill overlaps the epilogue).
 --                      Offered with one K slice, without block scales, not for FP8 as f16
 --                      mmas (it spilled on sm_90), when there are more tiles than resident
---                      CTAs. On an H200 (INT8, M >= 2048) it ran 0.96-1.03x
---                      its one-tile twin, 8-warp tiles gaining most at K = 4096; the tuner took
---                      it at 12 of 24 Llama keys (bench/results-2026-11-28-s38/d2/)
+--                      CTAs. On an H200 (INT8, M >= 2048) it ran 0.96-1.03x its one-tile
+--                      twin, 8-warp tiles gaining most at K = 4096; the tuner took it at 12 of
+--                      24 Llama keys (bench/results-2026-11-28-s38/d2/)
 
 local WARP = 32
 local MAX_ACC_REGS = 128        -- accumulators per thread the host allows (block: both sets)
@@ -189,7 +189,6 @@ local ONE_CTA_PENALTY = { [0] = 1.06, [1] = 0.97 }
 local ONE_CTA_PENALTY_F16 = { [0] = 1.06, [1] = 1.30 }
 local TWO_CTA_PREFETCH = 0.97
 local FP8_F16_MMA = 2.5
-
 
 local function cost_model(c, problem, device)
     local tiles = ceil_div(problem.m, c.block_m) * ceil_div(problem.n, c.block_n)

@@ -578,7 +578,8 @@ w8a8_status jit_kernel_max_blocks_per_sm(w8a8_context *ctx, const jit_kernel *ke
     CUresult rc = ctx->cu->cuOccupancyMaxActiveBlocksPerMultiprocessor(
         blocks, kernel->function, (int)threads, launch->shared_bytes);
     if (rc != CUDA_SUCCESS)
-        return error_cuda(ctx, rc, "cuOccupancyMaxActiveBlocksPerMultiprocessor (block %u, smem %u)",
+        return error_cuda(ctx, rc,
+                          "cuOccupancyMaxActiveBlocksPerMultiprocessor (block %u, smem %u)",
                           threads, launch->shared_bytes);
     return W8A8_OK;
 }

@@ -1,13 +1,12 @@
 /* The portable tensor-core GEMM family: host side of templates/sm80_gemm.cuh (tuning space
  * scripts/sm80_gemm.lua), a cp.async + ldmatrix + mma.sync.m16n8k32 kernel for Ampere and
  * Ada (and Hopper compiled as plain sm_90). Parses a config ("block_m=128,block_n=128,
- * block_k=128,stages=4,warps_m=2,warps_n=2,slice_k=1,group=8,prefetch=0,epilogue=0,persist=0";
- * prefetch, epilogue and persist may be left out: 0), compiles the kernel for the
- * device's own arch (INT8 and FP8 from compute capability 8.0), and per call launches
- * one CTA per output tile (persist 1: as many as fit the device at once, each looping over
- * tiles, when there are more tiles than that). No workspace: split-K runs inside a CTA (K slices of warps, summed
- * in a fixed order in shared memory), so a launch is deterministic and safe under graph
- * capture. */
+ * block_k=128,stages=4,warps_m=2,warps_n=2,slice_k=1,group=8,prefetch=0,epilogue=0,
+ * persist=0"; prefetch, epilogue and persist may be left out: 0), compiles the kernel for the
+ * device's own arch (INT8 and FP8 from compute capability 8.0), and per call launches one CTA
+ * per output tile (persist 1: at most as many as fit the device at once, each looping over
+ * tiles). No workspace: split-K runs inside a CTA (K slices of warps, summed in a fixed order
+ * in shared memory), so a launch is deterministic and safe under graph capture. */
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -215,7 +214,8 @@ static w8a8_status g80_plan(w8a8_context *ctx, const w8a8_problem *problem, cons
         if (per_sm < 1)
             return errorf(ctx, W8A8_UNSUPPORTED,
                           "sm80_gemm: no CTA of %u threads with %u bytes of shared memory fits "
-                          "an SM of this device", plan->launch.block[0], plan->launch.shared_bytes);
+                          "an SM of this device",
+                          plan->launch.block[0], plan->launch.shared_bytes);
         plan->ints[G80_I_MAX_CTAS] = (int64_t)per_sm * (ctx->sm_count > 0 ? ctx->sm_count : 1);
     }
     g80_grid(plan, problem, &plan->launch);

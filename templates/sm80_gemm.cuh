@@ -53,8 +53,12 @@
  * Launched with programmatic dependent launch from sm_90 on (the host's ctx->pdl): it lets the
  * next kernel start at once and waits for the previous one before touching memory.
  *
+ * PERSIST 1: the grid is at most the CTAs that fit the device at once, each looping over tiles
+ * (g80_persistent): the next tile's first K tiles load during the epilogue.
+ *
  * Kernel parameters: args (w8a8_gemm_args, common/gemm_args.h). Launch: block 32 · WARPS_M ·
- * WARPS_N · SLICE_K, grid (ceil(M / BLOCK_M) · ceil(N / BLOCK_N)), dynamic shared memory
+ * WARPS_N · SLICE_K, grid (ceil(M / BLOCK_M) · ceil(N / BLOCK_N), PERSIST 1: at most the
+ * CTAs resident at once), dynamic shared memory
  * max(STAGES · (BLOCK_M + BLOCK_N) · BLOCK_K, (SLICE_K − 1) · BLOCK_M · BLOCK_N · 4,
  * EPILOGUE · BLOCK_M · (BLOCK_N · out bytes + 16)) bytes (the ring, reused for the slices'
  * partial sums and the staged tile).
@@ -75,6 +79,7 @@
  *                                    16-byte row chunks (element stores where a chunk
  *                                    crosses N or out / ldc are not 16-byte aligned; a
  *                                    tile inside M and N without any bounds check)
+ *   PERSIST   0, 1                   1: persistent CTAs (above); SLICE_K 1, no block scales
  * Problem traits: A_TYPE, B_TYPE (E4M3/E5M2 mixes or INT8 with INT8, from sm_80 on; FP8 on
  * sm_80/86/90 as f16 mmas, G80_F16), OUT_TYPE (BF16, FP16, FP32), BIAS_TYPE (NONE, OUT_TYPE
  * or FP32), A_SCALE and B_SCALE (TENSOR or ROW each, or BLOCK on both), AZP (INT8 only: NONE,
@@ -84,7 +89,7 @@
 #include "common/types.cuh"
 
 /* The host (src/sm80_gemm.c) always defines every trait and every config value; PREFETCH,
- * added later, is 0 when a hand-written set of defines leaves it out. */
+ * EPILOGUE and PERSIST, added later, are 0 when a hand-written set of defines leaves them out. */
 #ifndef W8A8_PREFETCH
 #define W8A8_PREFETCH 0
 #endif
@@ -677,9 +682,12 @@ struct g80_cta {
 #else
 #define G80_STAGED_BYTES 0
 #endif
-#define G80_FREE_STAGES (W8A8_STAGES - (G80_STAGED_BYTES + G80_STAGE_BYTES - 1) / G80_STAGE_BYTES)
+#define G80_FREE_STAGES                                                                           \
+    (W8A8_STAGES - (G80_STAGED_BYTES + G80_STAGE_BYTES - 1) / G80_STAGE_BYTES)
 #define G80_EARLY                                                                                 \
-    (G80_FREE_STAGES < 0 ? 0 : G80_FREE_STAGES > W8A8_STAGES - 1 ? W8A8_STAGES - 1 : G80_FREE_STAGES)
+    (G80_FREE_STAGES < 0                  ? 0                                                     \
+     : G80_FREE_STAGES > W8A8_STAGES - 1 ? W8A8_STAGES - 1                                       \
+                                          : G80_FREE_STAGES)
 #if W8A8_PERSIST
 #define G80_PHASE ((W8A8_STAGES - G80_EARLY) % W8A8_STAGES)
 #else
@@ -704,9 +712,9 @@ W8A8_DEVICE void g80_prologue(const w8a8_gemm_args &args, const g80_cta &x)
     }
 }
 
-/* The main loop over every K tile into acc (zeroed by the caller), after the prologue (whose
- * STAGES − 1 groups are committed). FAST: the
- * CTA's tile lies inside M and N and K is a multiple of BLOCK_K, so every copy takes the
+/* The main loop over every K tile into acc (zeroed by the caller), PROLOGUE: issuing the
+ * prologue first (else its STAGES − 1 groups are already committed). FAST: the CTA's tile
+ * lies inside M and N and K is a multiple of BLOCK_K, so every copy takes the
  * unpredicated path; the kernel picks the instance once, and neither carries the other's
  * address arithmetic (one loop with both paths had ptxas predicate both of them in
  * PREFETCH 1 and issue every instruction of either). */
@@ -845,14 +853,6 @@ W8A8_DEVICE void g80_main_loop(g80_acc_t (&acc)[G80_MT][G80_NT][4], const w8a8_g
 
 /* ---- the kernel -------------------------------------------------------------------------- */
 
-/* Block scales, and FP8 with integer unpacks: at least one CTA an SM said outright (without it
- * ptxas, CUDA 13, held a 16×128 block-scaled tile of 8 warps on sm_89 to 64 registers and
- * spilled 8 bytes, and FP8 tiles of 4 warps on sm_80/86 to 80 registers, spilling 4–64) */
-#if G80_BLOCK || (G80_F16 && W8A8_FP8_UNPACK_BITS)
-#define G80_BOUNDS __launch_bounds__(G80_THREADS, 1)
-#else
-#define G80_BOUNDS __launch_bounds__(G80_THREADS)
-#endif
 /* The first row and column of tile id (the raster: groups of GROUP tile-rows, M fastest inside
  * a group) */
 W8A8_DEVICE void g80_origin(long long id, long long tiles_m, long long tiles_n, long long &m0,
@@ -886,8 +886,7 @@ W8A8_DEVICE bool g80_inside(const w8a8_gemm_args &args, const g80_cta &x)
 }
 W8A8_DEVICE bool g80_fast(const w8a8_gemm_args &args, const g80_cta &x)
 {
-    /* block scales keep the one instance: with two, ptxas (CUDA 13) spilled 24 bytes of a
-     * 256×32 block-scaled tile on sm_89 */
+    /* block scales keep the one instance (g80_main_loop_for) */
     return !G80_BLOCK && g80_inside(args, x) && args.k % G80_BK == 0;
 }
 
@@ -901,13 +900,15 @@ W8A8_DEVICE void g80_prologue_for(const w8a8_gemm_args &args, const g80_cta &x)
         g80_prologue<false, FIRST, LAST>(args, x);
 }
 
+/* The main loop in the instance the tile takes */
 template <bool PROLOGUE>
 W8A8_DEVICE void g80_main_loop_for(g80_acc_t (&acc)[G80_MT][G80_NT][4], const w8a8_gemm_args &args,
                                    const g80_cta &x)
 {
 #if G80_BLOCK
-    /* (the instance named outright: through g80_fast's constant, ptxas, CUDA 13, spilled 20
-     * bytes of a 256×32 block-scaled tile on sm_89) */
+    /* block scales keep the one instance: with two, ptxas (CUDA 13) spilled 24 bytes of a
+     * 256×32 block-scaled tile on sm_89; named outright (through g80_fast's constant it
+     * spilled 20) */
     g80_main_loop<false, PROLOGUE>(acc, args, x);
 #else
     if (g80_fast(args, x))
@@ -971,7 +972,12 @@ W8A8_DEVICE void g80_prefetch_scales(const w8a8_gemm_args &args, long long m0, l
     if (W8A8_B_SCALE == W8A8_S_ROW && 2 * lane < G80_WN && col < args.n)
         asm volatile("prefetch.global.L1 [%0];" ::"l"(args.b_scale + col));
 #else
-    (void)args, (void)m0, (void)n0, (void)warp_m, (void)warp_n, (void)lane;
+    (void)args;
+    (void)m0;
+    (void)n0;
+    (void)warp_m;
+    (void)warp_n;
+    (void)lane;
 #endif
 }
 
@@ -1016,6 +1022,14 @@ W8A8_DEVICE void g80_persistent(const w8a8_gemm_args &args, g80_cta cta, long lo
 }
 #endif
 
+/* Block scales, and FP8 with integer unpacks: at least one CTA an SM said outright (without it
+ * ptxas, CUDA 13, held a 16×128 block-scaled tile of 8 warps on sm_89 to 64 registers and
+ * spilled 8 bytes, and FP8 tiles of 4 warps on sm_80/86 to 80 registers, spilling 4–64) */
+#if G80_BLOCK || (G80_F16 && W8A8_FP8_UNPACK_BITS)
+#define G80_BOUNDS __launch_bounds__(G80_THREADS, 1)
+#else
+#define G80_BOUNDS __launch_bounds__(G80_THREADS)
+#endif
 extern "C" __global__ void G80_BOUNDS w8a8_sm80_gemm(const w8a8_gemm_args args)
 {
     /* programmatic dependent launch: wait for the previous kernel's writes before the first
