@@ -60,9 +60,10 @@
 --              turn. The template and the host take tail 4 too; the space leaves it out:
 --              clusters of 4 leave 12 SMs idle (gemm.cluster_slots), and every value of a
 --              parameter multiplies the walk.
---   trigger    programmatic dependent launch (a launch argument: one cubin for both): 0, the
---              producer lets the next kernel launch once it has issued its last load; 1, the
---              next kernel launches as our CTAs exit (see rank())
+-- Not enumerated here: trigger (src/sm90_gemm.c, a launch argument of the template: 0, the
+-- producer lets the next kernel launch once it has issued its last load; 1, as our CTAs
+-- exit). With it the cross product of params passes the loader's cap (2^25); shipped rows set
+-- it where graph replays measured it faster (bench/results-2026-11-28-s38/d8/).
 -- The template's swap=1 (swap-AB: the weights on wgmma's M side) is offered by its own space,
 -- scripts/sm90_swap.lua, at M <= 64; configs of this space leave it at 0.
 
@@ -503,12 +504,6 @@ local function cost_model(c, problem, device, f)
         + (split == 1 and 0 or 1)
     -- specialized: the same kernel with constant trip counts, tried right before its twin
     local specialized = c.specialize == 1 and 0.995 or 1.0
-    -- trigger (a launch argument: the same cubin): the next kernel launched as our CTAs exit
-    -- rather than after our last load, tried right after its twin, before it from M = 256 on
-    -- (an H200, graph replays, bench/results-2026-11-28-s38/d7/: 1.02-1.08x at 256 / 512 rows
-    -- of large N and K, 0.94-0.98x at 64-128 rows)
-    local late = problem.m >= 256 and 1 or 0
-    specialized = specialized * (c.trigger == late and 1.0 or 1.002)
     local stores = c.epilogue == 0 and f.direct_store or 1.0 -- registers to global, in the loop
     return cost * (1 + f.step * steps) * specialized * stores
 end
@@ -539,7 +534,7 @@ local function default(problem, device)
     for _, s in ipairs(is_promoted(problem) and BLOCK_DEFAULT_SHAPES or DEFAULT_SHAPES) do
         local c = { block_m = s[1], block_n = s[2], consumers = s[3], pingpong = s[4],
                     raster = 0, group = 8, cluster = 1, stages = 2, epilogue = 0, split = 1,
-                    specialize = 0, overlap = 0, stagger = 0, wave = 0, tail = 1, trigger = 0 }
+                    specialize = 0, overlap = 0, stagger = 0, wave = 0, tail = 1 }
         -- the deepest ring that fits, at most 8
         for stages = 8, 2, -1 do
             c.stages = stages
@@ -614,11 +609,9 @@ return {
         stagger = { 0, 1 },
         wave = { 0, 1 },
         tail = { 1, 2 },
-        trigger = { 0, 1 },
     },
     order = { "block_m", "block_n", "stages", "consumers", "pingpong", "raster", "group",
-        "cluster", "epilogue", "split", "specialize", "overlap", "stagger", "wave", "tail",
-        "trigger" },
+        "cluster", "epilogue", "split", "specialize", "overlap", "stagger", "wave", "tail" },
 
     valid = valid,
     fits = fits,

@@ -296,7 +296,7 @@ if [ -n "$w8a8" ]; then
   narrow90=block_m=64,block_n=48/64/96/128,stages=6/8/10/12/14/16,consumers=1,pingpong=0
   narrow90=$narrow90,raster=0,group=8,cluster=1,epilogue=0/1,split=2/4,specialize=1,overlap=0
   check "narrow_space: sm90_gemm" 0 '' "$python" "$root/bench/narrow_space.py" \
-    "$root/scripts/sm90_gemm.lua" "$narrow90,stagger=0,wave=0,tail=1,trigger=0"
+    "$root/scripts/sm90_gemm.lua" "$narrow90,stagger=0,wave=0,tail=1"
   cp "$tmp/out" "$tmp/narrow90.lua"
   check "narrow_space: sm90_gemm's 96 configs" 0 'valid of 96 configs' \
     "$w8a8" compile --arch sm_90a --space "$tmp/narrow90.lua" --rank 16,8192,8192

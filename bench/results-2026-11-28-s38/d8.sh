@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# D8 (H200): sm90_gemm's new launch argument trigger=1 (the next kernel launches as our CTAs
+# D8 (H200): sm90_gemm's new launch argument trigger=1 (src/sm90_gemm.c; not in the Lua space) (the next kernel launches as our CTAs
 # exit, not after our last load) on the shipped H200 rows of M buckets 256 and 512: the same
 # configs with trigger=1 in a user database (carry/trig1.db, 84 rows: the shipped INSERTs with
 # ",trigger=1"; user rows win) against the shipped cache, the Llama grid at M = 256 and 512 in
