@@ -1,4 +1,12 @@
 #!/usr/bin/env bash
+# PREPARED FOR THE NEXT SESSION, NOT RUN (session 38 had 258 s of device time left, too
+# little to start a machine). Setup on the host, from the repository root:
+#   git apply bench/results-2026-11-28-s38/trigger.patch   (sm90_gemm's trigger launch argument)
+#   static-deps build into carry/static (its binary embeds the patched templates)
+#   python3 bench/results-2026-11-28-s38/trig1_rows.py > /tmp/trig1.sql
+#   build/static/w8a8 cache --db carry/trig1.db import /tmp/trig1.sql
+# If trigger=1 wins a key in both rounds, append ",trigger=1" to its INSERT in cache/h200-*.sql,
+# and run check_gpu_sm90 (its config list names trigger=1 twice) and the closing grids.
 # D8 (H200): sm90_gemm's new launch argument trigger=1 (src/sm90_gemm.c; not in the Lua space) (the next kernel launches as our CTAs
 # exit, not after our last load) on the shipped H200 rows of M buckets 256 and 512: the same
 # configs with trigger=1 in a user database (carry/trig1.db, 84 rows: the shipped INSERTs with
