@@ -4,7 +4,8 @@
  * hot path must not do once a key has been seen: allocate host memory, encode a tensor map it
  * encoded before, set function attributes, switch contexts; and what it must still do:
  * validate every call and hand each launch the maps of that call's own operands (pointers,
- * M within the bucket, threads).
+ * M within the bucket, threads). Also sm80_gemm's persistent grid, sized from the driver's
+ * occupancy answer.
  *
  * `check_hot_path --measure [calls]` prints the host time per call of both families on the
  * fake driver (the library's own share of the overhead, the driver's excluded); run it under
@@ -299,6 +300,37 @@ START_TEST(test_launch_floor)
 }
 END_TEST
 
+/* sm80_gemm's persist=1: a grid of the CTAs the driver says fit an SM (the fake: 2 of 128
+ * threads, 1 of 256) times the SMs, or one CTA a tile when there are fewer tiles; persist=0:
+ * one CTA a tile. */
+START_TEST(test_sm80_persistent_grid)
+{
+    static const struct {
+        int64_t m, n;
+        const char *config;
+        unsigned grid;
+    } cases[] = {
+        {4096, 4096, "block_m=128,block_n=128,warps_m=2,warps_n=2,prefetch=1,epilogue=1,persist=1",
+         2 * 132},
+        {4096, 4096, "block_m=256,block_n=128,warps_m=4,warps_n=2,prefetch=1,epilogue=1,persist=1",
+         132},
+        {4096, 4096, "block_m=128,block_n=128,warps_m=2,warps_n=2,prefetch=1,epilogue=1", 1024},
+        {300, 200, "block_m=128,block_n=128,warps_m=2,warps_n=2,prefetch=1,epilogue=1,persist=1",
+         3 * 2},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        w8a8_problem p;
+        w8a8_problem_init(&p, cases[i].m, cases[i].n, 4096, W8A8_INT8, W8A8_BF16);
+        gemm_plan plan;
+        w8a8_status st = gemm_family_sm80_gemm.plan(ctx, &p, cases[i].config, &plan);
+        ck_assert_msg(st == W8A8_OK, "%s: %s", cases[i].config, w8a8_errmsg(ctx));
+        ck_assert_msg(plan.launch.grid[0] == cases[i].grid, "%s at %lldx%lld: grid %u, wanted %u",
+                      cases[i].config, (long long)cases[i].m, (long long)cases[i].n,
+                      plan.launch.grid[0], cases[i].grid);
+    }
+}
+END_TEST
+
 /* `w8a8 bench --host-overhead` on the fake driver: the text line and the JSON object carry
  * ours, the floor and the difference; the JSON object has no "us" field (bench/rows.py reads
  * rows with one as timings). */
@@ -416,6 +448,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_threads);
     tcase_add_test(tc, test_cached_key_still_validates);
     tcase_add_test(tc, test_launch_floor);
+    tcase_add_test(tc, test_sm80_persistent_grid);
     tcase_add_test(tc, test_bench_output);
     suite_add_tcase(s, tc);
     return test_run_suite(s);
