@@ -133,22 +133,28 @@ START_TEST(every_supported_trait_combination)
 }
 END_TEST
 
-/* Every config of `configs` on each of the count problems, compiled ahead; adds the runs to
- * *runs and returns the failures. */
-static int run_every_config(const w8a8_problem *problems, int count, uint64_t seed, int *runs)
+/* Every config of `list` (list_count of them) on each of the count problems, compiled ahead;
+ * adds the runs to *runs and returns the failures. */
+static int run_configs(const char *const *list, int list_count, const w8a8_problem *problems,
+                       int count, uint64_t seed, int *runs)
 {
     test_prewarm *l = test_prewarm_new(ctx, &gemm_family_sm80_gemm);
     for (int i = 0; i < count; i++)
-        for (int ci = 0; ci < CONFIG_COUNT; ci++)
-            test_prewarm_add(l, &problems[i], configs[ci]);
+        for (int ci = 0; ci < list_count; ci++)
+            test_prewarm_add(l, &problems[i], list[ci]);
     test_prewarm_run(l, problems, count);
     pgen_rng rng;
     pgen_rng_seed(&rng, seed);
     int failures = 0;
     for (int i = 0; i < count; i++)
         failures += test_family_case_configs(ctx, &gemm_family_sm80_gemm, &rng, &problems[i],
-                                             configs, CONFIG_COUNT, runs);
+                                             list, list_count, runs);
     return failures;
+}
+
+static int run_every_config(const w8a8_problem *problems, int count, uint64_t seed, int *runs)
+{
+    return run_configs(configs, CONFIG_COUNT, problems, count, seed, runs);
 }
 
 #define ODD_MS 5
@@ -321,17 +327,8 @@ START_TEST(persistent_ctas_loop_over_tiles)
         ck_assert_msg(plan.launch.grid[0] < tiles, "%s: a grid of %u CTAs for %lld tiles",
                       persist_configs[ci], plan.launch.grid[0], (long long)tiles);
     }
-    test_prewarm *l = test_prewarm_new(ctx, &gemm_family_sm80_gemm);
-    for (int i = 0; i < count; i++)
-        for (int ci = 0; ci < PERSIST_CONFIG_COUNT; ci++)
-            test_prewarm_add(l, &problems[i], persist_configs[ci]);
-    test_prewarm_run(l, problems, count);
-    pgen_rng rng;
-    pgen_rng_seed(&rng, SEED + 5);
-    int runs = 0, failures = 0;
-    for (int i = 0; i < count; i++)
-        failures += test_family_case_configs(ctx, &gemm_family_sm80_gemm, &rng, &problems[i],
-                                             persist_configs, PERSIST_CONFIG_COUNT, &runs);
+    int runs = 0, failures = run_configs(persist_configs, PERSIST_CONFIG_COUNT, problems, count,
+                                         SEED + 6, &runs);
     printf("sm80_gemm: %d persistent config × shape runs, %d failed\n", runs, failures);
     ck_assert_int_gt(runs, 0);
     ck_assert_msg(failures == 0, "%d of %d runs differ from the reference", failures, runs);
