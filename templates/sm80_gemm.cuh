@@ -1044,6 +1044,10 @@ extern "C" __global__ void G80_BOUNDS w8a8_sm80_gemm(const w8a8_gemm_args args)
     long long m0, n0;
     g80_origin(blockIdx.x, tiles_m, tiles_n, m0, n0);
 
+    /* The first tile's rows and copiers as g80_moved computes them, but inline into one const
+     * aggregate: built through a struct that is then assigned (as g80_moved does), ptxas (CUDA
+     * 13, sm_90) gave the 8-warp one-tile kernels a main loop that ran 0.96-0.97x
+     * (bench/results-2026-11-28-s38/d1/ab-table.txt). */
     const w8a8_u8 *a_base = (const w8a8_u8 *)args.a + m0 * args.lda;
     const w8a8_u8 *b_base = (const w8a8_u8 *)args.b + n0 * args.ldb;
     /* validation keeps K far below 2^31 K tiles */
