@@ -60,6 +60,10 @@
 --              turn. The template and the host take tail 4 too; the space leaves it out:
 --              clusters of 4 leave 12 SMs idle (gemm.cluster_slots), and every value of a
 --              parameter multiplies the walk.
+-- Not enumerated here: trigger (src/sm90_gemm.c, a launch argument of the template: 0, the
+-- producer lets the next kernel launch once it has issued its last load; 1, as our CTAs
+-- exit). With it the cross product of params passes the loader's cap (2^25); shipped rows set
+-- it where graph replays measured it faster (bench/results-2026-11-28-s38/d8/).
 -- The template's swap=1 (swap-AB: the weights on wgmma's M side) is offered by its own space,
 -- scripts/sm90_swap.lua, at M <= 64; configs of this space leave it at 0.
 

@@ -33,6 +33,9 @@
  *                         arguments, so the configs that differ only there share a cubin
  *   whole                 TAIL > 1: the units that go whole (TAIL below; a multiple of the
  *                         grid, or every unit); unused otherwise
+ *   trigger               programmatic dependent launch (common/pdl.cuh): 0, the producer
+ *                         triggers the next kernel's launch once it has issued its last load;
+ *                         1, no explicit trigger: the next kernel launches as our CTAs exit
  * Launch: block 128·(CONSUMERS+1) threads, dynamic shared memory SM90_SMEM_BYTES (below:
  * STAGES·(BLOCK_M+BLOCK_N)·128 + the epilogue staging + 16·STAGES + 16 + 1024 alignment
  * slack; with A_ROWS the ring is STAGES·(A_ROWS+BLOCK_N)·128 + (BLOCK_M−A_ROWS)·128), a
@@ -1430,7 +1433,8 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
     w8a8_sm90_gemm(const __grid_constant__ sm90_tensor_map tma_a,
                    const __grid_constant__ sm90_tensor_map tma_b,
                    const __grid_constant__ sm90_tensor_map tma_c, const w8a8_gemm_args args,
-                   const int tma_store, const int raster, const int group, const int whole)
+                   const int tma_store, const int raster, const int group, const int whole,
+                   const int trigger)
 {
     extern __shared__ __align__(1024) unsigned char smem_raw[];
     /* Buffers must be 1024-byte aligned for the 128-byte swizzle; the host adds slack. The
@@ -1557,8 +1561,13 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
             /* Every load of this CTA is issued: the next kernel may launch once all CTAs are
              * here, its prologue overlapping our last main loop and epilogue. Not earlier: a
              * dependent launched at our start would, with its own dependents, pile grids of
-             * waiting CTAs onto the SMs (measured: up to 30 % slower on small grids). */
-            w8a8_pdl_launch_dependents();
+             * waiting CTAs onto the SMs (measured: up to 30 % slower on small grids). trigger
+             * 1 leaves it to our CTAs' exit: on an H200 (graph replays of the shipped rows,
+             * bench/results-2026-11-28-s38/d7/) that ran 256x4096x14336 per-tensor 1.08x
+             * faster (24.6 against 26.7 us; PDL off 24.9) and 256 / 512-row shapes of large N
+             * and K 1.02x, but 64-128-row ones 0.94-0.98x. */
+            if (!trigger)
+                w8a8_pdl_launch_dependents();
         }
 #if SM90_BLOCK
         else if (threadIdx.x / 32 >= 1 && threadIdx.x / 32 <= SM90_LOADERS) {
