@@ -60,10 +60,12 @@
 --              turn. The template and the host take tail 4 too; the space leaves it out:
 --              clusters of 4 leave 12 SMs idle (gemm.cluster_slots), and every value of a
 --              parameter multiplies the walk.
--- Not enumerated here: trigger (src/sm90_gemm.c, a launch argument of the template: 0, the
--- producer lets the next kernel launch once it has issued its last load; 1, as our CTAs
--- exit). With it the cross product of params passes the loader's cap (2^25); shipped rows set
--- it where graph replays measured it faster (bench/results-2026-11-28-s38/d8/).
+-- trigger (src/sm90_gemm.c) is a variant, not a param: a launch argument of the template (0,
+-- the producer lets the next kernel launch once it has issued its last load; 1, as our CTAs
+-- exit). In params it would double the cross product and pass the loader's cap (2^25); as a
+-- variant the tuner times each finalist of a key again with trigger=1 (tuner/space.h). Graph
+-- replays measured trigger=1 1-6 % faster on 29 of 64 H200 keys of M 256/512
+-- (bench/results-2026-11-28-s39/d8/), 2-6 % slower at M = 64-128 (session 38's D7).
 -- The template's swap=1 (swap-AB: the weights on wgmma's M side) is offered by its own space,
 -- scripts/sm90_swap.lua, at M <= 64; configs of this space leave it at 0.
 
@@ -612,6 +614,7 @@ return {
     },
     order = { "block_m", "block_n", "stages", "consumers", "pingpong", "raster", "group",
         "cluster", "epilogue", "split", "specialize", "overlap", "stagger", "wave", "tail" },
+    variants = { trigger = { 1 } },
 
     valid = valid,
     fits = fits,

@@ -240,6 +240,8 @@ START_TEST(malformed_spaces_name_file_and_line)
     expect_load_error("not_table.lua", ":2: ", "must return the space's table");
     expect_load_error("no_template.lua", ":5: ", "'template' must be a string");
     expect_load_error("syntax_error.lua", ":3: ", "'}' expected");
+    expect_load_error("variant_is_param.lua", ":7: ", "variants.tile is also a param");
+    expect_load_error("variant_not_integers.lua", ":7: ", "variants.trigger[1] must be an integer");
 
     w8a8_context *ctx = ctx_open();
     w8a8_problem problem;
@@ -1027,6 +1029,19 @@ START_TEST(sm90_tile_order_is_a_launch_argument)
     }
     printf("sm90_gemm, 512x4096x4096: %zu best-ranked candidates are %zu kernels\n", take, distinct);
     ck_assert_uint_lt(distinct, take);
+    /* trigger: a launch argument the tuner tries on its finalists (the space's variants) */
+    ck_assert_int_eq(space_variant_count(s), 1);
+    ck_assert_str_eq(space_variant_at(s, 0)->name, "trigger");
+    ck_assert_int_eq(space_variant_at(s, 0)->count, 1);
+    ck_assert_int_eq(space_variant_at(s, 0)->values[0], 1);
+    ck_assert_ptr_null(space_variant_at(s, 1));
+    char triggered[300];
+    snprintf(triggered, sizeof triggered, "%s,trigger=1", e.candidates[0].config);
+    ck_assert_int_eq(gemm_family_defines(&gemm_family_sm90, ctx, &p, e.candidates[0].config, a,
+                                         sizeof a), W8A8_OK);
+    ck_assert_int_eq(gemm_family_defines(&gemm_family_sm90, ctx, &p, triggered, b, sizeof b),
+                     W8A8_OK);
+    ck_assert_str_eq(a, b);
     space_enumeration_free(&e);
     space_free(s);
     w8a8_context_close(ctx);

@@ -395,6 +395,94 @@ START_TEST(cache_never_elects_a_hung_config)
 }
 END_TEST
 
+/* ---- a space's variants, tried on the finalists --------------------------------------------- */
+
+#define VARIANT ",trigger=1"
+#define MAX_SEEN 64
+
+typedef struct variant_seen {
+    char config[MAX_SEEN][W8A8_CONFIG_BYTES];
+    int pass[MAX_SEEN];
+    bool ok[MAX_SEEN];
+    size_t count;
+} variant_seen;
+
+static void on_measured(const w8a8_tune_progress *p, void *user)
+{
+    variant_seen *s = user;
+    if (p->phase != W8A8_TUNE_PHASE_MEASURED || strcmp(p->measurement->family, "sm90_gemm") != 0)
+        return;
+    ck_assert_uint_lt(s->count, MAX_SEEN);
+    snprintf(s->config[s->count], sizeof s->config[0], "%s", p->measurement->config);
+    s->pass[s->count] = p->measurement->pass;
+    s->ok[s->count++] = strcmp(p->measurement->status, "ok") == 0;
+}
+
+/* Whether config ends in VARIANT; base gets what precedes it. */
+static bool is_variant(const char *config, char *base, size_t size)
+{
+    size_t len = strlen(config), tail = strlen(VARIANT);
+    if (len < tail || strcmp(config + len - tail, VARIANT) != 0)
+        return false;
+    snprintf(base, size, "%.*s", (int)(len - tail), config);
+    return true;
+}
+
+/* sm90_gemm's space lists trigger=1 as a variant: each finalist of the quick pass is timed
+ * again with it (same kernel), and the final pass takes those beside the finalists. */
+START_TEST(library_tune_times_variants_of_the_finalists)
+{
+    w8a8_context *ctx = fake_context_open();
+    setenv("FAKE_CUDA_HANG_ENTRY", "none", 1);
+    w8a8_problem p;
+    w8a8_problem_init(&p, 512, 4096, 4096, W8A8_E4M3, W8A8_BF16);
+    w8a8_tune_options o = {.problems = &p, .problem_count = 1, .space = "sm90_gemm",
+                           .max_candidates = 5, .finalists = 2, .quick_samples = 3,
+                           .final_samples = 6};
+    w8a8_tune_report report;
+    variant_seen seen = {0};
+    w8a8_status st = w8a8_tune(ctx, &o, on_measured, &seen, &report);
+    ck_assert_msg(st == W8A8_OK, "%s: %s", w8a8_status_string(st), w8a8_errmsg(ctx));
+    size_t quick_ok = 0, variants = 0, variants_final = 0;
+    for (size_t i = 0; i < seen.count; i++) {
+        char base[W8A8_CONFIG_BYTES];
+        if (!is_variant(seen.config[i], base, sizeof base)) {
+            quick_ok += seen.pass[i] == 1 && seen.ok[i];
+            ck_assert_ptr_null(strstr(seen.config[i], "trigger"));
+            continue;
+        }
+        ck_assert_msg(seen.ok[i], "%s", seen.config[i]);
+        variants += seen.pass[i] == 1;
+        variants_final += seen.pass[i] == 2;
+        bool parent_timed = false; /* its parent had a quick time before it */
+        for (size_t j = 0; j < i; j++)
+            parent_timed |= strcmp(seen.config[j], base) == 0 && seen.pass[j] == 1 && seen.ok[j];
+        ck_assert_msg(parent_timed, "%s has no quick-timed parent", seen.config[i]);
+    }
+    ck_assert_uint_ge(quick_ok, 2);
+    ck_assert_uint_eq(variants, 2); /* one per finalist */
+    ck_assert_uint_ge(variants_final, 1);
+    ck_assert_uint_eq(report.results[0].candidates, quick_ok + variants);
+    w8a8_tune_report_free(&report);
+
+    /* a rerun times the default again (its "vs default") and so may try its variant, but no
+     * variant the first run measured */
+    variant_seen again = {0};
+    st = w8a8_tune(ctx, &o, on_measured, &again, &report);
+    ck_assert_msg(st == W8A8_OK, "%s: %s", w8a8_status_string(st), w8a8_errmsg(ctx));
+    for (size_t i = 0; i < again.count; i++) {
+        char base[W8A8_CONFIG_BYTES];
+        if (!is_variant(again.config[i], base, sizeof base))
+            continue;
+        for (size_t j = 0; j < seen.count; j++)
+            ck_assert_msg(strcmp(seen.config[j], again.config[i]) != 0, "%s measured again",
+                          again.config[i]);
+    }
+    w8a8_tune_report_free(&report);
+    w8a8_context_close(ctx);
+}
+END_TEST
+
 /* ---- the plan: progress, and a budget spent before any key is timed --------------------------- */
 
 typedef struct plan_seen {
@@ -519,6 +607,7 @@ static Suite *watchdog_suite(void)
     tcase_add_test(library, library_tune_returns_hung);
     tcase_add_test(library, library_bench_returns_hung);
     tcase_add_test(library, library_plan_stops_at_the_budget);
+    tcase_add_test(library, library_tune_times_variants_of_the_finalists);
     suite_add_tcase(s, library);
     TCase *cache = tcase_create("cache");
     tcase_add_checked_fixture(cache, setup, teardown);

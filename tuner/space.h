@@ -23,6 +23,11 @@
  *   rank     = function(config, problem, device) return number end,  -- lower = try first
  *   default  = function(problem, device) return config end,  -- the dispatcher's cache-miss pick
  *              (nil: no default for this problem; the next family's default is tried)
+ *   variants = { trigger = {1}, ... },  -- optional: parameters of the template that only
+ *              change how its kernel is launched, outside the cross product (each would double
+ *              it). The tuner times each finalist of a key's quick pass again with every one
+ *              of these name=value items appended to its config, and the final pass ranks
+ *              those beside the finalists (tune.c variants_pass). Names must not be params.
  *   compile_problems = function(device) return {problem, ...} end, -- optional: what
  *              `w8a8 compile --all` builds (defaults to one per-tensor e4m3 bf16 problem)
  * problem = { m, n, k, a_type = "e4m3", b_type, out_type, bias_type ("none"), a_scale =
@@ -44,6 +49,7 @@
 
 #define W8A8_SPACE_MAX_PARAMS 24
 #define W8A8_SPACE_MAX_VALUES 32
+#define W8A8_SPACE_MAX_VARIANTS 4
 
 typedef struct space_device {
     char arch[16]; /* "sm_90" (the device's, without the a) */
@@ -92,6 +98,9 @@ const char *space_arch(const space *s);
 const char *space_file(const space *s); /* for messages */
 int space_param_count(const space *s);
 const space_param *space_param_at(const space *s, int i);
+/* The space's `variants` (see above): each a name and the values to try, in name order. */
+int space_variant_count(const space *s);
+const space_param *space_variant_at(const space *s, int i);
 
 /* Describes the context's device, or a nominal device of `arch` ("sm_90a" → a 132-SM
  * H100-class part) when compiling without a GPU. */

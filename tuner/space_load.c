@@ -27,6 +27,13 @@ const space_param *space_param_at(const space *s, int i)
     return i >= 0 && i < s->param_count ? &s->params[i] : NULL;
 }
 
+int space_variant_count(const space *s) { return s->variant_count; }
+
+const space_param *space_variant_at(const space *s, int i)
+{
+    return i >= 0 && i < s->variant_count ? &s->variants[i] : NULL;
+}
+
 void space_free(space *s)
 {
     if (s) {
@@ -83,19 +90,19 @@ static bool read_string_field(sandbox *sb, const space *s, const char *key, cons
     return true;
 }
 
-/* One params entry (name at -2, list at -1) into param. */
-static bool read_param(sandbox *sb, const space *s, space_param *param)
+/* One params (or variants) entry (name at -2, list at -1) into param; field names the table. */
+static bool read_param(sandbox *sb, const space *s, const char *field, space_param *param)
 {
     lua_State *L = sb->L;
     const char *name = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
     if (!name || !is_identifier(name, sizeof param->name))
-        return sandbox_fail(sb, s->table_line, "params keys must be lowercase identifiers of at "
-                            "most %zu characters", sizeof param->name - 1);
+        return sandbox_fail(sb, s->table_line, "%s keys must be lowercase identifiers of at "
+                            "most %zu characters", field, sizeof param->name - 1);
     snprintf(param->name, sizeof param->name, "%s", name);
     size_t count = lua_type(L, -1) == LUA_TTABLE ? lua_rawlen(L, -1) : 0;
     if (count == 0 || count > W8A8_SPACE_MAX_VALUES)
-        return sandbox_fail(sb, s->table_line, "params.%s must be a list of 1 to %d integers",
-                            name, W8A8_SPACE_MAX_VALUES);
+        return sandbox_fail(sb, s->table_line, "%s.%s must be a list of 1 to %d integers",
+                            field, name, W8A8_SPACE_MAX_VALUES);
     param->count = (int)count;
     for (size_t i = 0; i < count; i++) {
         int isint = 0;
@@ -104,11 +111,11 @@ static bool read_param(sandbox *sb, const space *s, space_param *param)
             value = lua_tointegerx(L, -1, &isint);
         lua_pop(L, 1);
         if (!isint)
-            return sandbox_fail(sb, s->table_line, "params.%s[%zu] must be an integer", name,
-                                i + 1);
+            return sandbox_fail(sb, s->table_line, "%s.%s[%zu] must be an integer", field,
+                                name, i + 1);
         for (size_t j = 0; j < i; j++)
             if (param->values[j] == value)
-                return sandbox_fail(sb, s->table_line, "params.%s lists %lld twice", name,
+                return sandbox_fail(sb, s->table_line, "%s.%s lists %lld twice", field, name,
                                     (long long)value);
         param->values[i] = value;
     }
@@ -168,7 +175,7 @@ static bool read_params(sandbox *sb, space *s)
                 return sandbox_fail(sb, s->table_line, "more than %d params",
                                     W8A8_SPACE_MAX_PARAMS);
             space_param *param = &s->params[s->param_count++];
-            if (!read_param(sb, s, param))
+            if (!read_param(sb, s, "params", param))
                 return false;
             if (s->total > W8A8_SPACE_MAX_CONFIGS / (size_t)param->count)
                 return sandbox_fail(sb, s->table_line, "the cross product of params exceeds "
@@ -179,6 +186,36 @@ static bool read_params(sandbox *sb, space *s)
     }
     lua_pop(L, 1);
     return apply_order(sb, s);
+}
+
+/* The optional `variants` table (space.h), after the params: no name may be both. */
+static bool read_variants(sandbox *sb, space *s)
+{
+    lua_State *L = sb->L;
+    int type = lua_getfield(L, 1, "variants");
+    if (type != LUA_TNIL && type != LUA_TTABLE)
+        return sandbox_fail(sb, s->table_line, "variants must be a table of integer lists");
+    s->variant_count = 0;
+    if (type == LUA_TTABLE) {
+        lua_pushnil(L);
+        while (lua_next(L, -2)) {
+            if (s->variant_count == W8A8_SPACE_MAX_VARIANTS)
+                return sandbox_fail(sb, s->table_line, "more than %d variants",
+                                    W8A8_SPACE_MAX_VARIANTS);
+            space_param *variant = &s->variants[s->variant_count++];
+            if (!read_param(sb, s, "variants", variant))
+                return false;
+            for (int p = 0; p < s->param_count; p++)
+                if (strcmp(s->params[p].name, variant->name) == 0)
+                    return sandbox_fail(sb, s->table_line, "variants.%s is also a param: a "
+                                        "variant is tried on the finalists instead",
+                                        variant->name);
+            lua_pop(L, 1);
+        }
+    }
+    lua_pop(L, 1);
+    qsort(s->variants, (size_t)s->variant_count, sizeof s->variants[0], compare_param_names);
+    return true;
 }
 
 static bool read_functions(sandbox *sb, space *s)
@@ -233,7 +270,7 @@ static void load_body(sandbox *sb, void *ud)
                      s->arch);
         return;
     }
-    if (read_params(sb, s))
+    if (read_params(sb, s) && read_variants(sb, s))
         read_functions(sb, s);
 }
 

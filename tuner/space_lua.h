@@ -29,6 +29,8 @@ struct space {
     int param_count;
     space_param params[W8A8_SPACE_MAX_PARAMS]; /* in enumeration order */
     size_t total;                   /* size of the cross product */
+    int variant_count;              /* `variants`: launch arguments tried on the finalists */
+    space_param variants[W8A8_SPACE_MAX_VARIANTS];
     struct space_memo *memo;        /* spaces with fits(): valid()'s answers (space.c) */
 };
 

@@ -385,7 +385,9 @@ static w8a8_status quick_pass(tune_run *run, candidate_list *l, timing_buffers *
 static int by_quick_time(const void *x, const void *y)
 {
     const candidate *a = *(candidate *const *)x, *b = *(candidate *const *)y;
-    return (a->quick_us > b->quick_us) - (a->quick_us < b->quick_us);
+    if (a->quick_us != b->quick_us)
+        return (a->quick_us > b->quick_us) - (a->quick_us < b->quick_us);
+    return (a->order > b->order) - (a->order < b->order); /* ties: the list's order */
 }
 
 /* The best few of the quick pass, with more samples, timed as replays of a CUDA graph of their
@@ -422,27 +424,35 @@ static timing_result final_fold(const timing_result *parts, int rounds)
     return t;
 }
 
+/* The finalists: the `finalists` best of the quick pass, then every variant variants_pass
+ * timed (of those same finalists). */
 static w8a8_status final_pass(tune_run *run, timing_buffers *b, candidate_list *l)
 {
-    size_t usable_count = 0;
-    for (size_t i = 0; i < l->count; i++)
+    size_t usable_count = 0, variant_count = 0;
+    for (size_t i = 0; i < l->count; i++) {
         usable_count += l->items[i].usable;
-    size_t n = (size_t)run->options.finalists < usable_count ? (size_t)run->options.finalists
-                                                               : usable_count;
+        variant_count += l->items[i].usable && l->items[i].variant;
+    }
+    size_t plain = usable_count - variant_count;
+    size_t n = (size_t)run->options.finalists < plain ? (size_t)run->options.finalists : plain;
     int rounds = run->options.final_samples >= 2 * TUNE_FINAL_ROUNDS ? TUNE_FINAL_ROUNDS : 1;
     int per_round = (run->options.final_samples + rounds - 1) / rounds;
     candidate **usable = malloc((usable_count ? usable_count : 1) * sizeof *usable);
-    timing_result *parts = malloc((n ? n : 1) * (size_t)rounds * sizeof *parts);
-    int *done = calloc(n ? n : 1, sizeof *done); /* rounds timed; -1: failed */
+    size_t all = n + variant_count;
+    timing_result *parts = malloc((all ? all : 1) * (size_t)rounds * sizeof *parts);
+    int *done = calloc(all ? all : 1, sizeof *done); /* rounds timed; -1: failed */
     w8a8_status st = W8A8_OK;
     if (!usable || !parts || !done)
         st = errorf(run->ctx, W8A8_NO_MEMORY, "out of host memory");
     size_t count = 0;
     for (size_t i = 0; i < l->count && st == W8A8_OK; i++)
-        if (l->items[i].usable)
+        if (l->items[i].usable && !l->items[i].variant)
             usable[count++] = &l->items[i];
     if (st == W8A8_OK)
         qsort(usable, count, sizeof *usable, by_quick_time);
+    for (size_t i = 0; i < l->count && st == W8A8_OK; i++) /* after the n best */
+        if (l->items[i].usable && l->items[i].variant)
+            usable[n++] = &l->items[i];
     bool left = true;
     for (int r = 0; r < rounds && st == W8A8_OK && left; r++) {
         for (size_t j = 0; j < n && st == W8A8_OK && (left = tune_budget_left(run)); j++) {
@@ -484,6 +494,94 @@ static w8a8_status final_pass(tune_run *run, timing_buffers *b, candidate_list *
     free(usable);
     free(parts);
     free(done);
+    return st;
+}
+
+/* ---- variants of the finalists ----------------------------------------------------------- */
+
+/* The run's space a candidate came from (NULL when none of its spaces has that name). */
+static const space *candidate_space(const tune_run *run, const candidate *c)
+{
+    for (size_t i = 0; i < run->space_count; i++)
+        if (strcmp(space_name(run->spaces[i]), c->space) == 0)
+            return run->spaces[i];
+    return NULL;
+}
+
+/* Whether config has an item "name=...". */
+static bool config_names(const char *config, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *item = config; item; item = strchr(item, ',')) {
+        item += *item == ',';
+        if (strncmp(item, name, len) == 0 && item[len] == '=')
+            return true;
+    }
+    return false;
+}
+
+/* A space's `variants` (space.h: launch arguments outside its cross product) on the quick
+ * pass's finalists: each finalist's config with one name=value item appended, unless it names
+ * that parameter already, planned, verified and timed as the quick pass times a candidate
+ * (same kernel: nothing to compile). The final pass takes those with a time beside the
+ * finalists. */
+static w8a8_status variants_pass(tune_run *run, problem_plan *plan, timing_buffers *b,
+                                 w8a8_tune_result *res)
+{
+    candidate_list *l = &plan->list;
+    size_t usable_count = 0;
+    for (size_t i = 0; i < l->count; i++)
+        usable_count += l->items[i].usable;
+    if (usable_count == 0)
+        return W8A8_OK;
+    candidate **usable = malloc(usable_count * sizeof *usable);
+    size_t *parents = malloc(usable_count * sizeof *parents);
+    if (!usable || !parents) {
+        free(usable);
+        free(parents);
+        return errorf(run->ctx, W8A8_NO_MEMORY, "out of host memory");
+    }
+    size_t count = 0;
+    for (size_t i = 0; i < l->count; i++)
+        if (l->items[i].usable)
+            usable[count++] = &l->items[i];
+    qsort(usable, count, sizeof *usable, by_quick_time);
+    size_t n = (size_t)run->options.finalists < count ? (size_t)run->options.finalists : count;
+    for (size_t j = 0; j < n; j++) /* indices: adding variants may move the list */
+        parents[j] = (size_t)(usable[j] - l->items);
+    free(usable);
+    size_t first = l->count;
+    w8a8_status st = W8A8_OK;
+    for (size_t j = 0; j < n && st == W8A8_OK; j++) {
+        const space *s = candidate_space(run, &l->items[parents[j]]);
+        for (int v = 0; s && v < space_variant_count(s) && st == W8A8_OK; v++) {
+            const space_param *variant = space_variant_at(s, v);
+            if (config_names(l->items[parents[j]].config, variant->name))
+                continue;
+            for (int k = 0; k < variant->count && st == W8A8_OK; k++) {
+                char config[W8A8_CONFIG_BYTES];
+                int len = snprintf(config, sizeof config, "%s,%s=%lld",
+                                   l->items[parents[j]].config, variant->name,
+                                   (long long)variant->values[k]);
+                candidate *c = NULL;
+                if (len > 0 && (size_t)len < sizeof config)
+                    st = tune_plan_variant(run, plan, parents[j], config, &c);
+                if (c) {
+                    res->candidates++;
+                    res->skipped += candidate_skipped(c);
+                }
+            }
+        }
+    }
+    free(parents);
+    for (size_t i = first; i < l->count && st == W8A8_OK && tune_budget_left(run); i++) {
+        candidate *c = &l->items[i];
+        if (candidate_skipped(c))
+            continue;
+        report(run, W8A8_TUNE_PHASE_QUICK, i, l->count, c, NULL, NULL);
+        st = quick_one(run, b, c, &res->verify_failed);
+        res->timed += c->usable;
+    }
     return st;
 }
 
@@ -534,6 +632,8 @@ w8a8_status tune_problem(tune_run *run, problem_plan *plan, w8a8_tune_result *re
     report(run, W8A8_TUNE_PHASE_PROBLEM, 0, l->count, NULL, NULL, NULL);
     run->pending = calloc(1, sizeof *run->pending); /* NULL: each row is written alone */
     w8a8_status st = quick_pass(run, l, &b, res);
+    if (st == W8A8_OK && b.base)
+        st = variants_pass(run, plan, &b, res);
     if (st == W8A8_OK && b.base)
         st = final_pass(run, &b, l);
     timing_buffers_destroy(ctx, &b);

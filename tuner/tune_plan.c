@@ -179,6 +179,35 @@ static candidate *add_config(tune_run *run, problem_plan *p, const space *s, con
     return c;
 }
 
+w8a8_status tune_plan_variant(tune_run *run, problem_plan *p, size_t parent, const char *config,
+                              candidate **out)
+{
+    const gemm_family *f = p->list.items[parent].family;
+    *out = NULL;
+    if (list_find(&p->list, f, config))
+        return W8A8_OK;
+    candidate *c = list_add(run->ctx, &p->list); /* may move the list */
+    if (!c)
+        return W8A8_NO_MEMORY;
+    const candidate *from = &p->list.items[parent];
+    c->family = f;
+    memcpy(c->template_name, from->template_name, sizeof c->template_name);
+    memcpy(c->arch, from->arch, sizeof c->arch);
+    memcpy(c->space, from->space, sizeof c->space);
+    snprintf(c->config, sizeof c->config, "%s", config);
+    c->rank = from->rank;
+    c->space_pos = from->space_pos;
+    c->order = p->list.count - 1;
+    c->variant = true;
+    c->has_kernel = from->has_kernel;
+    c->kernel = from->kernel;
+    c->info = from->info;
+    c->hung_before = hung_before(p, f, config);
+    c->measured_before = !run->options.force && measured_before(p, f, config);
+    *out = c;
+    return W8A8_OK;
+}
+
 /* ---- evaluating the spaces ------------------------------------------------------------------ */
 
 /* The family of a space, when it may be tuned for the problem. The reference kernel is the

@@ -29,6 +29,7 @@ typedef struct candidate {
     size_t order;             /* position in the list as collected (space order) */
     bool is_default;
     bool seeded;              /* a neighbouring M bucket's winner, tried early */
+    bool variant;             /* a finalist's config with one of its space's variants */
     size_t cache_seed;        /* 1 + its place among the cache's winners timed first (a plain
                                  tune: tune_plan.c's cache_seeds); 0: not one */
     bool explored;            /* in the space's exploration sample (options.explore) */
@@ -140,6 +141,12 @@ void tune_plan_free(tune_run *run);
  * (same class, N and K; M within a factor of two) to the front of its list, after the
  * defaults, adding them when the list lacks them. */
 w8a8_status tune_plan_seed(tune_run *run, size_t i);
+/* Appends to p's list a variant of its candidate `parent`: the same kernel (family, template,
+ * arch, space and rank) under `config`, asking the database whether it was measured or hung
+ * before; *out is the new candidate, or NULL when the list has that config already. The list
+ * may move: hold indices, not pointers, across the call. */
+w8a8_status tune_plan_variant(tune_run *run, problem_plan *p, size_t parent, const char *config,
+                              candidate **out);
 
 /* tune.c: whether the run's budget and the key's share allow more work (records a cut); one
  * key's quick and final passes (tune_run.c calls it per key). */
