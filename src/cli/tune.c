@@ -246,6 +246,9 @@ static void tune_usage(FILE *f)
             "before, and a stale bucket borrows a neighbour's better config. With --space\n"
             "the tune times exactly what the space lists; --seed adds those winners that the\n"
             "space's template runs, so that its winner too is never slower than before.\n"
+            "The best 8 of the quick pass are timed again as CUDA-graph replays; a space's\n"
+            "variants (launch arguments outside its search, sm90_gemm's trigger=1) are\n"
+            "first tried on each of them and join that final pass.\n"
             "On a terminal, a progress line on stderr: keys planned, then the key at hand,\n"
             "its phase and candidates, candidates timed in the run, time against the budget\n"
             "(or an estimate of what is left); none with --json or when stderr is piped.\n",
