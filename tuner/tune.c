@@ -397,7 +397,8 @@ static int by_quick_time(const void *x, const void *y)
  * 23.5 µs and benched at 29.9; later runs showed that config at 23 or 30 µs from one process to
  * the next whatever the launch mode, bench/results-2026-11-26-s16.)
  * The samples come in TUNE_FINAL_ROUNDS rounds over the finalists, each round starting one
- * finalist further, and a finalist's time is the median of its round medians. Timed one after
+ * finalist (with its variants) further, and a finalist's time is the median of its round
+ * medians. Timed one after
  * the other, the first finalists ran cooler: under continuous load an H200 reaches its 700 W
  * cap within a second and its clock falls from 1,980 MHz to 1,400–1,700 MHz
  * (bench/results-2026-11-26-s21, Y10), which favoured the quick pass's best, timed first.
@@ -424,8 +425,12 @@ static timing_result final_fold(const timing_result *parts, int rounds)
     return t;
 }
 
-/* The finalists: the `finalists` best of the quick pass, then every variant variants_pass
- * timed (of those same finalists). */
+/* The finalists: the `finalists` best of the quick pass, each in a group with the variants
+ * variants_pass timed of it. Rounds rotate the groups (round r starts r groups further) and
+ * time a group's members forward in even rounds, backward in odd ones: a variant is timed
+ * next to its finalist, and neither is always the later one, as the GPU warms up through a
+ * round (session 39's D9: variants placed after all the finalists came out 1-10 % slower
+ * than the same A/B timed by `w8a8 bench` in alternation). */
 static w8a8_status final_pass(tune_run *run, timing_buffers *b, candidate_list *l)
 {
     size_t usable_count = 0, variant_count = 0;
@@ -434,55 +439,69 @@ static w8a8_status final_pass(tune_run *run, timing_buffers *b, candidate_list *
         variant_count += l->items[i].usable && l->items[i].variant;
     }
     size_t plain = usable_count - variant_count;
-    size_t n = (size_t)run->options.finalists < plain ? (size_t)run->options.finalists : plain;
+    size_t groups = (size_t)run->options.finalists < plain ? (size_t)run->options.finalists : plain;
     int rounds = run->options.final_samples >= 2 * TUNE_FINAL_ROUNDS ? TUNE_FINAL_ROUNDS : 1;
     int per_round = (run->options.final_samples + rounds - 1) / rounds;
-    candidate **usable = malloc((usable_count ? usable_count : 1) * sizeof *usable);
-    size_t all = n + variant_count;
-    timing_result *parts = malloc((all ? all : 1) * (size_t)rounds * sizeof *parts);
-    int *done = calloc(all ? all : 1, sizeof *done); /* rounds timed; -1: failed */
+    size_t all = usable_count ? usable_count : 1;
+    candidate **usable = malloc(all * sizeof *usable);
+    candidate **fin = malloc(all * sizeof *fin);       /* the finalists, group after group */
+    size_t *first = malloc((all + 1) * sizeof *first); /* each group's start in fin */
+    timing_result *parts = malloc(all * (size_t)rounds * sizeof *parts);
+    int *done = calloc(all, sizeof *done); /* rounds timed; -1: failed */
     w8a8_status st = W8A8_OK;
-    if (!usable || !parts || !done)
+    if (!usable || !fin || !first || !parts || !done)
         st = errorf(run->ctx, W8A8_NO_MEMORY, "out of host memory");
-    size_t count = 0;
+    size_t count = 0, n = 0;
     for (size_t i = 0; i < l->count && st == W8A8_OK; i++)
         if (l->items[i].usable && !l->items[i].variant)
             usable[count++] = &l->items[i];
     if (st == W8A8_OK)
         qsort(usable, count, sizeof *usable, by_quick_time);
-    for (size_t i = 0; i < l->count && st == W8A8_OK; i++) /* after the n best */
-        if (l->items[i].usable && l->items[i].variant)
-            usable[n++] = &l->items[i];
+    for (size_t g = 0; g < groups && st == W8A8_OK; g++) {
+        first[g] = n;
+        fin[n++] = usable[g];
+        size_t parent = (size_t)(usable[g] - l->items);
+        for (size_t i = 0; i < l->count; i++)
+            if (l->items[i].usable && l->items[i].variant && l->items[i].parent == parent)
+                fin[n++] = &l->items[i];
+    }
+    if (st == W8A8_OK)
+        first[groups] = n;
     bool left = true;
     for (int r = 0; r < rounds && st == W8A8_OK && left; r++) {
-        for (size_t j = 0; j < n && st == W8A8_OK && (left = tune_budget_left(run)); j++) {
-            size_t i = (j + (size_t)r) % n;
-            if (done[i] < 0)
-                continue;
-            candidate *c = usable[i];
-            report(run, W8A8_TUNE_PHASE_FINAL, (size_t)r * n + j, (size_t)rounds * n, c, NULL, NULL);
-            timing_result *t = &parts[i * (size_t)rounds + (size_t)done[i]];
-            if (run->options.final_settle_ms > 0) { /* see w8a8_tune_options */
-                const struct timespec settle = {0, run->options.final_settle_ms * 1000000L};
-                nanosleep(&settle, NULL);
+        size_t step = 0;
+        for (size_t gi = 0; gi < groups && st == W8A8_OK && left; gi++) {
+            size_t g = (gi + (size_t)r) % groups, size = first[g + 1] - first[g];
+            for (size_t k = 0; k < size && st == W8A8_OK && (left = tune_budget_left(run)); k++) {
+                size_t i = first[g] + (r % 2 ? size - 1 - k : k);
+                if (done[i] < 0)
+                    continue;
+                candidate *c = fin[i];
+                report(run, W8A8_TUNE_PHASE_FINAL, (size_t)r * n + step++, (size_t)rounds * n, c,
+                       NULL, NULL);
+                timing_result *t = &parts[i * (size_t)rounds + (size_t)done[i]];
+                if (run->options.final_settle_ms > 0) { /* see w8a8_tune_options */
+                    const struct timespec settle = {0, run->options.final_settle_ms * 1000000L};
+                    nanosleep(&settle, NULL);
+                }
+                double t0 = util_now();
+                st = timing_measure(run->ctx, b, launch_plan, &c->plan, per_round,
+                                    TUNE_FINAL_BATCH_US, true, t);
+                run->profile.timing_seconds += util_now() - t0;
+                if (st != W8A8_OK) {
+                    done[i] = -1;
+                    st = candidate_failed(run, c, "launch_error", st, 2);
+                    continue;
+                }
+                done[i]++;
             }
-            double t0 = util_now();
-            st = timing_measure(run->ctx, b, launch_plan, &c->plan, per_round, TUNE_FINAL_BATCH_US,
-                                true, t);
-            run->profile.timing_seconds += util_now() - t0;
-            if (st != W8A8_OK) {
-                done[i] = -1;
-                st = candidate_failed(run, c, "launch_error", st, 2);
-                continue;
-            }
-            done[i]++;
         }
     }
     /* a finalist keeps its quick time when the budget left it no round */
     for (size_t i = 0; i < n && st == W8A8_OK; i++) {
         if (done[i] <= 0)
             continue;
-        candidate *c = usable[i];
+        candidate *c = fin[i];
         timing_result t = final_fold(parts + i * (size_t)rounds, done[i]);
         c->final_us = t.median_us;
         note_best(run, c, t.median_us);
@@ -492,6 +511,8 @@ static w8a8_status final_pass(tune_run *run, timing_buffers *b, candidate_list *
         report(run, W8A8_TUNE_PHASE_FINAL, (size_t)rounds * n, (size_t)rounds * n, NULL, NULL,
                NULL);
     free(usable);
+    free(fin);
+    free(first);
     free(parts);
     free(done);
     return st;
@@ -522,7 +543,7 @@ static bool config_names(const char *config, const char *name)
 
 /* A space's `variants` (space.h: launch arguments outside its cross product) on the quick
  * pass's finalists: each finalist's config with one name=value item appended, unless it names
- * that parameter already, planned, verified and timed as the quick pass times a candidate
+ * that parameter already or was measured before (a rerun measures nothing new), planned, verified and timed as the quick pass times a candidate
  * (same kernel: nothing to compile). The final pass takes those with a time beside the
  * finalists. */
 static w8a8_status variants_pass(tune_run *run, problem_plan *plan, timing_buffers *b,
@@ -553,7 +574,10 @@ static w8a8_status variants_pass(tune_run *run, problem_plan *plan, timing_buffe
     size_t first = l->count;
     w8a8_status st = W8A8_OK;
     for (size_t j = 0; j < n && st == W8A8_OK; j++) {
-        const space *s = candidate_space(run, &l->items[parents[j]]);
+        /* a default measured before is timed again only as the key's anchor ("vs default") */
+        const space *s = l->items[parents[j]].measured_before
+                             ? NULL
+                             : candidate_space(run, &l->items[parents[j]]);
         for (int v = 0; s && v < space_variant_count(s) && st == W8A8_OK; v++) {
             const space_param *variant = space_variant_at(s, v);
             if (config_names(l->items[parents[j]].config, variant->name))

@@ -199,6 +199,7 @@ w8a8_status tune_plan_variant(tune_run *run, problem_plan *p, size_t parent, con
     c->space_pos = from->space_pos;
     c->order = p->list.count - 1;
     c->variant = true;
+    c->parent = parent;
     c->has_kernel = from->has_kernel;
     c->kernel = from->kernel;
     c->info = from->info;

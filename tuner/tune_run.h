@@ -30,6 +30,7 @@ typedef struct candidate {
     bool is_default;
     bool seeded;              /* a neighbouring M bucket's winner, tried early */
     bool variant;             /* a finalist's config with one of its space's variants */
+    size_t parent;            /* a variant's: that finalist's index in the list */
     size_t cache_seed;        /* 1 + its place among the cache's winners timed first (a plain
                                  tune: tune_plan.c's cache_seeds); 0: not one */
     bool explored;            /* in the space's exploration sample (options.explore) */
