@@ -65,7 +65,10 @@
 -- exit). In params it would double the cross product and pass the loader's cap (2^25); as a
 -- variant the tuner times each finalist of a key again with trigger=1 (tuner/space.h). Graph
 -- replays measured trigger=1 1-6 % faster on 29 of 64 H200 keys of M 256/512
--- (bench/results-2026-11-28-s39/d8/), 2-6 % slower at M = 64-128 (session 38's D7).
+-- (bench/results-2026-11-28-s39/d8/), 2-6 % slower at M = 64-128 (session 38's D7). Which
+-- wins follows the GPU's power state: tuned with --settle 100 (idle before each timing, as
+-- `w8a8 bench` and peers.py time) trigger=1 won 7 of 10 keys by 1-7 %; tuned back to back,
+-- at the power cap, it won 1 of 10 and lost up to 5 % (bench/results-2026-11-28-s39/d10/).
 -- The template's swap=1 (swap-AB: the weights on wgmma's M side) is offered by its own space,
 -- scripts/sm90_swap.lua, at M <= 64; configs of this space leave it at 0.
 
