@@ -5,6 +5,7 @@ d11.sh (session 38's trig1_rows.py with the buckets an argument).
 
     python3 bench/results-2026-11-28-s39/trig_rows.py 64,128,1024,2048,4096 > /tmp/trig.sql
     w8a8 cache --db carry/trig.db import /tmp/trig.sql
+    python3 bench/results-2026-11-28-s39/trig_rows.py 1,2,4,8,16,32,64,128 ,trigger=2 --swap  (D12)
 """
 import glob
 import re
@@ -27,6 +28,8 @@ def values(text):
 
 
 BUCKETS = sys.argv[1].split(",") if len(sys.argv) > 1 else ["256", "512"]
+SUFFIX = sys.argv[2] if len(sys.argv) > 2 else ",trigger=1"
+SWAP = len(sys.argv) > 3 and sys.argv[3] == "--swap"  # swap-AB rows too
 
 
 def main():
@@ -40,10 +43,10 @@ def main():
             cols = [c.strip() for c in m.group(1).split(",")]
             row = dict(zip(cols, values(m.group(2))))
             if (row["family"] != "'sm90_gemm'" or row.get("accum", "'fast'") != "'fast'"
-                    or row["m_bucket"] not in BUCKETS or "swap=1" in row["config"]
+                    or row["m_bucket"] not in BUCKETS or ("swap=1" in row["config"] and not SWAP)
                     or "trigger" in row["config"]):
                 continue
-            row["config"] = row["config"][:-1] + ",trigger=1'"
+            row["config"] = row["config"][:-1] + SUFFIX + "'"
             print("INSERT INTO measurement_rows (%s) VALUES (%s);"
                   % (", ".join(cols), ", ".join(row[c] for c in cols)))
     return 0
