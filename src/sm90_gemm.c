@@ -263,8 +263,8 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
                       "rows a consumer (%d)", wg_m);
     if (c->evict != 0 && c->evict != 1)
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: evict must be 0 or 1");
-    if (c->trigger < 0 || c->trigger > 2)
-        return errorf(ctx, W8A8_INVALID, "sm90_gemm config: trigger must be 0, 1 or 2");
+    if (c->trigger != 0 && c->trigger != 1)
+        return errorf(ctx, W8A8_INVALID, "sm90_gemm config: trigger must be 0 or 1");
     if (c->evict && c->cluster != 1)
         return errorf(ctx, W8A8_INVALID,
                       "sm90_gemm config: evict=1 (the weights' loads evict-first in L2) needs "

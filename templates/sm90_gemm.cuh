@@ -35,8 +35,7 @@
  *                         grid, or every unit); unused otherwise
  *   trigger               programmatic dependent launch (common/pdl.cuh): 0, the producer
  *                         triggers the next kernel's launch once it has issued its last load;
- *                         1, no explicit trigger: the next kernel launches as our CTAs exit;
- *                         2, the producer triggers before its first load
+ *                         1, no explicit trigger: the next kernel launches as our CTAs exit
  * Launch: block 128·(CONSUMERS+1) threads, dynamic shared memory SM90_SMEM_BYTES (below:
  * STAGES·(BLOCK_M+BLOCK_N)·128 + the epilogue staging + 16·STAGES + 16 + 1024 alignment
  * slack; with A_ROWS the ring is STAGES·(A_ROWS+BLOCK_N)·128 + (BLOCK_M−A_ROWS)·128), a
@@ -1539,8 +1538,6 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
         if (threadIdx.x == 0) {
             /* EVICT: the weights' loads (tma_a with SWAP, else tma_b) evict-first in L2 */
             const sm90_u64 weights_policy = W8A8_EVICT ? sm90_l2_evict_first() : 0;
-            if (trigger == 2) /* the earliest trigger (below) */
-                w8a8_pdl_launch_dependents();
             sm90_ring_fill(units, kb_begin, kb_end, empty_bar,
                            [&](int stage, int mt, int nt, int kb) {
                 const sm90_u32 full = full_bar + 8 * stage;
@@ -1568,10 +1565,8 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
              * 1 leaves it to our CTAs' exit: on an H200 (graph replays of the shipped rows,
              * bench/results-2026-11-28-s38/d7/) that ran 256x4096x14336 per-tensor 1.08x
              * faster (24.6 against 26.7 us; PDL off 24.9) and 256 / 512-row shapes of large N
-             * and K 1.02x, but 64-128-row ones 0.94-0.98x. trigger 2 triggers before the
-             * first load, for grids that leave SMs to the next kernel (tried on the shipped
-             * rows of M <= 128: bench/results-2026-11-28-s39/d12/). */
-            if (trigger == 0)
+             * and K 1.02x, but 64-128-row ones 0.94-0.98x. */
+            if (!trigger)
                 w8a8_pdl_launch_dependents();
         }
 #if SM90_BLOCK

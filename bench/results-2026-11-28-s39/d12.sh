@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# D12 (H200): trigger=2 (the producer lets the next kernel launch before its first load) on
+# D12 (H200), run on the tree with trigger2.patch applied (taken back out after: no gain): trigger=2 (the producer lets the next kernel launch before its first load) on
 # the shipped sm90_gemm rows of M buckets 1…128, swap-AB included: those rows with
 # ",trigger=2" in a user database (carry/trig2.db from `trig_rows.py 1,2,4,8,16,32,64,128
 # ,trigger=2 --swap`; user rows win) against the shipped cache: the decode grid, the Llama
