@@ -1142,6 +1142,9 @@ typedef struct w8a8_tune_measurement {
     int cache_seed;       /* a winner the cache held (any layer, any device of the arch) for
                              this key or an M bucket within 4× of it, timed first: a tune
                              over the built-in spaces only */
+    int variant;          /* a finalist's config with one of its space's `variants` (launch
+                             arguments tried on the finalists only, e.g. sm90_gemm's
+                             trigger=1) appended */
 } w8a8_tune_measurement;
 
 /* The outcome for one problem. */

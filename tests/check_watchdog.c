@@ -409,6 +409,16 @@ typedef struct variant_seen {
     size_t timings;
 } variant_seen;
 
+/* Whether config ends in VARIANT; base gets what precedes it. */
+static bool is_variant(const char *config, char *base, size_t size)
+{
+    size_t len = strlen(config), tail = strlen(VARIANT);
+    if (len < tail || strcmp(config + len - tail, VARIANT) != 0)
+        return false;
+    snprintf(base, size, "%.*s", (int)(len - tail), config);
+    return true;
+}
+
 static void on_measured(const w8a8_tune_progress *p, void *user)
 {
     variant_seen *s = user;
@@ -420,18 +430,10 @@ static void on_measured(const w8a8_tune_progress *p, void *user)
         return;
     ck_assert_uint_lt(s->count, MAX_SEEN);
     snprintf(s->config[s->count], sizeof s->config[0], "%s", p->measurement->config);
+    char base[W8A8_CONFIG_BYTES];
+    ck_assert_int_eq(p->measurement->variant, is_variant(p->measurement->config, base, sizeof base));
     s->pass[s->count] = p->measurement->pass;
     s->ok[s->count++] = strcmp(p->measurement->status, "ok") == 0;
-}
-
-/* Whether config ends in VARIANT; base gets what precedes it. */
-static bool is_variant(const char *config, char *base, size_t size)
-{
-    size_t len = strlen(config), tail = strlen(VARIANT);
-    if (len < tail || strcmp(config + len - tail, VARIANT) != 0)
-        return false;
-    snprintf(base, size, "%.*s", (int)(len - tail), config);
-    return true;
 }
 
 /* sm90_gemm's space lists trigger=1 as a variant: each finalist of the quick pass is timed

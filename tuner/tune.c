@@ -191,6 +191,7 @@ static w8a8_status record(tune_run *run, const candidate *c, const char *status,
     m.rank_position = c->space_pos == SIZE_MAX ? -1 : (long)c->space_pos;
     m.explored = c->explored;
     m.cache_seed = c->cache_seed != 0;
+    m.variant = c->variant;
     w8a8_status st = W8A8_OK;
     if (!c->measured_before || strcmp(status, "hung") == 0) {
         cache_measurement row;

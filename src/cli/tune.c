@@ -498,11 +498,11 @@ static void print_measurement_json(const w8a8_problem *p, const w8a8_tune_measur
     printf(", \"status\": \"%s\", \"pass\": %d, \"default\": %s, \"us\": %.3f, \"spread_us\": %.3f, "
            "\"samples\": %d, \"batch\": %d, \"tflops\": %.1f, \"verify_error\": %.3g, "
            "\"registers\": %d, \"spills\": %d, \"compile_ms\": %.1f, \"rank_position\": %ld, "
-           "\"explored\": %s, \"cache_seed\": %s}\n",
+           "\"explored\": %s, \"cache_seed\": %s, \"variant\": %s}\n",
            m->status, m->pass, m->is_default ? "true" : "false", m->median_us, m->spread_us,
            m->samples, m->batch, tflops_of(p, m->median_us), m->verify_error, m->registers,
            m->spills, m->compile_ms, m->rank_position, m->explored ? "true" : "false",
-           m->cache_seed ? "true" : "false");
+           m->cache_seed ? "true" : "false", m->variant ? "true" : "false");
     fflush(stdout);
 }
 
