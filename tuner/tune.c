@@ -430,8 +430,8 @@ static timing_result final_fold(const timing_result *parts, int rounds)
  * variants_pass timed of it. Rounds rotate the groups (round r starts r groups further) and
  * time a group's members forward in even rounds, backward in odd ones: a variant is timed
  * next to its finalist, and neither is always the later one, as the GPU warms up through a
- * round (session 39's D9: variants placed after all the finalists came out 1-10 % slower
- * than the same A/B timed by `w8a8 bench` in alternation). */
+ * round (bench/results-2026-11-28-s39/: D9 timed the variants after all the finalists, D10
+ * beside them). */
 static w8a8_status final_pass(tune_run *run, timing_buffers *b, candidate_list *l)
 {
     size_t usable_count = 0, variant_count = 0;
