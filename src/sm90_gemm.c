@@ -67,7 +67,7 @@ typedef struct sm90_config {
 /* In the space's parameter order; the canonical config string follows it. raster and group
  * only order the tiles, trigger only when the next kernel may launch (the template's launch
  * arguments): the configs that differ only there share one cubin (a tuning run compiles it
- * once and times all sixteen). */
+ * once and times all eight, and the finalists again with trigger=1, the space's variant). */
 static const gemm_param sm90_params[] = {
     {"block_m", offsetof(sm90_config, block_m), 128, false},
     {"block_n", offsetof(sm90_config, block_n), 128, false},

@@ -207,8 +207,8 @@ static bool read_variants(sandbox *sb, space *s)
                 return false;
             for (int p = 0; p < s->param_count; p++)
                 if (strcmp(s->params[p].name, variant->name) == 0)
-                    return sandbox_fail(sb, s->table_line, "variants.%s is also a param: a "
-                                        "variant is tried on the finalists instead",
+                    return sandbox_fail(sb, s->table_line, "variants.%s is also a param (a "
+                                        "variant stays out of the cross product)",
                                         variant->name);
             lua_pop(L, 1);
         }
