@@ -160,60 +160,56 @@ static bool apply_order(sandbox *sb, space *s)
     return true;
 }
 
-static bool read_params(sandbox *sb, space *s)
+/* The optional table `field` of integer lists (params, variants) into out[0..*count), at most
+ * max entries, in the order Lua's next() gives. */
+static bool read_param_table(sandbox *sb, space *s, const char *field, space_param *out,
+                             int max, int *count)
 {
     lua_State *L = sb->L;
-    int type = lua_getfield(L, 1, "params");
+    int type = lua_getfield(L, 1, field);
     if (type != LUA_TNIL && type != LUA_TTABLE)
-        return sandbox_fail(sb, s->table_line, "params must be a table of integer lists");
-    s->param_count = 0;
-    s->total = 1;
+        return sandbox_fail(sb, s->table_line, "%s must be a table of integer lists", field);
+    *count = 0;
     if (type == LUA_TTABLE) {
         lua_pushnil(L);
         while (lua_next(L, -2)) {
-            if (s->param_count == W8A8_SPACE_MAX_PARAMS)
-                return sandbox_fail(sb, s->table_line, "more than %d params",
-                                    W8A8_SPACE_MAX_PARAMS);
-            space_param *param = &s->params[s->param_count++];
-            if (!read_param(sb, s, "params", param))
+            if (*count == max)
+                return sandbox_fail(sb, s->table_line, "more than %d %s", max, field);
+            if (!read_param(sb, s, field, &out[(*count)++]))
                 return false;
-            if (s->total > W8A8_SPACE_MAX_CONFIGS / (size_t)param->count)
-                return sandbox_fail(sb, s->table_line, "the cross product of params exceeds "
-                                    "%zu configurations", W8A8_SPACE_MAX_CONFIGS);
-            s->total *= (size_t)param->count;
             lua_pop(L, 1);
         }
     }
     lua_pop(L, 1);
+    return true;
+}
+
+static bool read_params(sandbox *sb, space *s)
+{
+    if (!read_param_table(sb, s, "params", s->params, W8A8_SPACE_MAX_PARAMS, &s->param_count))
+        return false;
+    s->total = 1;
+    for (int p = 0; p < s->param_count; p++) {
+        if (s->total > W8A8_SPACE_MAX_CONFIGS / (size_t)s->params[p].count)
+            return sandbox_fail(sb, s->table_line, "the cross product of params exceeds "
+                                "%zu configurations", W8A8_SPACE_MAX_CONFIGS);
+        s->total *= (size_t)s->params[p].count;
+    }
     return apply_order(sb, s);
 }
 
 /* The optional `variants` table (space.h), after the params: no name may be both. */
 static bool read_variants(sandbox *sb, space *s)
 {
-    lua_State *L = sb->L;
-    int type = lua_getfield(L, 1, "variants");
-    if (type != LUA_TNIL && type != LUA_TTABLE)
-        return sandbox_fail(sb, s->table_line, "variants must be a table of integer lists");
-    s->variant_count = 0;
-    if (type == LUA_TTABLE) {
-        lua_pushnil(L);
-        while (lua_next(L, -2)) {
-            if (s->variant_count == W8A8_SPACE_MAX_VARIANTS)
-                return sandbox_fail(sb, s->table_line, "more than %d variants",
-                                    W8A8_SPACE_MAX_VARIANTS);
-            space_param *variant = &s->variants[s->variant_count++];
-            if (!read_param(sb, s, "variants", variant))
-                return false;
-            for (int p = 0; p < s->param_count; p++)
-                if (strcmp(s->params[p].name, variant->name) == 0)
-                    return sandbox_fail(sb, s->table_line, "variants.%s is also a param (a "
-                                        "variant stays out of the cross product)",
-                                        variant->name);
-            lua_pop(L, 1);
-        }
-    }
-    lua_pop(L, 1);
+    if (!read_param_table(sb, s, "variants", s->variants, W8A8_SPACE_MAX_VARIANTS,
+                          &s->variant_count))
+        return false;
+    for (int v = 0; v < s->variant_count; v++)
+        for (int p = 0; p < s->param_count; p++)
+            if (strcmp(s->params[p].name, s->variants[v].name) == 0)
+                return sandbox_fail(sb, s->table_line, "variants.%s is also a param (a "
+                                    "variant stays out of the cross product)",
+                                    s->variants[v].name);
     qsort(s->variants, (size_t)s->variant_count, sizeof s->variants[0], compare_param_names);
     return true;
 }
