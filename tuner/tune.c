@@ -391,6 +391,23 @@ static int by_quick_time(const void *x, const void *y)
     return (a->order > b->order) - (a->order < b->order); /* ties: the list's order */
 }
 
+/* The usable candidates of l that are not variants, fastest quick time first (malloc'ed; NULL
+ * with the error set when out of memory). The first `finalists` of them are the finalists. */
+static candidate **quick_order(tune_run *run, candidate_list *l, size_t *count)
+{
+    candidate **out = malloc((l->count ? l->count : 1) * sizeof *out);
+    *count = 0;
+    if (!out) {
+        errorf(run->ctx, W8A8_NO_MEMORY, "out of host memory");
+        return NULL;
+    }
+    for (size_t i = 0; i < l->count; i++)
+        if (l->items[i].usable && !l->items[i].variant)
+            out[(*count)++] = &l->items[i];
+    qsort(out, *count, sizeof *out, by_quick_time);
+    return out;
+}
+
 /* The best few of the quick pass, with more samples, timed as replays of a CUDA graph of their
  * batch: the way a serving engine replays them and `w8a8 bench --graph` and peers.py time, with
  * every launch queued at once, so no gap a host busy compiling leaves between launches enters
@@ -399,8 +416,7 @@ static int by_quick_time(const void *x, const void *y)
  * the next whatever the launch mode, bench/results-2026-11-26-s16.)
  * The samples come in TUNE_FINAL_ROUNDS rounds over the finalists, each round starting one
  * finalist (with its variants) further, and a finalist's time is the median of its round
- * medians. Timed one after
- * the other, the first finalists ran cooler: under continuous load an H200 reaches its 700 W
+ * medians. Timed one after the other, the first finalists ran cooler: under continuous load an H200 reaches its 700 W
  * cap within a second and its clock falls from 1,980 MHz to 1,400–1,700 MHz
  * (bench/results-2026-11-26-s21, Y10), which favoured the quick pass's best, timed first.
  * Rounds alone left a finalist's round medians 7 % apart (median; Y14); options.final_settle_ms
@@ -434,30 +450,21 @@ static timing_result final_fold(const timing_result *parts, int rounds)
  * beside them). */
 static w8a8_status final_pass(tune_run *run, timing_buffers *b, candidate_list *l)
 {
-    size_t usable_count = 0, variant_count = 0;
-    for (size_t i = 0; i < l->count; i++) {
-        usable_count += l->items[i].usable;
-        variant_count += l->items[i].usable && l->items[i].variant;
-    }
-    size_t plain = usable_count - variant_count;
+    size_t plain = 0, n = 0;
+    candidate **usable = quick_order(run, l, &plain);
+    if (!usable)
+        return W8A8_NO_MEMORY;
     size_t groups = (size_t)run->options.finalists < plain ? (size_t)run->options.finalists : plain;
     int rounds = run->options.final_samples >= 2 * TUNE_FINAL_ROUNDS ? TUNE_FINAL_ROUNDS : 1;
     int per_round = (run->options.final_samples + rounds - 1) / rounds;
-    size_t all = usable_count ? usable_count : 1;
-    candidate **usable = malloc(all * sizeof *usable);
+    size_t all = l->count ? l->count : 1;
     candidate **fin = malloc(all * sizeof *fin);       /* the finalists, group after group */
     size_t *first = malloc((all + 1) * sizeof *first); /* each group's start in fin */
     timing_result *parts = malloc(all * (size_t)rounds * sizeof *parts);
     int *done = calloc(all, sizeof *done); /* rounds timed; -1: failed */
     w8a8_status st = W8A8_OK;
-    if (!usable || !fin || !first || !parts || !done)
+    if (!fin || !first || !parts || !done)
         st = errorf(run->ctx, W8A8_NO_MEMORY, "out of host memory");
-    size_t count = 0, n = 0;
-    for (size_t i = 0; i < l->count && st == W8A8_OK; i++)
-        if (l->items[i].usable && !l->items[i].variant)
-            usable[count++] = &l->items[i];
-    if (st == W8A8_OK)
-        qsort(usable, count, sizeof *usable, by_quick_time);
     for (size_t g = 0; g < groups && st == W8A8_OK; g++) {
         first[g] = n;
         fin[n++] = usable[g];
@@ -543,54 +550,46 @@ static bool config_names(const char *config, const char *name)
 }
 
 /* A space's `variants` (space.h: launch arguments outside its cross product) on the quick
- * pass's finalists: each finalist's config with one name=value item appended, unless it names
- * that parameter already or was measured before (a rerun measures nothing new), planned, verified and timed as the quick pass times a candidate
- * (same kernel: nothing to compile). The final pass takes those with a time beside the
- * finalists. */
+ * pass's finalists: each finalist's config with one name=value item appended, unless it
+ * names that parameter already or was measured before (a rerun measures nothing new),
+ * planned, verified and timed as the quick pass times a candidate (same kernel: nothing to
+ * compile). The final pass takes those with a time beside their finalists. */
 static w8a8_status variants_pass(tune_run *run, problem_plan *plan, timing_buffers *b,
                                  w8a8_tune_result *res)
 {
     candidate_list *l = &plan->list;
-    size_t usable_count = 0;
-    for (size_t i = 0; i < l->count; i++)
-        usable_count += l->items[i].usable;
-    if (usable_count == 0)
-        return W8A8_OK;
-    candidate **usable = malloc(usable_count * sizeof *usable);
-    size_t *parents = malloc(usable_count * sizeof *parents);
-    if (!usable || !parents) {
-        free(usable);
-        free(parents);
-        return errorf(run->ctx, W8A8_NO_MEMORY, "out of host memory");
-    }
     size_t count = 0;
-    for (size_t i = 0; i < l->count; i++)
-        if (l->items[i].usable)
-            usable[count++] = &l->items[i];
-    qsort(usable, count, sizeof *usable, by_quick_time);
+    candidate **usable = quick_order(run, l, &count);
+    if (!usable)
+        return W8A8_NO_MEMORY;
     size_t n = (size_t)run->options.finalists < count ? (size_t)run->options.finalists : count;
-    for (size_t j = 0; j < n; j++) /* indices: adding variants may move the list */
+    size_t *parents = malloc((n ? n : 1) * sizeof *parents); /* indices: adding variants may
+                                                                 move the list */
+    for (size_t j = 0; parents && j < n; j++)
         parents[j] = (size_t)(usable[j] - l->items);
     free(usable);
+    if (!parents)
+        return errorf(run->ctx, W8A8_NO_MEMORY, "out of host memory");
     size_t first = l->count;
     w8a8_status st = W8A8_OK;
     for (size_t j = 0; j < n && st == W8A8_OK; j++) {
+        size_t parent = parents[j];
         /* a default measured before is timed again only as the key's anchor ("vs default") */
-        const space *s = l->items[parents[j]].measured_before
+        const space *s = l->items[parent].measured_before
                              ? NULL
-                             : candidate_space(run, &l->items[parents[j]]);
+                             : candidate_space(run, &l->items[parent]);
         for (int v = 0; s && v < space_variant_count(s) && st == W8A8_OK; v++) {
             const space_param *variant = space_variant_at(s, v);
-            if (config_names(l->items[parents[j]].config, variant->name))
+            if (config_names(l->items[parent].config, variant->name))
                 continue;
             for (int k = 0; k < variant->count && st == W8A8_OK; k++) {
                 char config[W8A8_CONFIG_BYTES];
                 int len = snprintf(config, sizeof config, "%s,%s=%lld",
-                                   l->items[parents[j]].config, variant->name,
+                                   l->items[parent].config, variant->name,
                                    (long long)variant->values[k]);
                 candidate *c = NULL;
                 if (len > 0 && (size_t)len < sizeof config)
-                    st = tune_plan_variant(run, plan, parents[j], config, &c);
+                    st = tune_plan_variant(run, plan, s, parent, config, &c);
                 if (c) {
                     res->candidates++;
                     res->skipped += candidate_skipped(c);

@@ -179,32 +179,21 @@ static candidate *add_config(tune_run *run, problem_plan *p, const space *s, con
     return c;
 }
 
-w8a8_status tune_plan_variant(tune_run *run, problem_plan *p, size_t parent, const char *config,
-                              candidate **out)
+w8a8_status tune_plan_variant(tune_run *run, problem_plan *p, const space *s, size_t parent,
+                              const char *config, candidate **out)
 {
-    const gemm_family *f = p->list.items[parent].family;
+    const candidate from = p->list.items[parent]; /* adding may move the list */
     *out = NULL;
-    if (list_find(&p->list, f, config))
+    if (list_find(&p->list, from.family, config))
         return W8A8_OK;
-    candidate *c = list_add(run->ctx, &p->list); /* may move the list */
+    candidate *c = add_config(run, p, s, from.family, config, from.rank, from.space_pos);
     if (!c)
         return W8A8_NO_MEMORY;
-    const candidate *from = &p->list.items[parent];
-    c->family = f;
-    memcpy(c->template_name, from->template_name, sizeof c->template_name);
-    memcpy(c->arch, from->arch, sizeof c->arch);
-    memcpy(c->space, from->space, sizeof c->space);
-    snprintf(c->config, sizeof c->config, "%s", config);
-    c->rank = from->rank;
-    c->space_pos = from->space_pos;
-    c->order = p->list.count - 1;
     c->variant = true;
     c->parent = parent;
-    c->has_kernel = from->has_kernel;
-    c->kernel = from->kernel;
-    c->info = from->info;
-    c->hung_before = hung_before(p, f, config);
-    c->measured_before = !run->options.force && measured_before(p, f, config);
+    c->has_kernel = from.has_kernel;
+    c->kernel = from.kernel;
+    c->info = from.info;
     *out = c;
     return W8A8_OK;
 }

@@ -142,12 +142,12 @@ void tune_plan_free(tune_run *run);
  * (same class, N and K; M within a factor of two) to the front of its list, after the
  * defaults, adding them when the list lacks them. */
 w8a8_status tune_plan_seed(tune_run *run, size_t i);
-/* Appends to p's list a variant of its candidate `parent`: the same kernel (family, template,
- * arch, space and rank) under `config`, asking the database whether it was measured or hung
- * before; *out is the new candidate, or NULL when the list has that config already. The list
- * may move: hold indices, not pointers, across the call. */
-w8a8_status tune_plan_variant(tune_run *run, problem_plan *p, size_t parent, const char *config,
-                              candidate **out);
+/* Appends to p's list a variant of its candidate `parent` (of space s): the same kernel,
+ * rank and space position under `config`, added as any config of s is (the database asked
+ * whether it was measured or hung before); *out is the new candidate, or NULL when the list
+ * has that config already. The list may move: hold indices, not pointers, across the call. */
+w8a8_status tune_plan_variant(tune_run *run, problem_plan *p, const space *s, size_t parent,
+                              const char *config, candidate **out);
 
 /* tune.c: whether the run's budget and the key's share allow more work (records a cut); one
  * key's quick and final passes (tune_run.c calls it per key). */
