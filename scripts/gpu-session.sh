@@ -37,7 +37,9 @@
 #                                           $logs/sm80.db, then w8a8 bench of those
 #                                           winners (compiled for the device's own arch: plain
 #                                           sm_90 on Hopper; $W8A8_SM80_CANDIDATES per key, default
-#                                           24), and for int8 peers.py's torch.int8 at M >= 2048;
+#                                           24; $W8A8_SM80_TUNE_ARGS: more tune options, e.g.
+#                                           "--settle 100"), and for int8 peers.py's torch.int8
+#                                           at M >= 2048;
 #                                           scripts/sm80_summary.py $logs sums up
 # Several modes may be given, separated by '+': "tests+tune+llama3". Every step appends
 # "<step> exit <code> <seconds> s" to summary.txt.
@@ -209,11 +211,13 @@ run_sm80_tune() {
   [ "$1" = int8 ] && args="--dtype int8 --scale row"
   # shellcheck disable=SC2046,SC2086
   W8A8_CACHE_DB="$logs/sm80.db" "$bin/w8a8" tune --space sm80_gemm --budget "${W8A8_BUDGET:-240}" \
-    --max-candidates "${W8A8_SM80_CANDIDATES:-24}" $args $(sm80_shapes) >> "$logs/sm80-tune-$1.log" 2>&1
+    --max-candidates "${W8A8_SM80_CANDIDATES:-24}" ${W8A8_SM80_TUNE_ARGS:-} $args $(sm80_shapes) \
+    >> "$logs/sm80-tune-$1.log" 2>&1
   # the decode family at M <= 16, into the same database: the dispatcher takes the faster
   # shellcheck disable=SC2046,SC2086
   W8A8_CACHE_DB="$logs/sm80.db" "$bin/w8a8" tune --space sm80_decode --budget "${W8A8_BUDGET:-240}" \
-    --max-candidates "${W8A8_SM80_CANDIDATES:-24}" $args $(sm80_shapes small) >> "$logs/sm80-tune-$1.log" 2>&1
+    --max-candidates "${W8A8_SM80_CANDIDATES:-24}" ${W8A8_SM80_TUNE_ARGS:-} $args $(sm80_shapes small) \
+    >> "$logs/sm80-tune-$1.log" 2>&1
   # shellcheck disable=SC2046,SC2086
   W8A8_CACHE_DB="$logs/sm80.db" "$bin/w8a8" bench --json --no-cublaslt $args $(sm80_shapes) \
     > "$logs/sm80-bench-$1.jsonl" 2>> "$logs/sm80.log"
