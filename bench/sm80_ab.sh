@@ -10,8 +10,8 @@
 # Each build gets the space of its own time: OLD_BIN_DIR/sm80_gemm.lua when there (a build from
 # before a parameter existed rejects configs that name it), else scripts/sm80_gemm.lua.
 # Logs packed into $OUT/sm80-ab.tgz: {old,new}.jsonl (every measurement), table.txt (per config
-# and shape: µs of each build, new/old speed; each build's prefetch 1, persist 1 and sync 1
-# against the same config with 0), ncu.txt.
+# and shape: µs of each build, new/old speed; the new build's prefetch 1 and persist 1 against
+# the same config with 0), ncu.txt.
 set -u
 cd "$(dirname "$0")/.."
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
@@ -53,22 +53,21 @@ for b in ("old", "new"):
         for line in open("%s/%s-%d.jsonl" % (logs, b, r)):
             x = json.loads(line)
             if x.get("type") == "measurement" and x.get("us", -1) > 0:
-                # builds before `prefetch` / `epilogue` / `persist` / `sync` name no such
-                # field: its 0 is theirs
+                # builds before `prefetch` / `epilogue` / `persist` name no such field: its 0
+                # is theirs
                 config = ",".join(i for i in x["config"].split(",")
-                                  if i not in ("prefetch=0", "epilogue=0", "persist=0", "sync=0"))
+                                  if i not in ("prefetch=0", "epilogue=0", "persist=0"))
                 key = (x["m"], x["n"], x["k"], config)
                 t[key][b] = min(t[key].get(b, 1e30), x["us"])
 rows = sorted((k, v) for k, v in t.items() if "old" in v and "new" in v)
-# each build's prefetch 1, persist 1 and sync 1 against its own 0 of the same config
-for name in ("prefetch", "persist", "sync"):
-    for b in ("old", "new"):
-        for (m, n, k, c), v in sorted(t.items()):
-            twin = c.replace(",%s=1" % name, "")
-            if twin != c and b in v and b in t.get((m, n, k, twin), {}):
-                base = t[(m, n, k, twin)][b]
-                print("%s %5d %6d %6d  %s 0 %9.1f us  %s 1 %9.1f us  speed %.3f  %s"
-                      % (b, m, n, k, name, base, name, v[b], base / v[b], twin))
+# the new build's prefetch 1 and persist 1 against its own 0 of the same config
+for name in ("prefetch", "persist"):
+    for (m, n, k, c), v in sorted(t.items()):
+        twin = c.replace(",%s=1" % name, "")
+        if twin != c and "new" in v and "new" in t.get((m, n, k, twin), {}):
+            base = t[(m, n, k, twin)]["new"]
+            print("%5d %6d %6d  %s 0 %9.1f us  %s 1 %9.1f us  speed %.3f  %s"
+                  % (m, n, k, name, base, name, v["new"], base / v["new"], twin))
 best = {}
 for (m, n, k, c), v in rows:
     print("%5d %6d %6d  old %9.1f us  new %9.1f us  new/old speed %.3f  %s"

@@ -42,11 +42,6 @@
 --                      CTAs. On an H200 (INT8, M >= 2048) it ran 0.96-1.03x its one-tile
 --                      twin, 8-warp tiles gaining most at K = 4096; the tuner took it at 12 of
 --                      24 Llama keys (bench/results-2026-11-28-s38/d2/)
---   sync               prefetch 1's main loop with per-stage mbarriers instead of a CTA
---                      barrier a K tile: each thread waits for a tile's copies (every thread's,
---                      cp.async.mbarrier.arrive) and, before refilling a stage, for every
---                      thread to have read it; warps drift up to a step apart instead of
---                      meeting each K tile. Offered with prefetch 1, persist 0
 
 local WARP = 32
 local MAX_ACC_REGS = 128        -- accumulators per thread the host allows (block: both sets)
@@ -98,8 +93,7 @@ local function smem_bytes(c, problem)
     local ring = c.stages * (c.block_m + c.block_n) * c.block_k
     local partials = (c.slice_k - 1) * c.block_m * c.block_n * ACC_BYTES
     local staged = c.epilogue == 1 and c.block_m * (c.block_n * out_bytes(problem) + 16) or 0
-    -- sync 1: a full and an empty mbarrier (8 bytes each) a stage after all of it
-    return math.max(ring, partials, staged) + c.sync * 16 * c.stages
+    return math.max(ring, partials, staged)
 end
 
 -- CTAs of c an SM holds at once (threads, registers as modelled, shared memory)
@@ -152,9 +146,6 @@ local function valid(c, problem, device)
     end
     if c.prefetch == 1 and (c.slice_k ~= 1 or wm ~= 64 or wn ~= 64) then
         return false, "prefetch 1: 64×64 warp tiles"
-    end
-    if c.sync == 1 and (c.prefetch ~= 1 or c.persist ~= 0) then
-        return false, "sync 1: prefetch 1, persist 0"
     end
     if c.persist == 1 then
         if c.slice_k ~= 1 or is_block(problem) then
@@ -269,8 +260,6 @@ local function cost_model(c, problem, device)
         -- 4096-14336, 6 winner tiles, bench/results-2026-11-28-s38/d2/ab-table.txt): ranked
         -- just behind it, so the first candidates differ in tile shape
         + c.persist * 0.5
-        -- sync 1: not measured yet; just behind its twin
-        + c.sync * 0.5
         + math.abs(math.log(wm / wn, 2)) * 0.5
         + math.abs(c.stages - math.min(4, math.max(2, k_tiles))) * 0.5
     return cost * (1 + 0.02 * steps)
@@ -294,7 +283,7 @@ local function default(problem, device)
     for _, s in ipairs(DEFAULT_SHAPES) do
         local c = { block_m = s[1], block_n = s[2], block_k = 128, stages = 4, warps_m = s[3],
                     warps_n = s[4], slice_k = s[5], group = 8, prefetch = 0, epilogue = 0,
-                    persist = 0, sync = 0 }
+                    persist = 0 }
         while c.stages > 2 and smem_bytes(c, problem) > device.max_smem do
             c.stages = c.stages - 1
         end
@@ -362,10 +351,9 @@ return {
         prefetch = { 0, 1 },
         epilogue = { 0, 1 },
         persist = { 0, 1 },
-        sync = { 0, 1 },
     },
     order = { "block_m", "block_n", "block_k", "stages", "warps_m", "warps_n", "slice_k",
-        "group", "prefetch", "epilogue", "persist", "sync" },
+        "group", "prefetch", "epilogue", "persist" },
 
     valid = valid,
     rank = rank,

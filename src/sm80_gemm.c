@@ -2,8 +2,7 @@
  * scripts/sm80_gemm.lua), a cp.async + ldmatrix + mma.sync.m16n8k32 kernel for Ampere and
  * Ada (and Hopper compiled as plain sm_90). Parses a config ("block_m=128,block_n=128,
  * block_k=128,stages=4,warps_m=2,warps_n=2,slice_k=1,group=8,prefetch=0,epilogue=0,
- * persist=0,sync=0"; prefetch, epilogue, persist and sync may be left out: 0), compiles the
- * kernel for the
+ * persist=0"; prefetch, epilogue and persist may be left out: 0), compiles the kernel for the
  * device's own arch (INT8 and FP8 from compute capability 8.0), and per call launches one CTA
  * per output tile (persist 1: at most as many as fit the device at once, each looping over
  * tiles). No workspace: split-K runs inside a CTA (K slices of warps, summed in a fixed order
@@ -31,7 +30,6 @@
 #define G80_MAX_STAGES 6
 #define G80_MAX_GROUP 64
 #define G80_ACC_BYTES 4
-#define G80_MBAR_BYTES 8
 /* Accumulator registers per thread that leave room for the fragments and addresses under
  * the 255-register cap (block scales hold a second, temporary set). */
 #define G80_MAX_ACC_REGS 128
@@ -42,7 +40,7 @@ enum { G80_I_BLOCK_M, G80_I_BLOCK_N, G80_I_MAX_CTAS };
 
 typedef struct g80_config {
     int block_m, block_n, block_k, stages, warps_m, warps_n, slice_k, group, prefetch, epilogue,
-        persist, sync;
+        persist;
 } g80_config;
 
 /* In the space's parameter order; the canonical config string follows it. */
@@ -58,7 +56,6 @@ static const gemm_param g80_params[] = {
     {"prefetch", offsetof(g80_config, prefetch), 0, false},
     {"epilogue", offsetof(g80_config, epilogue), 0, false},
     {"persist", offsetof(g80_config, persist), 0, false},
-    {"sync", offsetof(g80_config, sync), 0, false},
 };
 #define G80_PARAM_COUNT (sizeof g80_params / sizeof g80_params[0])
 
@@ -85,8 +82,7 @@ static bool g80_supports(const w8a8_context *ctx, const w8a8_problem *problem)
 }
 
 /* The ring, reused for the slices' partial sums and (epilogue 1) the staged output tile, whose
- * rows are padded by G80_STAGED_PAD bytes; with sync 1, a full and an empty mbarrier a stage
- * after all of it (the template's G80_BAR_OFFSET). */
+ * rows are padded by G80_STAGED_PAD bytes. */
 #define G80_STAGED_PAD 16
 static unsigned g80_smem_bytes(const g80_config *c, const w8a8_problem *problem)
 {
@@ -96,11 +92,7 @@ static unsigned g80_smem_bytes(const g80_config *c, const w8a8_problem *problem)
     unsigned staged =
         c->epilogue ? (unsigned)(c->block_m * (c->block_n * out_bytes + G80_STAGED_PAD)) : 0;
     unsigned bytes = ring > partials ? ring : partials;
-    bytes = bytes > staged ? bytes : staged;
-    if (c->sync)
-        bytes = (bytes + G80_MBAR_BYTES - 1) / G80_MBAR_BYTES * G80_MBAR_BYTES +
-                (unsigned)(2 * G80_MBAR_BYTES * c->stages);
-    return bytes;
+    return bytes > staged ? bytes : staged;
 }
 
 static bool g80_power_of_two_in(int value, int low, int high)
@@ -137,11 +129,6 @@ static w8a8_status g80_config_check(w8a8_context *ctx, const w8a8_problem *probl
         return errorf(ctx, W8A8_INVALID, "sm80_gemm config: epilogue %d (0 or 1)", c->epilogue);
     if (c->persist != 0 && c->persist != 1)
         return errorf(ctx, W8A8_INVALID, "sm80_gemm config: persist %d (0 or 1)", c->persist);
-    if (c->sync != 0 && c->sync != 1)
-        return errorf(ctx, W8A8_INVALID, "sm80_gemm config: sync %d (0 or 1)", c->sync);
-    if (c->sync && (!c->prefetch || c->persist || c->slice_k != 1))
-        return errorf(ctx, W8A8_INVALID,
-                      "sm80_gemm config: sync 1 needs prefetch 1, persist 0 and slice_k 1");
     if (c->persist && (c->slice_k != 1 || g80_block_scaled(problem)))
         return errorf(ctx, W8A8_INVALID,
                       "sm80_gemm config: persist 1 needs slice_k 1 and per-tensor or per-row "

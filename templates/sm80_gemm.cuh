@@ -89,8 +89,7 @@
 #include "common/types.cuh"
 
 /* The host (src/sm80_gemm.c) always defines every trait and every config value; PREFETCH,
- * EPILOGUE, PERSIST and SYNC, added later, are 0 when a hand-written set of defines leaves them
- * out. */
+ * EPILOGUE and PERSIST, added later, are 0 when a hand-written set of defines leaves them out. */
 #ifndef W8A8_PREFETCH
 #define W8A8_PREFETCH 0
 #endif
@@ -99,9 +98,6 @@
 #endif
 #ifndef W8A8_PERSIST
 #define W8A8_PERSIST 0
-#endif
-#ifndef W8A8_SYNC
-#define W8A8_SYNC 0
 #endif
 #if !defined(W8A8_A_TYPE) || !defined(W8A8_B_TYPE) || !defined(W8A8_OUT_TYPE) ||            \
     !defined(W8A8_BIAS_TYPE) || !defined(W8A8_A_SCALE) || !defined(W8A8_B_SCALE) ||         \
@@ -153,9 +149,6 @@ static_assert(W8A8_GROUP >= 1 && W8A8_GROUP <= 64, "GROUP is 1..64");
 static_assert(W8A8_PREFETCH == 0 || W8A8_PREFETCH == 1, "PREFETCH is 0 or 1");
 static_assert(W8A8_EPILOGUE == 0 || W8A8_EPILOGUE == 1, "EPILOGUE is 0 or 1");
 static_assert(W8A8_PERSIST == 0 || W8A8_PERSIST == 1, "PERSIST is 0 or 1");
-static_assert(W8A8_SYNC == 0 || W8A8_SYNC == 1, "SYNC is 0 or 1");
-static_assert(!W8A8_SYNC || (W8A8_PREFETCH && !W8A8_PERSIST && W8A8_SLICE_K == 1 && G80_STEPS >= 2),
-              "SYNC 1 needs PREFETCH 1, PERSIST 0 and one K slice");
 static_assert(!W8A8_PERSIST || (W8A8_SLICE_K == 1 && !G80_BLOCK),
               "PERSIST: one K slice, per-tensor or per-row scales");
 static_assert(G80_STEPS == 1 || G80_STEPS == 2 || G80_STEPS == 4, "k32 steps a tile: 1, 2 or 4");
@@ -701,25 +694,6 @@ struct g80_cta {
 #define G80_PHASE 0
 #endif
 
-/* SYNC 1: two mbarriers a stage past everything else in shared memory (the ring, the slices'
- * partial sums, the staged tile: src/sm80_gemm.c adds their 16 · STAGES bytes). full[s]
- * completes a phase when every thread's copies of the K tile in stage s have landed
- * (cp.async.mbarrier.arrive); empty[s] when every thread has read its last fragments of that
- * tile. */
-#define G80_RING_BYTES (W8A8_STAGES * G80_STAGE_BYTES)
-#define G80_PARTIAL_BYTES ((W8A8_SLICE_K - 1) * G80_BM * G80_BN * 4)
-#define G80_MAX2(a, b) ((a) > (b) ? (a) : (b))
-#define G80_BAR_OFFSET                                                                            \
-    ((G80_MAX2(G80_MAX2(G80_RING_BYTES, G80_PARTIAL_BYTES), G80_STAGED_BYTES) + 7) / 8 * 8)
-W8A8_DEVICE w8a8_u32 g80_full_bar(w8a8_u32 ring, int stage)
-{
-    return ring + G80_BAR_OFFSET + 8 * stage;
-}
-W8A8_DEVICE w8a8_u32 g80_empty_bar(w8a8_u32 ring, int stage)
-{
-    return ring + G80_BAR_OFFSET + 8 * (W8A8_STAGES + stage);
-}
-
 /* Copies of K tiles [FIRST, LAST) of the CTA's tile (those before STAGES − 1) into their
  * stages, one cp.async group each (empty past the last K tile: the count stays uniform). */
 template <bool FAST, int FIRST, int LAST>
@@ -733,9 +707,6 @@ W8A8_DEVICE void g80_prologue(const w8a8_gemm_args &args, const g80_cta &x)
                                    x.tid);
             g80_load<FAST, G80_BN>(stage + G80_A_STAGE_BYTES, x.b_copy, x.b_base, args.ldb,
                                    args.n - x.n0, s, args.k, x.tid);
-#if W8A8_SYNC
-            w8a8_cp_async_mbar_arrive(g80_full_bar(x.ring, (G80_PHASE + s) % W8A8_STAGES));
-#endif
         }
         w8a8_cp_async_commit();
     }
@@ -774,72 +745,7 @@ W8A8_DEVICE void g80_main_loop(g80_acc_t (&acc)[G80_MT][G80_NT][4], const w8a8_g
 #else
 #define G80_TARGET acc
 #endif
-#if W8A8_SYNC
-    /* PREFETCH 1's loop without the CTA barrier: a thread waits on full[s] for a tile's copies
-     * (every thread's) before its first fragments, arrives on empty[s] once it has loaded the
-     * tile's last fragments, and before copying tile kt + STAGES − 1 into the stage of tile
-     * kt − 1 waits on that stage's empty[s]. A warp may run up to a step ahead of the slowest
-     * one instead of meeting it at every K tile. Stage s holds tiles s, s + STAGES, …: the
-     * u-th of them completes phase u of both barriers (parity u & 1). */
-    g80_frags f[2];
-    w8a8_mbar_wait(g80_full_bar(ring, 0), 0);
-    g80_load_frags(f[0], ring, ring + G80_A_STAGE_BYTES, slice, a_row, b_row, a_hi, b_hi, a_swz,
-                   b_swz);
-    int read_stage = 0, prev_stage = W8A8_STAGES - 1; /* tiles kt and kt − 1 */
-    w8a8_u32 read_parity = 0, prev_parity = 0;
-    for (g80_kt kt = 0; kt < k_tiles; ++kt) {
-        const w8a8_u32 a_stage = ring + (w8a8_u32)read_stage * G80_STAGE_BYTES;
-        const w8a8_u32 b_stage = a_stage + G80_A_STAGE_BYTES;
-        const int next_stage = read_stage + 1 == W8A8_STAGES ? 0 : read_stage + 1;
-        const w8a8_u32 next_parity = read_stage + 1 == W8A8_STAGES ? read_parity ^ 1u : read_parity;
-        const w8a8_u32 next_a = ring + (w8a8_u32)next_stage * G80_STAGE_BYTES;
-        const w8a8_u32 write = ring + (w8a8_u32)prev_stage * G80_STAGE_BYTES;
-        const g80_kt next = kt + W8A8_STAGES - 1;
-        const bool more = kt + 1 < k_tiles;
-#if G80_BLOCK
-        g80_scales scales;
-        g80_scales_load(scales, args, a_row0, b_block, blocks_n, kt);
-        g80_acc_t tmp[G80_MT][G80_NT][4];
-        g80_zero(tmp);
-#endif
-#pragma unroll
-        for (int j = 0; j < G80_STEPS; ++j) {
-            if (j == 0 && next < k_tiles) {
-                if (kt > 0) /* every thread has read tile kt − 1 */
-                    w8a8_mbar_wait(g80_empty_bar(ring, prev_stage), prev_parity);
-                g80_load<FAST, G80_BM>(write, x.a_copy, a_base, args.lda, args.m - m0, next,
-                                       args.k, tid);
-            }
-            if (j == G80_B_STEP) {
-                if (next < k_tiles) {
-                    g80_load<FAST, G80_BN>(write + G80_A_STAGE_BYTES, x.b_copy, b_base,
-                                           args.ldb, args.n - n0, next, args.k, tid);
-                    w8a8_cp_async_mbar_arrive(g80_full_bar(ring, prev_stage));
-                }
-                w8a8_cp_async_commit(); /* groups only for the epilogue's wait for all */
-            }
-            if (j + 1 < G80_STEPS) {
-                g80_load_frags(f[(j + 1) & 1], a_stage, b_stage, slice + (j + 1) * W8A8_SLICE_K,
-                               a_row, b_row, a_hi, b_hi, a_swz, b_swz);
-                if (j + 2 == G80_STEPS) /* the tile's last fragments are in registers */
-                    w8a8_mbar_arrive(g80_empty_bar(ring, read_stage));
-            } else if (more) { /* tile kt + 1 has landed (below, after step STEPS − 2) */
-                g80_load_frags(f[(j + 1) & 1], next_a, next_a + G80_A_STAGE_BYTES, slice, a_row,
-                               b_row, a_hi, b_hi, a_swz, b_swz);
-            }
-            g80_mma_frags(G80_TARGET, f[j & 1]);
-            if (j == G80_STEPS - 2 && more)
-                w8a8_mbar_wait(g80_full_bar(ring, next_stage), next_parity);
-        }
-#if G80_BLOCK
-        g80_promote(acc, tmp, scales);
-#endif
-        prev_stage = read_stage;
-        prev_parity = read_parity;
-        read_stage = next_stage;
-        read_parity = next_parity;
-    }
-#elif W8A8_PREFETCH
+#if W8A8_PREFETCH
     /* The stage of tile 0 is in; its first fragments load before the loop. Stages of tile
      * kt (read) and of tile kt + STAGES − 1 (written, where tile kt − 1 was: every warp
      * loaded that tile's last fragments before the previous iteration's barrier), counted
@@ -1164,14 +1070,6 @@ extern "C" __global__ void G80_BOUNDS w8a8_sm80_gemm(const w8a8_gemm_args args)
 #if W8A8_PERSIST
     g80_persistent(args, cta, blockIdx.x, tiles_m, tiles_n);
 #else
-#if W8A8_SYNC
-    if (tid == 0)
-        for (int s = 0; s < W8A8_STAGES; ++s) {
-            w8a8_mbar_init(g80_full_bar(cta.ring, s), G80_THREADS);
-            w8a8_mbar_init(g80_empty_bar(cta.ring, s), G80_THREADS);
-        }
-    __syncthreads();
-#endif
     g80_acc_t acc[G80_MT][G80_NT][4];
     g80_zero(acc);
     g80_main_loop_for<true>(acc, args, cta);

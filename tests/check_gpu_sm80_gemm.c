@@ -39,10 +39,8 @@ static w8a8_context *ctx;
  * stages, 4 and 8 warps, slice_k 1/2/4, warp tiles from 16×16 to 64×64 (n8 tiles 2…8,
  * 48-wide ones too), block_n 256 and raster groups 1…8; and both main loops: prefetch 1 with
  * 2 and 4 k32 steps a tile (one of them on a 2-stage ring) and, outside what the space
- * offers, with 1 step (slice_k 4); prefetch 1 with the mbarrier pipeline (sync 1: 2 and 4
- * steps, 4 and 8 warps, a 2-stage ring whose every tile waits for the copies it just issued);
- * and both epilogues (staged: with slices too, and at N and row ends that split a 16-byte
- * chunk). */
+ * offers, with 1 step (slice_k 4); and both epilogues (staged: with slices too, and at N and
+ * row ends that split a 16-byte chunk). */
 static const char *const configs[] = {
     "block_m=128,block_n=128,block_k=128,stages=3,warps_m=2,warps_n=2,slice_k=1,group=8",
     "block_m=64,block_n=128,block_k=64,stages=5,warps_m=2,warps_n=4,slice_k=1,group=4",
@@ -61,19 +59,12 @@ static const char *const configs[] = {
     "epilogue=1",
     "block_m=128,block_n=128,block_k=128,stages=3,warps_m=2,warps_n=2,slice_k=1,group=8,prefetch=1,"
     "epilogue=1",
-    "block_m=128,block_n=128,block_k=128,stages=3,warps_m=2,warps_n=2,slice_k=1,group=8,prefetch=1,"
-    "epilogue=1,sync=1",
-    "block_m=128,block_n=256,block_k=64,stages=4,warps_m=2,warps_n=4,slice_k=1,group=8,prefetch=1,"
-    "sync=1",
-    "block_m=64,block_n=256,block_k=128,stages=2,warps_m=1,warps_n=4,slice_k=1,group=3,prefetch=1,"
-    "epilogue=1,sync=1",
 };
 #define CONFIG_COUNT ((int)(sizeof configs / sizeof configs[0]))
 
 /* Block scales: block_k 128 and warp tiles whose width divides 128, both accumulator sets
- * within the register budget; two with the prefetching main loop (which the space offers
- * only for 64×64 warp tiles, too large for block scales' two sets), one of them with the
- * mbarrier pipeline (sync 1). */
+ * within the register budget; the last with the prefetching main loop (which the space
+ * offers only for 64×64 warp tiles, too large for block scales' two sets). */
 static const char *const block_configs[] = {
     "block_m=64,block_n=128,block_k=128,stages=3,warps_m=2,warps_n=4,slice_k=1,group=8",
     "block_m=16,block_n=64,block_k=128,stages=4,warps_m=1,warps_n=2,slice_k=4,group=1",
@@ -81,8 +72,6 @@ static const char *const block_configs[] = {
     "block_m=32,block_n=256,block_k=128,stages=2,warps_m=1,warps_n=4,slice_k=2,group=5",
     "block_m=64,block_n=128,block_k=128,stages=3,warps_m=2,warps_n=2,slice_k=1,group=8,prefetch=1",
     "block_m=64,block_n=128,block_k=128,stages=3,warps_m=2,warps_n=4,slice_k=1,group=8,epilogue=1",
-    "block_m=64,block_n=128,block_k=128,stages=3,warps_m=2,warps_n=2,slice_k=1,group=8,prefetch=1,"
-    "sync=1",
 };
 #define BLOCK_CONFIG_COUNT ((int)(sizeof block_configs / sizeof block_configs[0]))
 
@@ -426,9 +415,6 @@ START_TEST(invalid_configs_are_refused)
         "block_n=128,bogus=1",
         "persist=2",
         "slice_k=2,persist=1",                       /* persist needs one K slice */
-        "sync=1",                                    /* sync needs prefetch 1 */
-        "prefetch=1,sync=2",
-        "prefetch=1,persist=1,sync=1",               /* sync: one tile a CTA */
         "block_m=x",
     };
     w8a8_problem p;

@@ -37,8 +37,7 @@ static void expect_clean_compile(w8a8_context *ctx, const char *template_name,
 }
 
 /* Warp tiles of 128 accumulators (64×64, 32×128, 128×32), as 4 and 8 warps and with slices;
- * 64×64 in 8 warps with the prefetching main loop, which keeps the most registers live, with
- * a CTA barrier and with mbarriers (sync 1: stage indices and parities live too). */
+ * 64×64 in 8 warps with the prefetching main loop, which keeps the most registers live. */
 static const char *const heavy_configs[] = {
     "block_m=128,block_n=128,block_k=128,stages=2,warps_m=2,warps_n=2,slice_k=1,group=8",
     "block_m=128,block_n=256,block_k=128,stages=2,warps_m=2,warps_n=4,slice_k=1,group=8",
@@ -54,12 +53,6 @@ static const char *const heavy_configs[] = {
     "epilogue=1",
     "block_m=128,block_n=128,block_k=128,stages=2,warps_m=2,warps_n=2,slice_k=1,group=8,epilogue=1",
     "block_m=32,block_n=256,block_k=128,stages=2,warps_m=1,warps_n=2,slice_k=4,group=8,epilogue=1",
-    "block_m=128,block_n=256,block_k=128,stages=2,warps_m=2,warps_n=4,slice_k=1,group=8,prefetch=1,"
-    "sync=1",
-    "block_m=256,block_n=128,block_k=64,stages=3,warps_m=4,warps_n=2,slice_k=1,group=8,prefetch=1,"
-    "sync=1",
-    "block_m=128,block_n=128,block_k=128,stages=3,warps_m=2,warps_n=2,slice_k=1,group=8,prefetch=1,"
-    "epilogue=1,sync=1",
 };
 /* Persistent CTAs (the next tile's place and copiers live beside the accumulators): INT8
  * everywhere, FP8 where it is native (sm_89; as f16 mmas on sm_90 they spilled, and the space

@@ -30,16 +30,6 @@
  *   w8a8_cp_async16_all(dst, src)   the same, always the 16 bytes
  *   w8a8_cp_async_commit(), w8a8_cp_async_wait<N>()
  *                                close a group; wait until at most N groups are in flight
- *   w8a8_mbar_init(bar, count)   an mbarrier (8 bytes of shared memory) expecting count
- *                                arrivals a phase (one thread initializes; a barrier of the
- *                                CTA before any use)
- *   w8a8_mbar_arrive(bar)        this thread's arrival (release: its shared-memory reads and
- *                                writes before it are done for whoever waits on the phase)
- *   w8a8_cp_async_mbar_arrive(bar)
- *                                this thread's arrival once every cp.async it issued before has
- *                                landed (.noinc: counted among the init count)
- *   w8a8_mbar_wait(bar, parity)  until the phase of that parity has completed (acquire);
- *                                try_wait from sm_90 on, a test_wait loop on sm_80/86/89
  *
  * An FP8 specialization is only instantiated by code that uses it, so INT8 kernels of these
  * families still compile for sm_80/86. */
@@ -194,46 +184,6 @@ W8A8_DEVICE void w8a8_cp_async_commit() { asm volatile("cp.async.commit_group;" 
 template <int N> W8A8_DEVICE void w8a8_cp_async_wait()
 {
     asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
-}
-
-/* ---- mbarriers (sm_80 on) ----------------------------------------------------------------- */
-
-W8A8_DEVICE void w8a8_mbar_init(w8a8_u32 bar, int count)
-{
-    asm volatile("mbarrier.init.shared.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
-}
-
-W8A8_DEVICE void w8a8_mbar_arrive(w8a8_u32 bar)
-{
-    asm volatile("{ .reg .b64 state; mbarrier.arrive.shared.b64 state, [%0]; }" ::"r"(bar)
-                 : "memory");
-}
-
-W8A8_DEVICE void w8a8_cp_async_mbar_arrive(w8a8_u32 bar)
-{
-    asm volatile("cp.async.mbarrier.arrive.noinc.shared.b64 [%0];" ::"r"(bar) : "memory");
-}
-
-W8A8_DEVICE void w8a8_mbar_wait(w8a8_u32 bar, w8a8_u32 parity)
-{
-    w8a8_u32 done;
-    do {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-        asm volatile("{ .reg .pred p;\n"
-                     "  mbarrier.try_wait.parity.shared.b64 p, [%1], %2;\n"
-                     "  selp.u32 %0, 1, 0, p; }"
-                     : "=r"(done)
-                     : "r"(bar), "r"(parity)
-                     : "memory");
-#else
-        asm volatile("{ .reg .pred p;\n"
-                     "  mbarrier.test_wait.parity.shared.b64 p, [%1], %2;\n"
-                     "  selp.u32 %0, 1, 0, p; }"
-                     : "=r"(done)
-                     : "r"(bar), "r"(parity)
-                     : "memory");
-#endif
-    } while (!done);
 }
 
 #endif /* W8A8_SM80_CUH */
