@@ -233,11 +233,6 @@ typedef struct w8a8_context w8a8_context;
 /* Bits of w8a8_context_options.flags. */
 #define W8A8_CONTEXT_NO_DISK_CACHE 0x1u /* do not read or write the on-disk cubin store */
 #define W8A8_CONTEXT_CPU_ONLY 0x2u      /* do not look for a driver or device at all */
-/* The weights (B, and B's scales) of every call are final before the work in front of the call
- * on its stream starts: no kernel right before a call writes them. GEMM kernels whose cache row
- * says early=1 may then start loading the weights before they wait for that work
- * (programmatic dependent launch, compute capability 9.0 on). Also $W8A8_CONST_WEIGHTS=1. */
-#define W8A8_CONTEXT_CONST_WEIGHTS 0x4u
 
 /*
  * Options of w8a8_context_open; NULL or zero fields mean the defaults.

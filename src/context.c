@@ -303,9 +303,6 @@ static w8a8_status open_device(w8a8_context *ctx)
     snprintf(ctx->arch, sizeof ctx->arch, "sm_%d%d", ctx->cc_major, ctx->cc_minor);
     const char *pdl = getenv("W8A8_PDL");
     ctx->pdl = ctx->cc_major >= 9 && !(pdl && strcmp(pdl, "0") == 0);
-    const char *weights = getenv("W8A8_CONST_WEIGHTS");
-    ctx->const_weights = (ctx->flags & W8A8_CONTEXT_CONST_WEIGHTS) ||
-                         (weights && strcmp(weights, "1") == 0);
     ctx->has_device = true;
     return W8A8_OK;
 }

@@ -79,7 +79,6 @@ struct w8a8_context {
     /* programmatic dependent launch for the GEMM families: compute capability 9.0 or newer,
      * unless W8A8_PDL=0 (set once at open) */
     bool pdl;
-    bool const_weights; /* W8A8_CONTEXT_CONST_WEIGHTS or $W8A8_CONST_WEIGHTS=1 */
     /* Set when the tuner's watchdog gave up on a kernel that never finished: the GPU stays
      * busy with it, so every later wait on this context would block forever. From then on the
      * context refuses GPU work (context_require_device) and closing it skips every driver call

@@ -65,11 +65,11 @@ typedef struct sm90_config {
 } sm90_config;
 
 /* In the space's parameter order; the canonical config string follows it. raster and group
- * only order the tiles, trigger only when the next kernel may launch, early only when the
- * weights' first loads start (the template's launch arguments): the configs that differ only
- * there share one cubin (a tuning run compiles it once and times all eight, and the finalists
- * again with trigger=1, the space's variant). early=1 takes effect only on a context opened
- * with W8A8_CONTEXT_CONST_WEIGHTS (or $W8A8_CONST_WEIGHTS=1); elsewhere it runs as 0. */
+ * only order the tiles, trigger only when the next kernel may launch, early whether the
+ * weights' first K blocks are prefetched into L2 before the wait for the previous kernel (the
+ * template's launch arguments): the configs that differ only there share one cubin (a tuning
+ * run compiles it once and times all eight, and the finalists again with trigger=1, the
+ * space's variant). */
 static const gemm_param sm90_params[] = {
     {"block_m", offsetof(sm90_config, block_m), 128, false},
     {"block_n", offsetof(sm90_config, block_n), 128, false},
@@ -569,8 +569,7 @@ static w8a8_status sm90_run(w8a8_context *ctx, const gemm_plan *plan, const w8a8
                                             (args.k + group_k - 1) / group_k)
                           : units);
     int trigger = (int)plan->ints[SM90_I_TRIGGER];
-    /* the weights before the previous kernel's end only where the caller allows it */
-    int early = plan->ints[SM90_I_EARLY] && ctx->const_weights ? 1 : 0;
+    int early = (int)plan->ints[SM90_I_EARLY];
     void *params[] = {&map_a, &map_b, tma_store ? &map_c : (void *)&no_map, &args, &tma_store,
                       &raster, &group, &whole, &trigger, &early};
     return jit_kernel_launch(ctx, plan->kernels[0], &launch, params);

@@ -36,12 +36,11 @@
  *   trigger               programmatic dependent launch (common/pdl.cuh): 0, the producer
  *                         triggers the next kernel's launch once it has issued its last load;
  *                         1, no explicit trigger: the next kernel launches as our CTAs exit
- *   early                 1: the producer issues the weights' loads (B; A with SWAP) of its
- *                         first STAGES K blocks before it waits for the previous kernel
- *                         (w8a8_pdl_wait), under that kernel's tail, and the activations'
- *                         after the wait. The host passes 1 only when the config says so and
- *                         the caller declared the weights unwritten by the work before a call
- *                         (W8A8_CONTEXT_CONST_WEIGHTS); 0: every load after the wait
+ *   early                 1: before it waits for the previous kernel (w8a8_pdl_wait), the TMA
+ *                         thread prefetches into L2 the weights' boxes (B; A with SWAP) of
+ *                         its first 2 · STAGES K blocks, under that kernel's tail; 0: not.
+ *                         Always safe: an L2 prefetch returns nothing to the SM, and L2 is
+ *                         where the previous kernel's writes land
  * Launch: block 128·(CONSUMERS+1) threads, dynamic shared memory SM90_SMEM_BYTES (below:
  * STAGES·(BLOCK_M+BLOCK_N)·128 + the epilogue staging + 16·STAGES + 16 + 1024 alignment
  * slack; with A_ROWS the ring is STAGES·(A_ROWS+BLOCK_N)·128 + (BLOCK_M−A_ROWS)·128), a
@@ -1367,13 +1366,13 @@ __device__ __forceinline__ long long sm90_tile_start(int t, long long extent)
 /* The producers' walk of the ring (the TMA thread's, and the scale loaders'): for every tile
  * of this CTA and every K block of its slice, in the consumers' order, waits until the next
  * stage is empty and calls fill(stage, mt, nt, kb), which starts that stage's loads and
- * accounts them on its full barrier. FIRST_ONLY: only the first STAGES fills (every stage is
- * empty then), the walk early=1 takes before the wait. */
-template <bool FIRST_ONLY = false, typename Fill>
+ * accounts them on its full barrier. ROUNDS > 0: the walk of early=1's prefetches, before the
+ * wait: no waits, and only the first ROUNDS · STAGES K blocks. */
+template <int ROUNDS = 0, typename Fill>
 __device__ __forceinline__ void sm90_ring_fill(const sm90_units &units, int kb_begin, int kb_end,
                                                sm90_u32 empty_bar, Fill fill)
 {
-    int stage = 0;
+    int stage = 0, rounds = 0;
     sm90_u32 phase = 0;
 #if W8A8_TAIL > 1
     (void)kb_begin; /* 0: TAIL has no SPLIT */
@@ -1382,10 +1381,11 @@ __device__ __forceinline__ void sm90_ring_fill(const sm90_units &units, int kb_b
         int mt, nt;
         sm90_unit_tile(units, walk.unit, mt, nt);
         for (int kb = walk.kb_begin; kb < walk.kb_end; ++kb) {
-            sm90_bar_wait(empty_bar + 8 * stage, phase ^ 1u);
+            if (!ROUNDS)
+                sm90_bar_wait(empty_bar + 8 * stage, phase ^ 1u);
             fill(stage, mt, nt, kb);
             sm90_ring_next(stage, phase);
-            if (FIRST_ONLY && phase != 0)
+            if (ROUNDS && stage == 0 && ++rounds == ROUNDS)
                 return;
         }
     }
@@ -1394,10 +1394,11 @@ __device__ __forceinline__ void sm90_ring_fill(const sm90_units &units, int kb_b
         int mt, nt;
         sm90_unit_tile(units, unit, mt, nt);
         for (int kb = kb_begin; kb < kb_end; ++kb) {
-            sm90_bar_wait(empty_bar + 8 * stage, phase ^ 1u);
+            if (!ROUNDS)
+                sm90_bar_wait(empty_bar + 8 * stage, phase ^ 1u);
             fill(stage, mt, nt, kb);
             sm90_ring_next(stage, phase);
-            if (FIRST_ONLY && phase != 0) /* the ring went round once */
+            if (ROUNDS && stage == 0 && ++rounds == ROUNDS)
                 return;
         }
     }
@@ -1538,8 +1539,8 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
     __syncthreads();
 #endif
     /* Programmatic dependent launch (common/pdl.cuh): wait for the previous kernel before
-     * any global memory access; with early, the TMA thread waits after its first loads of the
-     * weights (below). */
+     * any global memory access (early=1: the TMA thread first prefetches weights into L2,
+     * below). */
     if (!early || threadIdx.x != 0)
         w8a8_pdl_wait();
 
@@ -1551,48 +1552,40 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
         if (threadIdx.x == 0) {
             /* EVICT: the weights' loads (tma_a with SWAP, else tma_b) evict-first in L2 */
             const sm90_u64 weights_policy = W8A8_EVICT ? sm90_l2_evict_first() : 0;
-            /* a stage's loads: the accounting of both tiles, our A tile, and the whole B tile
-             * (with a cluster half from us, half from the peer); WHAT 1: all of that, 2: the
-             * accounting and the weights only (B; A with SWAP), 3: the activations only */
-            auto load = [&](int what, int stage, int mt, int nt, int kb) {
-                const sm90_u32 full = full_bar + 8 * stage;
-                if (what != 3)
-                    sm90_bar_arrive_expect_tx(full, SM90_A_BYTES + SM90_B_BYTES);
-                const int row = (int)SM90_TILE_ROW(mt), col = (int)SM90_TILE_COL(nt);
-                if (what == 1 || (what == 2) == (W8A8_SWAP != 0))
-                    sm90_tma_load_2d_policy(a_smem + stage * SM90_A_BYTES, &tma_a, kb * SM90_BK,
-                                            row, full, W8A8_EVICT && W8A8_SWAP,
-                                            weights_policy);
-                if (what == 1 || (what == 2) == (W8A8_SWAP == 0)) {
-#if W8A8_CLUSTER == 2
-                    sm90_tma_load_2d_multicast(
-                        b_smem + stage * SM90_B_BYTES + units.rank * (SM90_B_BYTES / 2), &tma_b,
-                        kb * SM90_BK, col + units.rank * (W8A8_BLOCK_N / 2), full,
-                        (unsigned short)0x3);
-#else
-                    sm90_tma_load_2d_policy(b_smem + stage * SM90_B_BYTES, &tma_b, kb * SM90_BK,
-                                            col, full, W8A8_EVICT && !W8A8_SWAP,
-                                            weights_policy);
-#endif
-                }
-            };
-            int first = 0; /* early: the fills whose weights are already on their way */
             if (early) {
-                sm90_ring_fill<true>(units, kb_begin, kb_end, empty_bar,
-                                     [&](int stage, int mt, int nt, int kb) {
-                    load(2, stage, mt, nt, kb);
-                    ++first;
+                /* the weights' boxes of the first 2 · STAGES K blocks into L2 (ours of a
+                 * cluster's shared B tile), while the previous kernel ends */
+                sm90_ring_fill<2>(units, kb_begin, kb_end, empty_bar,
+                                     [&](int, int mt, int nt, int kb) {
+                    if (W8A8_SWAP)
+                        sm90_tma_prefetch_2d(&tma_a, kb * SM90_BK, (int)SM90_TILE_ROW(mt));
+                    else
+                        sm90_tma_prefetch_2d(&tma_b, kb * SM90_BK,
+                                             (int)SM90_TILE_COL(nt) +
+                                                 (W8A8_CLUSTER == 2 ? units.rank : 0) *
+                                                     (W8A8_BLOCK_N / W8A8_CLUSTER));
                 });
                 w8a8_pdl_wait();
             }
             sm90_ring_fill(units, kb_begin, kb_end, empty_bar,
                            [&](int stage, int mt, int nt, int kb) {
-                if (first > 0) {
-                    load(3, stage, mt, nt, kb);
-                    --first;
-                } else {
-                    load(1, stage, mt, nt, kb);
-                }
+                const sm90_u32 full = full_bar + 8 * stage;
+                /* our A tile, and the whole B tile: half from us, half from the peer */
+                sm90_bar_arrive_expect_tx(full, SM90_A_BYTES + SM90_B_BYTES);
+                const int row = (int)SM90_TILE_ROW(mt), col = (int)SM90_TILE_COL(nt);
+                sm90_tma_load_2d_policy(a_smem + stage * SM90_A_BYTES, &tma_a, kb * SM90_BK,
+                                        row, full, W8A8_EVICT && W8A8_SWAP,
+                                        weights_policy);
+#if W8A8_CLUSTER == 2
+                sm90_tma_load_2d_multicast(
+                    b_smem + stage * SM90_B_BYTES + units.rank * (SM90_B_BYTES / 2), &tma_b,
+                    kb * SM90_BK, col + units.rank * (W8A8_BLOCK_N / 2), full,
+                    (unsigned short)0x3);
+#else
+                sm90_tma_load_2d_policy(b_smem + stage * SM90_B_BYTES, &tma_b, kb * SM90_BK,
+                                        col, full, W8A8_EVICT && !W8A8_SWAP,
+                                        weights_policy);
+#endif
             });
             /* Every load of this CTA is issued: the next kernel may launch once all CTAs are
              * here, its prologue overlapping our last main loop and epilogue. Not earlier: a

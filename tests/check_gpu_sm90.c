@@ -28,9 +28,8 @@
  *    tiles move back inside M and N: the corner's outputs bitwise the whole problem's;
  *  - promoted accumulation of per-tensor / per-row FP8 (accum promoted) on the block configs
  *    and odd shapes, and on K = 16384 at least 4× more accurate than fast accumulation;
- *  - early=1 (the weights' first K blocks loaded before the wait for the previous kernel; the
- *    context is opened with W8A8_CONTEXT_CONST_WEIGHTS, so it takes effect) on a cooperative,
- *    a 2-CTA cluster (multicast B), a split-K, a tail and a block-scaled ping-pong config;
+ *  - early=1 (the weights' first K blocks prefetched into L2 before the wait for the previous
+ *    kernel) on a cooperative, a 2-CTA cluster, a split-K, a tail and a block-scaled config;
  *  - configs that the template cannot build are refused with W8A8_INVALID before NVRTC.
  * FP8 wgmma accumulates with a reduced-precision adder (about 1e-3 relative for K in the
  * thousands), so FP8 problems get that much on top of the out dtype's bound; promoted
@@ -53,11 +52,10 @@ static w8a8_context *ctx;
  * 32, 64 and 128 bytes, and cluster=2 runs with odd tile-row counts (a unit half past M). */
 static const char *const configs[] = {
     "block_m=128,block_n=128,stages=4,consumers=2,raster=0,group=8,cluster=1",
-    /* early=1 (from here to the next comment, and in split, tail and block configs below) */
+    /* early=1 (here, and in a split, a tail and a block config below) */
     "block_m=128,block_n=144,stages=4,consumers=1,raster=1,group=3,cluster=2,epilogue=1,early=1",
     "block_m=128,block_n=128,stages=4,consumers=2,raster=1,group=8,cluster=1,early=1",
     "block_m=64,block_n=112,stages=6,consumers=1,raster=0,group=8,cluster=1,epilogue=1",
-    /* every load after the wait */
     "block_m=256,block_n=176,stages=3,consumers=2,raster=0,group=4,cluster=2",
     "block_m=128,block_n=240,stages=3,consumers=2,raster=1,group=8,cluster=1",
     "block_m=64,block_n=8,stages=4,consumers=1,raster=0,group=8,cluster=1,epilogue=1",
@@ -727,9 +725,7 @@ int main(void)
     setenv("CK_FORK", "no", 1); /* CUDA does not survive fork(), whoever runs this */
     test_require_gpu_or_skip("gpu_sm90");
     /* No ck_assert outside a test: Check cannot report it there. */
-    /* the weights are never written by the kernel before a call: early=1 takes effect */
-    w8a8_context_options options = {.flags = W8A8_CONTEXT_CONST_WEIGHTS};
-    w8a8_status st = w8a8_context_open(&ctx, &options);
+    w8a8_status st = w8a8_context_open(&ctx, NULL);
     w8a8_device_info info;
     if (st == W8A8_OK)
         st = w8a8_context_device_info(ctx, &info);

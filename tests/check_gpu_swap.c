@@ -36,8 +36,8 @@ static w8a8_context *ctx;
 /* Weight tiles of 64 (one consumer), 128 (two cooperative, or ping-pong of 64-row tiles) and
  * 256 rows; token tiles of 8…64 (INT8-legal N); split 1, 2 and 4 (K slices that do not divide
  * evenly, and empty ones at K = 16); shapes compiled in; a 2-CTA cluster sharing the tokens;
- * the weights loaded evict-first (evict=1); the weights' (here A's) first K blocks loaded before
- * the wait for the previous kernel (early=1; the context allows it). */
+ * the weights loaded evict-first (evict=1); the weights' (here A's) first K blocks prefetched
+ * into L2 before the wait for the previous kernel (early=1). */
 static const char *const configs[] = {
     "block_m=64,block_n=8,stages=8,consumers=1,split=1,swap=1,evict=1",
     "block_m=128,block_n=16,stages=6,consumers=2,split=2,swap=1,evict=1",
@@ -225,8 +225,7 @@ int main(void)
 {
     setenv("CK_FORK", "no", 1); /* CUDA does not survive fork(), whoever runs this */
     test_require_gpu_or_skip("gpu_swap");
-    w8a8_context_options options = {.flags = W8A8_CONTEXT_CONST_WEIGHTS};
-    w8a8_status st = w8a8_context_open(&ctx, &options);
+    w8a8_status st = w8a8_context_open(&ctx, NULL);
     w8a8_device_info info;
     if (st == W8A8_OK)
         st = w8a8_context_device_info(ctx, &info);

@@ -26,8 +26,6 @@ static void usage(FILE *f)
                "  W8A8_CACHE_PATH (read-only databases), W8A8_TEMPLATE_DIR (template override),\n"
                "  W8A8_TUNE=off|record|online (dispatcher policy on a cache miss),\n"
                "  W8A8_PDL=0 (no programmatic dependent launch),\n"
-               "  W8A8_CONST_WEIGHTS=1 (no kernel right before a call writes its weights:\n"
-               "  rows with early=1 load them before waiting for it),\n"
                "  W8A8_TUNE_WATCHDOG_S (seconds after which the tuner deems a kernel hung)\n");
 }
 
