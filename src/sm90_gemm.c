@@ -56,20 +56,18 @@
 enum {
     SM90_I_BLOCK_M, SM90_I_BLOCK_N, SM90_I_CLUSTER, SM90_I_MAX_CLUSTERS, SM90_I_EPILOGUE,
     SM90_I_WG_M, SM90_I_SPLIT, SM90_I_RASTER, SM90_I_GROUP, SM90_I_SWAP, SM90_I_A_ROWS,
-    SM90_I_TAIL, SM90_I_GROUP_K, SM90_I_TRIGGER, SM90_I_EARLY
+    SM90_I_TAIL, SM90_I_GROUP_K, SM90_I_TRIGGER
 };
 
 typedef struct sm90_config {
     int block_m, block_n, stages, consumers, pingpong, raster, group, cluster, epilogue, split;
-    int specialize, overlap, stagger, wave, swap, evict, tail, trigger, early;
+    int specialize, overlap, stagger, wave, swap, evict, tail, trigger;
 } sm90_config;
 
 /* In the space's parameter order; the canonical config string follows it. raster and group
- * only order the tiles, trigger only when the next kernel may launch, early whether the
- * weights' first K blocks are prefetched into L2 before the wait for the previous kernel (the
- * template's launch arguments): the configs that differ only there share one cubin (a tuning
- * run compiles it once and times all eight, and the finalists again with trigger=1, the
- * space's variant). */
+ * only order the tiles, trigger only when the next kernel may launch (the template's launch
+ * arguments): the configs that differ only there share one cubin (a tuning run compiles it
+ * once and times all eight, and the finalists again with trigger=1, the space's variant). */
 static const gemm_param sm90_params[] = {
     {"block_m", offsetof(sm90_config, block_m), 128, false},
     {"block_n", offsetof(sm90_config, block_n), 128, false},
@@ -89,7 +87,6 @@ static const gemm_param sm90_params[] = {
     {"evict", offsetof(sm90_config, evict), 0, false},
     {"tail", offsetof(sm90_config, tail), 1, false},
     {"trigger", offsetof(sm90_config, trigger), 0, true},
-    {"early", offsetof(sm90_config, early), 0, true},
 };
 #define SM90_PARAM_COUNT (sizeof sm90_params / sizeof sm90_params[0])
 
@@ -268,8 +265,6 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: evict must be 0 or 1");
     if (c->trigger != 0 && c->trigger != 1)
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: trigger must be 0 or 1");
-    if (c->early != 0 && c->early != 1)
-        return errorf(ctx, W8A8_INVALID, "sm90_gemm config: early must be 0 or 1");
     if (c->evict && c->cluster != 1)
         return errorf(ctx, W8A8_INVALID,
                       "sm90_gemm config: evict=1 (the weights' loads evict-first in L2) needs "
@@ -449,7 +444,6 @@ static w8a8_status sm90_plan(w8a8_context *ctx, const w8a8_problem *problem, con
     plan->ints[SM90_I_A_ROWS] = sm90_a_rows(&c, problem);
     plan->ints[SM90_I_TAIL] = c.tail;
     plan->ints[SM90_I_TRIGGER] = c.trigger;
-    plan->ints[SM90_I_EARLY] = c.early;
     /* K bytes of a K group (the template's: 2^overlap K blocks), for tail's split */
     plan->ints[SM90_I_GROUP_K] = (int64_t)SM90_BLOCK_K_BYTES << c.overlap;
     plan->launch.block[0] = SM90_WARPGROUP * (unsigned)(c.consumers + 1);
@@ -569,9 +563,8 @@ static w8a8_status sm90_run(w8a8_context *ctx, const gemm_plan *plan, const w8a8
                                             (args.k + group_k - 1) / group_k)
                           : units);
     int trigger = (int)plan->ints[SM90_I_TRIGGER];
-    int early = (int)plan->ints[SM90_I_EARLY];
     void *params[] = {&map_a, &map_b, tma_store ? &map_c : (void *)&no_map, &args, &tma_store,
-                      &raster, &group, &whole, &trigger, &early};
+                      &raster, &group, &whole, &trigger};
     return jit_kernel_launch(ctx, plan->kernels[0], &launch, params);
 }
 

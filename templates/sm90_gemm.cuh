@@ -36,11 +36,6 @@
  *   trigger               programmatic dependent launch (common/pdl.cuh): 0, the producer
  *                         triggers the next kernel's launch once it has issued its last load;
  *                         1, no explicit trigger: the next kernel launches as our CTAs exit
- *   early                 1: before it waits for the previous kernel (w8a8_pdl_wait), the TMA
- *                         thread prefetches into L2 the weights' boxes (B; A with SWAP) of
- *                         its first 2 · STAGES K blocks, under that kernel's tail; 0: not.
- *                         Always safe: an L2 prefetch returns nothing to the SM, and L2 is
- *                         where the previous kernel's writes land
  * Launch: block 128·(CONSUMERS+1) threads, dynamic shared memory SM90_SMEM_BYTES (below:
  * STAGES·(BLOCK_M+BLOCK_N)·128 + the epilogue staging + 16·STAGES + 16 + 1024 alignment
  * slack; with A_ROWS the ring is STAGES·(A_ROWS+BLOCK_N)·128 + (BLOCK_M−A_ROWS)·128), a
@@ -1366,13 +1361,12 @@ __device__ __forceinline__ long long sm90_tile_start(int t, long long extent)
 /* The producers' walk of the ring (the TMA thread's, and the scale loaders'): for every tile
  * of this CTA and every K block of its slice, in the consumers' order, waits until the next
  * stage is empty and calls fill(stage, mt, nt, kb), which starts that stage's loads and
- * accounts them on its full barrier. ROUNDS > 0: the walk of early=1's prefetches, before the
- * wait: no waits, and only the first ROUNDS · STAGES K blocks. */
-template <int ROUNDS = 0, typename Fill>
+ * accounts them on its full barrier. */
+template <typename Fill>
 __device__ __forceinline__ void sm90_ring_fill(const sm90_units &units, int kb_begin, int kb_end,
                                                sm90_u32 empty_bar, Fill fill)
 {
-    int stage = 0, rounds = 0;
+    int stage = 0;
     sm90_u32 phase = 0;
 #if W8A8_TAIL > 1
     (void)kb_begin; /* 0: TAIL has no SPLIT */
@@ -1381,12 +1375,9 @@ __device__ __forceinline__ void sm90_ring_fill(const sm90_units &units, int kb_b
         int mt, nt;
         sm90_unit_tile(units, walk.unit, mt, nt);
         for (int kb = walk.kb_begin; kb < walk.kb_end; ++kb) {
-            if (!ROUNDS)
-                sm90_bar_wait(empty_bar + 8 * stage, phase ^ 1u);
+            sm90_bar_wait(empty_bar + 8 * stage, phase ^ 1u);
             fill(stage, mt, nt, kb);
             sm90_ring_next(stage, phase);
-            if (ROUNDS && stage == 0 && ++rounds == ROUNDS)
-                return;
         }
     }
 #else
@@ -1394,12 +1385,9 @@ __device__ __forceinline__ void sm90_ring_fill(const sm90_units &units, int kb_b
         int mt, nt;
         sm90_unit_tile(units, unit, mt, nt);
         for (int kb = kb_begin; kb < kb_end; ++kb) {
-            if (!ROUNDS)
-                sm90_bar_wait(empty_bar + 8 * stage, phase ^ 1u);
+            sm90_bar_wait(empty_bar + 8 * stage, phase ^ 1u);
             fill(stage, mt, nt, kb);
             sm90_ring_next(stage, phase);
-            if (ROUNDS && stage == 0 && ++rounds == ROUNDS)
-                return;
         }
     }
 #endif
@@ -1446,7 +1434,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
                    const __grid_constant__ sm90_tensor_map tma_b,
                    const __grid_constant__ sm90_tensor_map tma_c, const w8a8_gemm_args args,
                    const int tma_store, const int raster, const int group, const int whole,
-                   const int trigger, const int early)
+                   const int trigger)
 {
     extern __shared__ __align__(1024) unsigned char smem_raw[];
     /* Buffers must be 1024-byte aligned for the 128-byte swizzle; the host adds slack. The
@@ -1539,10 +1527,8 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
     __syncthreads();
 #endif
     /* Programmatic dependent launch (common/pdl.cuh): wait for the previous kernel before
-     * any global memory access (early=1: the TMA thread first prefetches weights into L2,
-     * below). */
-    if (!early || threadIdx.x != 0)
-        w8a8_pdl_wait();
+     * any global memory access. */
+    w8a8_pdl_wait();
 
     if (warpgroup == 0) {
         /* ---- producer ---- */
@@ -1552,21 +1538,6 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
         if (threadIdx.x == 0) {
             /* EVICT: the weights' loads (tma_a with SWAP, else tma_b) evict-first in L2 */
             const sm90_u64 weights_policy = W8A8_EVICT ? sm90_l2_evict_first() : 0;
-            if (early) {
-                /* the weights' boxes of the first 2 · STAGES K blocks into L2 (ours of a
-                 * cluster's shared B tile), while the previous kernel ends */
-                sm90_ring_fill<2>(units, kb_begin, kb_end, empty_bar,
-                                     [&](int, int mt, int nt, int kb) {
-                    if (W8A8_SWAP)
-                        sm90_tma_prefetch_2d(&tma_a, kb * SM90_BK, (int)SM90_TILE_ROW(mt));
-                    else
-                        sm90_tma_prefetch_2d(&tma_b, kb * SM90_BK,
-                                             (int)SM90_TILE_COL(nt) +
-                                                 (W8A8_CLUSTER == 2 ? units.rank : 0) *
-                                                     (W8A8_BLOCK_N / W8A8_CLUSTER));
-                });
-                w8a8_pdl_wait();
-            }
             sm90_ring_fill(units, kb_begin, kb_end, empty_bar,
                            [&](int stage, int mt, int nt, int kb) {
                 const sm90_u32 full = full_bar + 8 * stage;

@@ -28,8 +28,6 @@
  *    tiles move back inside M and N: the corner's outputs bitwise the whole problem's;
  *  - promoted accumulation of per-tensor / per-row FP8 (accum promoted) on the block configs
  *    and odd shapes, and on K = 16384 at least 4× more accurate than fast accumulation;
- *  - early=1 (the weights' first K blocks prefetched into L2 before the wait for the previous
- *    kernel) on a cooperative, a 2-CTA cluster, a split-K, a tail and a block-scaled config;
  *  - configs that the template cannot build are refused with W8A8_INVALID before NVRTC.
  * FP8 wgmma accumulates with a reduced-precision adder (about 1e-3 relative for K in the
  * thousands), so FP8 problems get that much on top of the out dtype's bound; promoted
@@ -52,9 +50,7 @@ static w8a8_context *ctx;
  * 32, 64 and 128 bytes, and cluster=2 runs with odd tile-row counts (a unit half past M). */
 static const char *const configs[] = {
     "block_m=128,block_n=128,stages=4,consumers=2,raster=0,group=8,cluster=1",
-    /* early=1 (here, and in a split, a tail and a block config below) */
-    "block_m=128,block_n=144,stages=4,consumers=1,raster=1,group=3,cluster=2,epilogue=1,early=1",
-    "block_m=128,block_n=128,stages=4,consumers=2,raster=1,group=8,cluster=1,early=1",
+    "block_m=128,block_n=144,stages=4,consumers=1,raster=1,group=3,cluster=2,epilogue=1",
     "block_m=64,block_n=112,stages=6,consumers=1,raster=0,group=8,cluster=1,epilogue=1",
     "block_m=256,block_n=176,stages=3,consumers=2,raster=0,group=4,cluster=2",
     "block_m=128,block_n=240,stages=3,consumers=2,raster=1,group=8,cluster=1",
@@ -79,13 +75,12 @@ static const char *const configs[] = {
     /* split-K in a cluster: K slices that the split does not divide evenly, and (K = 16,
      * one K block) ranks with empty slices */
     "block_m=128,block_n=128,stages=4,consumers=2,raster=0,group=8,cluster=1,split=2",
-    "block_m=64,block_n=96,stages=6,consumers=1,raster=1,group=4,cluster=1,epilogue=1,split=4,"
-    "early=1",
+    "block_m=64,block_n=96,stages=6,consumers=1,raster=1,group=4,cluster=1,epilogue=1,split=4",
     "block_m=128,block_n=64,stages=5,consumers=2,raster=0,group=8,cluster=1,epilogue=1,split=4",
     /* the last partial wave split in clusters (small problems: every tile split; a K block
      * short of two a slice: whole) */
     "block_m=128,block_n=128,stages=4,consumers=2,raster=0,group=8,cluster=1,epilogue=2,tail=2",
-    "block_m=64,block_n=96,stages=6,consumers=1,raster=1,group=4,cluster=1,tail=4,early=1",
+    "block_m=64,block_n=96,stages=6,consumers=1,raster=1,group=4,cluster=1,tail=4",
     /* N and K compiled in: with block_n 8 and 200 several shapes have whole tiles along N
      * (no column predicate), the others not */
     "block_m=64,block_n=8,stages=4,consumers=1,raster=0,group=8,cluster=1,epilogue=1,specialize=1",
@@ -100,7 +95,7 @@ static const char *const block_configs[] = {
     "block_m=128,block_n=128,stages=4,consumers=2,raster=0,group=8,cluster=1",
     "block_m=128,block_n=128,stages=4,consumers=2,raster=0,group=8,cluster=2,epilogue=1",
     "block_m=64,block_n=112,stages=6,consumers=1,raster=1,group=3,cluster=1",
-    "block_m=64,block_n=112,stages=6,consumers=1,raster=1,group=3,cluster=2,epilogue=1,early=1",
+    "block_m=64,block_n=112,stages=6,consumers=1,raster=1,group=3,cluster=2,epilogue=1",
     "block_m=128,block_n=176,stages=3,consumers=2,raster=1,group=8,cluster=1",
     "block_m=64,block_n=192,stages=4,consumers=1,raster=0,group=8,cluster=1",
     "block_m=128,block_n=64,stages=5,consumers=2,pingpong=1,raster=0,group=8,cluster=1",
@@ -417,7 +412,6 @@ START_TEST(invalid_configs_are_refused)
         {"block_m=128,block_n=128,stages=4,consumers=2,specialize=2", W8A8_E4M3},
         {"block_m=128,block_n=128,stages=4,consumers=2,evict=2", W8A8_E4M3},  /* evict */
         {"block_m=128,block_n=128,stages=4,consumers=2,trigger=2", W8A8_E4M3}, /* trigger */
-        {"block_m=128,block_n=128,stages=4,consumers=2,early=2", W8A8_E4M3},   /* early */
         {"block_m=128,block_n=128,stages=4,consumers=2,cluster=2,evict=1", W8A8_E4M3},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

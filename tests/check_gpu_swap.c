@@ -36,17 +36,16 @@ static w8a8_context *ctx;
 /* Weight tiles of 64 (one consumer), 128 (two cooperative, or ping-pong of 64-row tiles) and
  * 256 rows; token tiles of 8…64 (INT8-legal N); split 1, 2 and 4 (K slices that do not divide
  * evenly, and empty ones at K = 16); shapes compiled in; a 2-CTA cluster sharing the tokens;
- * the weights loaded evict-first (evict=1); the weights' (here A's) first K blocks prefetched
- * into L2 before the wait for the previous kernel (early=1). */
+ * the weights loaded evict-first (evict=1). */
 static const char *const configs[] = {
     "block_m=64,block_n=8,stages=8,consumers=1,split=1,swap=1,evict=1",
     "block_m=128,block_n=16,stages=6,consumers=2,split=2,swap=1,evict=1",
-    "block_m=64,block_n=32,stages=10,consumers=1,split=4,swap=1,early=1",
+    "block_m=64,block_n=32,stages=10,consumers=1,split=4,swap=1",
     "block_m=256,block_n=24,stages=4,consumers=2,split=1,swap=1",
     "block_m=64,block_n=48,stages=6,consumers=2,pingpong=1,swap=1,evict=1",
     "block_m=128,block_n=64,stages=5,consumers=2,split=4,specialize=1,swap=1",
     "block_m=128,block_n=16,stages=6,consumers=1,split=2,specialize=1,swap=1",
-    "block_m=128,block_n=32,stages=4,consumers=2,cluster=2,swap=1,early=1",
+    "block_m=128,block_n=32,stages=4,consumers=2,cluster=2,swap=1",
 };
 #define CONFIG_COUNT ((int)(sizeof configs / sizeof configs[0]))
 

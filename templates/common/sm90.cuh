@@ -96,17 +96,6 @@ __device__ __forceinline__ void sm90_tma_load_2d(sm90_u32 dst, const sm90_tensor
                  : "memory");
 }
 
-/* Pulls the box at (inner, outer) of a 2-D map into L2 only: no shared memory, no barrier,
- * nothing returns to the SM. L2 is where every write meets every read, so this may run before
- * the kernel that writes the data has finished: a later load still sees the final bytes. */
-__device__ __forceinline__ void sm90_tma_prefetch_2d(const sm90_tensor_map *map, int inner,
-                                                     int outer)
-{
-    asm volatile("cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%0, {%1, %2}];" ::"l"(map),
-                 "r"(inner), "r"(outer)
-                 : "memory");
-}
-
 /* The same load with an L2 cache policy (sm90_l2_evict_first) for data read once. */
 __device__ __forceinline__ void sm90_tma_load_2d_hint(sm90_u32 dst, const sm90_tensor_map *map,
                                                       int inner, int outer, sm90_u32 bar,
