@@ -28,7 +28,10 @@
 --                      4096/28672 × 4096, bench/results-2026-11-25-s14/), and 4 warps (two
 --                      CTAs per SM either way: 254 registers; 1.07× on an H200, INT8 128×128,
 --                      bench/results-2026-11-28-s37/d5/); on smaller warp tiles it costs the
---                      second CTA per SM (a 64×32 tile: 126 → 196 registers) and lost
+--                      second CTA per SM (a 64×32 tile: 126 → 196 registers) and lost. Its
+--                      loop on per-stage mbarriers instead of the CTA barrier a K tile (session
+--                      40's sync=1) ran 0.90-1.005x the same configs on an H200, 0.94x on the
+--                      two-CTA 128x128 tiles (bench/results-2026-11-28-s40/d2/, sync.patch)
 --   epilogue           0: each lane stores its outputs from registers (4/8-byte stores, half
 --                      of each 32-byte sector); 1: the tile is staged in shared memory and
 --                      leaves in 16-byte row chunks. On an H100 a 4096 × 4096 output costs
