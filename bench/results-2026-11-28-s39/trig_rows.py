@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """The shipped H200 sm90_gemm rows of the given M buckets (fast accumulation, not swap, not
-trigger=1 already) as INSERTs with ",trigger=1" appended to the config: the user database of
-d11.sh (session 38's trig1_rows.py with the buckets an argument).
+naming the suffix's parameter already) as INSERTs with ",trigger=1" (or another suffix)
+appended to the config: the user database of d11.sh (session 38's trig1_rows.py with the
+buckets an argument).
 
     python3 bench/results-2026-11-28-s39/trig_rows.py 64,128,1024,2048,4096 > /tmp/trig.sql
     w8a8 cache --db carry/trig.db import /tmp/trig.sql
     python3 bench/results-2026-11-28-s39/trig_rows.py 1,2,4,8,16,32,64,128 ,trigger=2 --swap  (D12)
+    python3 bench/results-2026-11-28-s39/trig_rows.py 1,2,4,8,16,32,64,128,256,512,1024,2048,4096 \
+        ,early=1 --swap  (session 40's D4 and D5: trigger=1 rows included)
 """
 import glob
 import re
@@ -44,7 +47,7 @@ def main():
             row = dict(zip(cols, values(m.group(2))))
             if (row["family"] != "'sm90_gemm'" or row.get("accum", "'fast'") != "'fast'"
                     or row["m_bucket"] not in BUCKETS or ("swap=1" in row["config"] and not SWAP)
-                    or "trigger" in row["config"]):
+                    or SUFFIX.lstrip(",").split("=")[0] + "=" in row["config"]):
                 continue
             row["config"] = row["config"][:-1] + SUFFIX + "'"
             print("INSERT INTO measurement_rows (%s) VALUES (%s);"

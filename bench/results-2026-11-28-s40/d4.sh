@@ -4,7 +4,7 @@
 # 1. every GPU suite (check_gpu_sm90 and check_gpu_swap run early=1 configs on a context with
 #    W8A8_CONTEXT_CONST_WEIGHTS);
 # 2. the shipped H200 sm90_gemm rows of every M bucket with ",early=1" in a user database
-#    (carry/early.db from early_rows.py: user rows win) against the shipped cache, both with
+#    (carry/early.db from `trig_rows.py BUCKETS ,early=1 --swap` of session 39: user rows win) against the shipped cache, both with
 #    W8A8_CONST_WEIGHTS=1, graph replays, rounds base, early (--verify), early, base:
 #    DeepSeek-V3 block (every M of the grid), Llama M <= 512 per-tensor and block, decode
 #    per-tensor and block, Llama M = 1024 / 2048 per-tensor.

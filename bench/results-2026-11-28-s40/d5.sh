@@ -4,7 +4,7 @@
 # version, which loaded them into the ring before the wait and the activations after it, ran
 # 0.96x: each stage's A then queued behind every early B). Always safe, so no context flag.
 # 1. the shipped H200 sm90_gemm rows of every M bucket with ",early=1" in a user database
-#    (carry/early.db, early_rows.py) against the shipped cache, graph replays, rounds base,
+#    (carry/early.db, as in d4.sh) against the shipped cache, graph replays, rounds base,
 #    early (--verify), early, base: D4's sets;
 # 2. the GPU suites of the changed code: check_gpu_sm90 (early=1 configs: cooperative, cluster,
 #    split, tail, block), check_gpu_swap (split, cluster), dispatch, tune, jit.
