@@ -72,7 +72,8 @@
 -- Loads before the PDL wait were measured and not kept (session 40, graph replays of the
 -- shipped H200 rows, bench/results-2026-11-28-s40/): the weights into the ring before it, the
 -- activations after, 0.96-0.99x; the weights prefetched into L2 before it, 0.88-0.97x; only
--- every operand before it (wrong when the kernel before wrote A) ran 1.02-1.17x at small M.
+-- every operand before it (wrong when the kernel before wrote A) ran faster: 1.02-1.03x
+-- geomean at M <= 512, up to 1.17x.
 -- The template's swap=1 (swap-AB: the weights on wgmma's M side) is offered by its own space,
 -- scripts/sm90_swap.lua, at M <= 64; configs of this space leave it at 0.
 
