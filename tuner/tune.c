@@ -392,19 +392,22 @@ static int by_quick_time(const void *x, const void *y)
 }
 
 /* The usable candidates of l that are not variants, fastest quick time first (malloc'ed; NULL
- * with the error set when out of memory). The first `finalists` of them are the finalists. */
-static candidate **quick_order(tune_run *run, candidate_list *l, size_t *count)
+ * with the error set when out of memory); *finalists: how many of them, from the first, are
+ * the finalists (options.finalists, or all when fewer). */
+static candidate **quick_order(tune_run *run, candidate_list *l, size_t *finalists)
 {
     candidate **out = malloc((l->count ? l->count : 1) * sizeof *out);
-    *count = 0;
+    size_t count = 0;
+    *finalists = 0;
     if (!out) {
         errorf(run->ctx, W8A8_NO_MEMORY, "out of host memory");
         return NULL;
     }
     for (size_t i = 0; i < l->count; i++)
         if (l->items[i].usable && !l->items[i].variant)
-            out[(*count)++] = &l->items[i];
-    qsort(out, *count, sizeof *out, by_quick_time);
+            out[count++] = &l->items[i];
+    qsort(out, count, sizeof *out, by_quick_time);
+    *finalists = (size_t)run->options.finalists < count ? (size_t)run->options.finalists : count;
     return out;
 }
 
@@ -416,9 +419,10 @@ static candidate **quick_order(tune_run *run, candidate_list *l, size_t *count)
  * the next whatever the launch mode, bench/results-2026-11-26-s16.)
  * The samples come in TUNE_FINAL_ROUNDS rounds over the finalists, each round starting one
  * finalist (with its variants) further, and a finalist's time is the median of its round
- * medians. Timed one after the other, the first finalists ran cooler: under continuous load an H200 reaches its 700 W
- * cap within a second and its clock falls from 1,980 MHz to 1,400–1,700 MHz
- * (bench/results-2026-11-26-s21, Y10), which favoured the quick pass's best, timed first.
+ * medians. Timed one after the other, the first finalists ran cooler: under continuous load an
+ * H200 reaches its 700 W cap within a second and its clock falls from 1,980 MHz to
+ * 1,400–1,700 MHz (bench/results-2026-11-26-s21, Y10), which favoured the quick pass's best,
+ * timed first.
  * Rounds alone left a finalist's round medians 7 % apart (median; Y14); options.final_settle_ms
  * of idle before each timing brings that to 0.2 % (Y15), idle before each round does not (Y16). */
 #define TUNE_FINAL_ROUNDS 3
@@ -450,16 +454,15 @@ static timing_result final_fold(const timing_result *parts, int rounds)
  * beside them). */
 static w8a8_status final_pass(tune_run *run, timing_buffers *b, candidate_list *l)
 {
-    size_t plain = 0, n = 0;
-    candidate **usable = quick_order(run, l, &plain);
+    size_t groups = 0, n = 0;
+    candidate **usable = quick_order(run, l, &groups);
     if (!usable)
         return W8A8_NO_MEMORY;
-    size_t groups = (size_t)run->options.finalists < plain ? (size_t)run->options.finalists : plain;
     int rounds = run->options.final_samples >= 2 * TUNE_FINAL_ROUNDS ? TUNE_FINAL_ROUNDS : 1;
     int per_round = (run->options.final_samples + rounds - 1) / rounds;
     size_t all = l->count ? l->count : 1;
-    candidate **fin = malloc(all * sizeof *fin);       /* the finalists, group after group */
-    size_t *first = malloc((all + 1) * sizeof *first); /* each group's start in fin */
+    candidate **fin = malloc(all * sizeof *fin);          /* the finalists, group after group */
+    size_t *first = malloc((groups + 1) * sizeof *first); /* each group's start in fin */
     timing_result *parts = malloc(all * (size_t)rounds * sizeof *parts);
     int *done = calloc(all, sizeof *done); /* rounds timed; -1: failed */
     w8a8_status st = W8A8_OK;
@@ -558,11 +561,10 @@ static w8a8_status variants_pass(tune_run *run, problem_plan *plan, timing_buffe
                                  w8a8_tune_result *res)
 {
     candidate_list *l = &plan->list;
-    size_t count = 0;
-    candidate **usable = quick_order(run, l, &count);
+    size_t n = 0;
+    candidate **usable = quick_order(run, l, &n);
     if (!usable)
         return W8A8_NO_MEMORY;
-    size_t n = (size_t)run->options.finalists < count ? (size_t)run->options.finalists : count;
     size_t *parents = malloc((n ? n : 1) * sizeof *parents); /* indices: adding variants may
                                                                  move the list */
     for (size_t j = 0; parents && j < n; j++)
