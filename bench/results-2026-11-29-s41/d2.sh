@@ -9,6 +9,7 @@ export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 export W8A8_CACHE_PATH=$PWD/cache W8A8_KERNEL_DIR=/tmp/k-d2
 nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv > $o/gpu.txt 2>&1
 W=carry/static/w8a8
+# (cublas_kernels.py: an ad-hoc twin of bench/cublas_kernels.py, deleted since; git show 62572ee)
 python3 bench/results-2026-11-29-s41/cublas_kernels.py 256,8192,8192 512,4096,14336 \
   512,7168,16384 128,7168,2048 512,4096,4096 4096,4096,7168 128,6144,4096 > $o/kernels.txt 2>&1
 echo "kernels $SECONDS" >> $o/gpu.txt
