@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Ship session 41's re-tuned H200 rows: from D2's and D3's winners (`w8a8 cache export
+--winners`), the keys below — D2's where its A/B (table.txt) ran > 1 % faster in both rounds,
+D3's where the tuner's final pass put the winner >= 1 % ahead of the shipped row it seeded
+(seed_vs_new.py) — each merged by bench/merge_rows.py into the cache/h200-*.sql file that
+already holds its key (the first such file in name order: the one the library reads).
+
+    python3 bench/results-2026-11-29-s41/ship_rows.py [--dry-run]
+"""
+import glob
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, "bench")
+from merge_rows import KEY, PREFIX, row_reader  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+# (tuning run, M bucket, N, K, scale)
+SHIP = [
+    ("d2", 256, 8192, 8192, "tensor"), ("d2", 256, 8192, 8192, "row"),
+    ("d2", 256, 8192, 8192, "block"), ("d2", 512, 4096, 14336, "block"),
+    ("d2", 512, 7168, 16384, "block"),
+    ("d3", 128, 4096, 14336, "tensor"), ("d3", 128, 8192, 28672, "tensor"),
+    ("d3", 256, 10240, 8192, "tensor"), ("d3", 512, 4096, 14336, "tensor"),
+    ("d3", 128, 57344, 8192, "row"),
+    ("d3", 1024, 4096, 7168, "block"), ("d3", 2048, 4096, 7168, "block"),
+]
+
+
+def rows(path):
+    return [l for l in open(path, encoding="utf-8") if l.startswith(PREFIX)]
+
+
+def main():
+    dry = "--dry-run" in sys.argv[1:]
+    picked = []
+    for run, m, n, k, scale in SHIP:
+        src = rows(os.path.join(HERE, run, "t.sql"))
+        sel = row_reader(src[0], "m_bucket, n, k, a_scale", "ship_rows")
+        hit = [l for l in src if sel(l) == (m, n, k, scale)]
+        if len(hit) != 1:
+            print(f"ship_rows: {run} has {len(hit)} rows for {m}x{n}x{k} {scale}")
+            return 1
+        picked.append(hit[0])
+    key = row_reader(picked[0], KEY, "ship_rows")
+    by_file = {}
+    for line in picked:
+        target = None
+        for path in sorted(glob.glob("cache/h200-*.sql")):
+            if any(key(l) == key(line) for l in rows(path)):
+                target = path
+                break
+        if target is None:
+            print(f"ship_rows: no shipped file holds the key of {line[:100]}")
+            return 1
+        by_file.setdefault(target, []).append(line)
+    for path, lines in sorted(by_file.items()):
+        with tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False) as f:
+            f.write("".join(lines))
+        cmd = [sys.executable, "bench/merge_rows.py", path, f.name] + (["--dry-run"] if dry else [])
+        subprocess.run(cmd, check=True)
+        os.unlink(f.name)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
