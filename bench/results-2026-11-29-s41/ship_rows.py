@@ -3,12 +3,15 @@
 --winners`), the keys below — D2's where its A/B (table.txt) ran > 1 % faster in both rounds,
 D3's where the tuner's final pass put the winner >= 1 % ahead of the shipped row it seeded
 (seed_vs_new.py) — each merged by bench/merge_rows.py into the cache/h200-*.sql file that
-already holds its key (the first such file in name order: the one the library reads).
+already holds its key (the first such file in name order: the one the library reads); then,
+as bench/ship_rows.sh does, the default `tail=1` the tuner spells out is dropped from the
+configs (shipped rows leave it out, so that builds older than `tail` still parse them).
 
     python3 bench/results-2026-11-29-s41/ship_rows.py [--dry-run]
 """
 import glob
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -62,6 +65,10 @@ def main():
         cmd = [sys.executable, "bench/merge_rows.py", path, f.name] + (["--dry-run"] if dry else [])
         subprocess.run(cmd, check=True)
         os.unlink(f.name)
+        if not dry:
+            text = open(path, encoding="utf-8").read()
+            with open(path, "w", encoding="utf-8") as out:
+                out.write(re.sub(r",tail=1(?=[,'])", "", text))
     return 0
 
 
