@@ -24,25 +24,9 @@ ours block-256 256,8192,8192 block,block
 ours tensor-256 256,8192,8192 tensor,tensor
 ours block-512 512,4096,14336 block,block
 tar czf $OUT/d5.tgz -C $OUT d5
-cat > $o/torch_one.py <<'PY'
-import sys, torch
-m, n, k = (int(v) for v in sys.argv[1].split(","))
-FP8 = torch.float8_e4m3fn
-x = torch.randn(m, k, device="cuda").to(FP8); w = torch.randn(n, k, device="cuda").to(FP8)
-one = torch.tensor(1.0, device="cuda")
-sab = (torch.rand(k // 128, m, device="cuda") + 0.5).t()
-swb = (torch.rand(n // 128, k // 128, device="cuda") + 0.5).t()
-for _ in range(6):
-    if sys.argv[2] == "block":
-        torch._scaled_mm(x, w.t(), scale_a=sab, scale_b=swb, out_dtype=torch.bfloat16)
-    else:
-        torch._scaled_mm(x, w.t(), scale_a=one, scale_b=one, out_dtype=torch.bfloat16,
-                         use_fast_accum=True)
-torch.cuda.synchronize()
-PY
 theirs() { # tag shape kind
   timeout 150 ncu --clock-control none --kernel-name regex:nvjet --launch-skip 3 \
-    --launch-count 1 $S --print-details all python3 $o/torch_one.py $2 $3 \
+    --launch-count 1 $S --print-details all python3 bench/results-2026-11-29-s41/torch_one.py $2 $3 \
     > $o/ncu-$1.txt 2>&1
   echo "ncu $1 exit $? $SECONDS" >> $o/gpu.txt
 }

@@ -22,7 +22,7 @@ for s in block tensor; do
     echo "ncu $v $s exit $? $SECONDS" >> $o/gpu.txt
   done
   timeout 100 ncu --clock-control none --kernel-name regex:nvjet --launch-skip 3 --launch-count 1 \
-    --metrics $M python3 bench/results-2026-11-29-s41/d5/torch_one.py 256,8192,8192 $s \
+    --metrics $M python3 bench/results-2026-11-29-s41/torch_one.py 256,8192,8192 $s \
     > $o/ncu-cublas-$s.txt 2>&1
   echo "ncu cublas $s exit $? $SECONDS" >> $o/gpu.txt
 done
