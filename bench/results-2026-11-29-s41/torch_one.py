@@ -1,5 +1,6 @@
 # One torch._scaled_mm call six times on M,N,K (argv[1]), block scales or per-tensor fast
-# accumulation (argv[2]: block|tensor), for Nsight Compute to profile cuBLASLt's kernel (d5.sh, d7.sh).
+# accumulation (argv[2]: block|tensor), for Nsight Compute to profile cuBLASLt's kernel
+# (d5.sh, d7.sh).
 import sys, torch
 m, n, k = (int(v) for v in sys.argv[1].split(","))
 FP8 = torch.float8_e4m3fn
