@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # D6 (H200): why our 2-CTA clusters lose where cuBLASLt's win (D5: its 256x8192x8192 kernels
 # are 128x128 tiles in clusters of 2). The shipped 256x8192x8192 rows (per-tensor FP8 and
-# INT8, per-row, block) as they are (base) and with cluster=2 (cl2: bench/results-2026-11-29-s41/cl2.sql, the same
+# INT8, per-row, block) as they are (base) and with cluster=2 (cl2: cl2.sql beside this
+# script, the same
 # INSERTs with cluster=1 replaced), graph replays, rounds base cl2 cl2 base; then Nsight
 # Compute on the cl2 block and per-tensor kernels (sections as D5, and the block kernel's
 # SASS stall samples).
