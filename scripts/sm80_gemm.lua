@@ -357,10 +357,6 @@ return {
     },
     order = { "block_m", "block_n", "block_k", "stages", "warps_m", "warps_n", "slice_k",
         "group", "prefetch", "epilogue", "persist" },
-    -- stagger (src/sm80_gemm.c) is a launch argument: the first wave's CTAs of one SM start
-    -- stagger · 1024 cycles apart so their epilogues do not coincide; the tuner times each
-    -- finalist again with these values (tuner/space.h)
-    variants = { stagger = { -4, 1, 2, 4, 8 } },
 
     valid = valid,
     rank = rank,

@@ -36,14 +36,11 @@
 /* gridDim.x of every CUDA device */
 #define G80_GRID_X_MAX 2147483647LL
 
-/* stagger: 1024-cycle steps between the first wave's CTAs of one SM (a launch argument) */
-#define G80_MAX_STAGGER 64
-
-enum { G80_I_BLOCK_M, G80_I_BLOCK_N, G80_I_MAX_CTAS, G80_I_STAGGER, G80_I_PER_SM };
+enum { G80_I_BLOCK_M, G80_I_BLOCK_N, G80_I_MAX_CTAS };
 
 typedef struct g80_config {
     int block_m, block_n, block_k, stages, warps_m, warps_n, slice_k, group, prefetch, epilogue,
-        persist, stagger;
+        persist;
 } g80_config;
 
 /* In the space's parameter order; the canonical config string follows it. */
@@ -59,7 +56,6 @@ static const gemm_param g80_params[] = {
     {"prefetch", offsetof(g80_config, prefetch), 0, false},
     {"epilogue", offsetof(g80_config, epilogue), 0, false},
     {"persist", offsetof(g80_config, persist), 0, false},
-    {"stagger", offsetof(g80_config, stagger), 0, true},
 };
 #define G80_PARAM_COUNT (sizeof g80_params / sizeof g80_params[0])
 
@@ -133,9 +129,6 @@ static w8a8_status g80_config_check(w8a8_context *ctx, const w8a8_problem *probl
         return errorf(ctx, W8A8_INVALID, "sm80_gemm config: epilogue %d (0 or 1)", c->epilogue);
     if (c->persist != 0 && c->persist != 1)
         return errorf(ctx, W8A8_INVALID, "sm80_gemm config: persist %d (0 or 1)", c->persist);
-    if (c->stagger < -G80_MAX_STAGGER || c->stagger > G80_MAX_STAGGER)
-        return errorf(ctx, W8A8_INVALID, "sm80_gemm config: stagger %d (-%d..%d)", c->stagger,
-                      G80_MAX_STAGGER, G80_MAX_STAGGER);
     if (c->persist && (c->slice_k != 1 || g80_block_scaled(problem)))
         return errorf(ctx, W8A8_INVALID,
                       "sm80_gemm config: persist 1 needs slice_k 1 and per-tensor or per-row "
@@ -199,12 +192,8 @@ static w8a8_status g80_plan(w8a8_context *ctx, const w8a8_problem *problem, cons
                                 sizeof plan->config);
     if (st != W8A8_OK)
         return st;
-    /* the cubin leaves out the launch arguments (stagger) */
-    char compiled[W8A8_CONFIG_BYTES], defines[2 * W8A8_CONFIG_BYTES];
-    st = gemm_config_format_compiled(ctx, G80_TEMPLATE, g80_params, G80_PARAM_COUNT, &c,
-                                     compiled, sizeof compiled);
-    if (st == W8A8_OK)
-        st = gemm_defines(ctx, problem, compiled, defines, sizeof defines);
+    char defines[2 * W8A8_CONFIG_BYTES];
+    st = gemm_defines(ctx, problem, plan->config, defines, sizeof defines);
     if (st == W8A8_OK)
         st = jit_kernel_get(ctx, G80_TEMPLATE, defines, NULL, G80_ENTRY, &plan->kernels[0]);
     if (st != W8A8_OK)
@@ -217,9 +206,7 @@ static w8a8_status g80_plan(w8a8_context *ctx, const w8a8_problem *problem, cons
     plan->launch.cluster[0] = plan->launch.cluster[1] = plan->launch.cluster[2] = 1;
     plan->launch.pdl = ctx->pdl; /* the kernel waits before touching memory (common/pdl.cuh) */
     plan->ints[G80_I_MAX_CTAS] = 0; /* no cap */
-    plan->ints[G80_I_STAGGER] = c.stagger;
-    plan->ints[G80_I_PER_SM] = 0;
-    if ((c.persist || c.stagger) && ctx->has_device) {
+    if (c.persist && ctx->has_device) {
         int per_sm = 0;
         st = jit_kernel_max_blocks_per_sm(ctx, plan->kernels[0], &plan->launch, &per_sm);
         if (st != W8A8_OK)
@@ -229,10 +216,7 @@ static w8a8_status g80_plan(w8a8_context *ctx, const w8a8_problem *problem, cons
                           "sm80_gemm: no CTA of %u threads with %u bytes of shared memory fits "
                           "an SM of this device",
                           plan->launch.block[0], plan->launch.shared_bytes);
-        plan->ints[G80_I_PER_SM] = per_sm;
-        if (c.persist)
-            plan->ints[G80_I_MAX_CTAS] =
-                (int64_t)per_sm * (ctx->sm_count > 0 ? ctx->sm_count : 1);
+        plan->ints[G80_I_MAX_CTAS] = (int64_t)per_sm * (ctx->sm_count > 0 ? ctx->sm_count : 1);
     }
     g80_grid(plan, problem, &plan->launch);
     return W8A8_OK;
@@ -246,11 +230,7 @@ static w8a8_status g80_run(w8a8_context *ctx, const gemm_plan *plan, const w8a8_
     jit_launch launch = plan->launch;
     g80_grid(plan, problem, &launch);
     launch.stream = stream;
-    /* stagger: the SMs and the CTAs an SM (0 without a stagger: the kernel waits for nothing) */
-    int stagger = (int)plan->ints[G80_I_STAGGER];
-    unsigned per_sm = (unsigned)plan->ints[G80_I_PER_SM];
-    unsigned div = stagger && per_sm > 1 && ctx->sm_count > 0 ? (unsigned)ctx->sm_count : 0;
-    void *params[] = {&args, &stagger, &div, &per_sm};
+    void *params[] = {&args};
     return jit_kernel_launch(ctx, plan->kernels[0], &launch, params);
 }
 

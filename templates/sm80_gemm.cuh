@@ -1022,23 +1022,6 @@ W8A8_DEVICE void g80_persistent(const w8a8_gemm_args &args, g80_cta cta, long lo
 }
 #endif
 
-/* Launch argument stagger (src/sm80_gemm.c): the first wave's CTAs that share an SM start
- * that many 1024-cycle steps apart, so that their epilogues (whose stores leave the tensor
- * cores idle) do not fall at the same time in every wave. The host passes the SMs (div) and
- * CTAs an SM (per_sm); the block scheduler fills every SM once before it gives any a second
- * CTA, so CTA b < per_sm · SMs is slot b / SMs of its SM. stagger 0 (and CTAs after the first
- * wave, which start as an earlier one leaves): no wait. */
-W8A8_DEVICE void g80_stagger(int stagger, unsigned div, unsigned per_sm)
-{
-    if (stagger == 0 || blockIdx.x >= div * per_sm || div == 0)
-        return;
-    const unsigned slot = (blockIdx.x / (stagger > 0 ? div : 1u)) % per_sm;
-    const long long wait = (long long)slot * (stagger > 0 ? stagger : -stagger) * 1024;
-    const long long start = clock64();
-    while (clock64() - start < wait)
-        __nanosleep(64);
-}
-
 /* Block scales, and FP8 with integer unpacks: at least one CTA an SM said outright (without it
  * ptxas, CUDA 13, held a 16×128 block-scaled tile of 8 warps on sm_89 to 64 registers and
  * spilled 8 bytes, and FP8 tiles of 4 warps on sm_80/86 to 80 registers, spilling 4–64) */
@@ -1047,13 +1030,11 @@ W8A8_DEVICE void g80_stagger(int stagger, unsigned div, unsigned per_sm)
 #else
 #define G80_BOUNDS __launch_bounds__(G80_THREADS)
 #endif
-extern "C" __global__ void G80_BOUNDS w8a8_sm80_gemm(const w8a8_gemm_args args, const int stagger,
-                                                     const unsigned div, const unsigned per_sm)
+extern "C" __global__ void G80_BOUNDS w8a8_sm80_gemm(const w8a8_gemm_args args)
 {
     /* programmatic dependent launch: wait for the previous kernel's writes before the first
      * global access (common/pdl.cuh) */
     w8a8_pdl_wait();
-    g80_stagger(stagger, div, per_sm);
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int slice = warp / G80_SLICE_WARPS, slice_warp = warp % G80_SLICE_WARPS;
     const int warp_m = slice_warp / W8A8_WARPS_N, warp_n = slice_warp % W8A8_WARPS_N;
