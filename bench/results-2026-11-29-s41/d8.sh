@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# D8 (H200), issue 14's INT8 figure on this session's build (sm80_gemm as in sessions 39-40:
-# D1's stagger was taken back out): sm80-peak + sm80-tune:int8 as session 40's A (16
+# D8 (H200), issue 14's INT8 figure on this session's build: sm80-peak + sm80-tune:int8 as
+# session 40's A (16
 # candidates a key, budget 100 s), then a second bench of the same winners; SM clock and power
-# every 200 ms.
+# every 200 ms. (That build still carried D1's stagger launch argument and the space's
+# `variants = { stagger = ... }`: the first `git revert` had stopped on a conflict unseen, and
+# the revert landed after D8, as cb592b7. The tune picked a stagger value for 19 of the 24
+# keys of M >= 2048, by margins D1 puts within noise; the templates, host code and space
+# committed are session 40's again.)
 o=$OUT/d8; mkdir -p $o
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv > $o/gpu.txt 2>&1
