@@ -3,8 +3,9 @@
 measurement marked cache_seed) against the key's winner, both timed in the same final pass
 (CUDA-graph replays, rotated rounds).
 
-    python3 bench/results-2026-11-29-s41/seed_vs_new.py TUNE.jsonl...
+    python3 bench/results-2026-11-29-s41/seed_vs_new.py TUNE.jsonl[.gz]...
 Prints M N K scale, seed µs, winner µs, speed (seed / winner), the winner's config."""
+import gzip
 import json
 import sys
 
@@ -12,7 +13,7 @@ import sys
 def main():
     for path in sys.argv[1:]:
         seed, win = {}, {}
-        for line in open(path):
+        for line in (gzip.open(path, "rt") if path.endswith(".gz") else open(path)):
             if not line.startswith("{"):
                 continue
             r = json.loads(line)

@@ -7,7 +7,7 @@ already holds its key (the first such file in name order: the one the library re
 as bench/ship_rows.sh does, the default `tail=1` the tuner spells out is dropped from the
 configs (shipped rows leave it out, so that builds older than `tail` still parse them).
 
-    python3 bench/results-2026-11-29-s41/ship_rows.py [--dry-run]
+    python3 bench/results-2026-11-29-s41/ship_rows.py [--dry-run]   (from the repository root)
 """
 import glob
 import os
