@@ -6,9 +6,11 @@ from a `w8a8 tune --json` log (plain or gzipped).
     python3 bench/results-2026-11-29-s41/d1_table.py bench/results-2026-11-29-s41/d1/tune.jsonl.gz
 """
 import collections
-import gzip
-import json
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # bench/
+from rows import json_lines  # noqa: E402
 
 # the parts of the config every row of D1's space shares, left out of the table
 COMMON = ("block_m=128,", "block_k=128,stages=3,", "slice_k=1,", "prefetch=1,epilogue=1,",
@@ -16,13 +18,8 @@ COMMON = ("block_m=128,", "block_k=128,stages=3,", "slice_k=1,", "prefetch=1,epi
 
 
 def main():
-    path = sys.argv[1]
-    lines = gzip.open(path, "rt") if path.endswith(".gz") else open(path)
     times = collections.defaultdict(dict)  # (key, config) -> pass -> stagger -> µs
-    for line in lines:
-        if not line.startswith("{"):
-            continue
-        r = json.loads(line)
+    for r in json_lines(sys.argv[1]):
         if r.get("type") != "measurement" or r["us"] <= 0:
             continue
         config, stagger = r["config"], 0

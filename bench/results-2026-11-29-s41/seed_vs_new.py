@@ -5,18 +5,17 @@ measurement marked cache_seed) against the key's winner, both timed in the same 
 
     python3 bench/results-2026-11-29-s41/seed_vs_new.py TUNE.jsonl[.gz]...
 Prints M N K scale, seed µs, winner µs, speed (seed / winner), the winner's config."""
-import gzip
-import json
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # bench/
+from rows import json_lines  # noqa: E402
 
 
 def main():
     for path in sys.argv[1:]:
         seed, win = {}, {}
-        for line in (gzip.open(path, "rt") if path.endswith(".gz") else open(path)):
-            if not line.startswith("{"):
-                continue
-            r = json.loads(line)
+        for r in json_lines(path):
             key = (r.get("m"), r.get("n"), r.get("k"), r.get("scale"))
             if r.get("type") == "measurement" and r.get("cache_seed") and r.get("pass") == 2 \
                     and r.get("us", 0) > 0:

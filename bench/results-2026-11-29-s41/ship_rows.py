@@ -48,13 +48,13 @@ def main():
             return 1
         picked.append(hit[0])
     key = row_reader(picked[0], KEY, "ship_rows")
+    holder = {}  # key -> the first shipped file (in name order) that holds it
+    for path in sorted(glob.glob("cache/h200-*.sql")):
+        for l in rows(path):
+            holder.setdefault(key(l), path)
     by_file = {}
     for line in picked:
-        target = None
-        for path in sorted(glob.glob("cache/h200-*.sql")):
-            if any(key(l) == key(line) for l in rows(path)):
-                target = path
-                break
+        target = holder.get(key(line))
         if target is None:
             print(f"ship_rows: no shipped file holds the key of {line[:100]}")
             return 1
