@@ -37,11 +37,12 @@
 --              fewer than the SMs (small M): every SM streams, tiles stay large. Offered to a
 --              plain tune at M <= 128, at every M when the space is named (see prune()); with
 --              overlap each rank takes whole groups of K blocks.
---   overlap    0, or 1..3 (promoted accumulation): a third accumulator set; K blocks
+--   overlap    0, or 1..5 (promoted accumulation): a third accumulator set; K blocks
 --              go in groups of 2^overlap, each promoted while the next one's wgmmas run
 --              (wait_group 1), so all but the group's last promotion hide under the tensor
 --              cores; a K block count not a multiple of the group runs zero blocks to fill it.
---              A plain tune offers 1 with block scales; 2 and 3 only a named space (prune())
+--              A plain tune offers 1..3 with promoted accumulation; 4 and 5 (groups of 16
+--              and 32, unrolled) only a named space (prune())
 --   stagger    0, or 1 (promoted, two cooperative consumers): the consumers take turns
 --              issuing each K block's wgmmas (with overlap: see the template), so one
 --              promotes while the tensor cores run the other's
@@ -139,8 +140,10 @@ local function prune(name, value, problem, device)
     -- the 80 shipped H200 rows, Llama M >= 512, all overlap 0) the winner took overlap 1..3 on
     -- 17 keys, 1.079x (per-tensor) and 1.064x (per-row) geomean there, up to 1.25x at
     -- 512x6144x4096. A plain tune offers every overlap with promoted accumulation.
+    -- Overlap 4 and 5 (session 42): fewer drains of the tensor pipe (one a group) for a
+    -- longer unrolled loop; named-only until measured against 3.
     if name == "overlap" and value >= 1 then
-        return is_promoted(problem)
+        return is_promoted(problem) and (value <= 3 or device.named == true)
     end
     if name == "wave" and value == 1 then
         return is_block(problem) or (device.named == true and is_promoted(problem))
@@ -296,7 +299,8 @@ local function valid(c, problem, device)
         return false, "split needs cluster 1 and pingpong 0"
     end
     if not prune("overlap", c.overlap, problem, device) then
-        return false, "overlap: promoted accumulation (block scales, or --accum promoted)"
+        return false, "overlap: promoted accumulation (block scales, or --accum promoted); "
+            .. "4 and 5 in a named space only"
     end
     if not prune("stagger", c.stagger, problem, device) then
         return false, "stagger: promoted accumulation, at M <= 128 unless the space is named"
@@ -615,7 +619,7 @@ return {
         epilogue = { 0, 1, 2 },
         split = { 1, 2, 4 },
         specialize = { 0, 1 },
-        overlap = { 0, 1, 2, 3 },
+        overlap = { 0, 1, 2, 3, 4, 5 },
         stagger = { 0, 1 },
         wave = { 0, 1 },
         tail = { 1, 2 },

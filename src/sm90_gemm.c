@@ -33,9 +33,9 @@
 #define SM90_WARPGROUP 128u
 #define SM90_REG_OVERHEAD 40
 /* Block scales: the consumers hold a second accumulator set (promoted accumulation; overlap
- * 1..3: a third) and the scales of the K block they promote. */
+ * 1..5: a third) and the scales of the K block they promote. */
 #define SM90_BLOCK_SCALE_REGS 16
-/* overlap 1..3: what a consumer needs beside its three sets, plus 8 per 64 rows. Measured with
+/* overlap 1..5: what a consumer needs beside its three sets, plus 8 per 64 rows. Measured with
  * NVRTC (CUDA 13): 128x128 tiles of two 64-row consumers (3 x 64 accumulators) compile clean
  * at every overlap (with overlap 3, stagger 1 and 4 stages some spill: the compile rejects
  * those); 128x144 (3 x 72), one-consumer 64x144 and ping-pong 128x64 (3 x 64, 128 rows)
@@ -238,10 +238,10 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: split %d (1, 2 or 4)", c->split);
     if (c->specialize != 0 && c->specialize != 1)
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: specialize must be 0 or 1");
-    if (c->overlap < 0 || c->overlap > 3)
+    if (c->overlap < 0 || c->overlap > 5)
         return errorf(ctx, W8A8_INVALID,
-                      "sm90_gemm config: overlap must be 0, or 1..3 (K blocks in groups of 2, 4 "
-                      "or 8), not %d", c->overlap);
+                      "sm90_gemm config: overlap must be 0, or 1..5 (K blocks in groups of 2, 4, "
+                      "8, 16 or 32), not %d", c->overlap);
     if (c->overlap && !sm90_promoted(problem))
         return errorf(ctx, W8A8_INVALID,
                       "sm90_gemm config: overlap=%d needs promoted accumulation (block scales or "

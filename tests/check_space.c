@@ -796,8 +796,8 @@ END_TEST
  * and split > 1
  * keeps consumers · rows · block_n · 4 bytes of partial sums and 32 of barriers; (rows / 64) ·
  * block_n / 2 + 40 ≤ 255 (one consumer) or 232 (two), with block scales (promoted
- * accumulation) 2 · (rows / 64) · block_n / 2 + 40 + 16 instead, and with overlap 1..3 (promoted
- * accumulation only) 3 · (rows / 64) · block_n / 2 + 32 + 8 · rows / 64; wave 1 (block scales, or any promoted
+ * accumulation) 2 · (rows / 64) · block_n / 2 + 40 + 16 instead, and with overlap 1..5 (promoted
+ * accumulation only; 4 and 5 when named) 3 · (rows / 64) · block_n / 2 + 32 + 8 · rows / 64; wave 1 (block scales, or any promoted
  * accumulation when named; overlap 0 and 128 rows a consumer) (rows / 64 + 1) · block_n / 2 + 40
  * + 16; stagger 1 (promoted accumulation only, at M <= 128 unless named) needs 2 consumers
  * without pingpong; split > 1 needs cluster 1,
@@ -826,9 +826,9 @@ static size_t sm90_expected_valid(sm90_expect x, int max_smem, int sm_count, boo
     static const int splits[] = {1, 2, 4};
     /* unnamed, split-K is offered only at M <= 128 (pruned above) */
     const int split_values = named || x.m <= 128 ? 3 : 1, specialize_values = 2;
-    /* prune() drops overlap 1..3 and stagger 1 without promoted accumulation; unnamed, stagger
-     * 1 at M > 128 */
-    const int overlap_values = x.block ? 4 : 1;
+    /* prune() drops overlap 1..5 and stagger 1 without promoted accumulation; unnamed,
+     * overlap 4 and 5, and stagger 1 at M > 128 */
+    const int overlap_values = x.block ? (named ? 6 : 4) : 1;
     const int stagger_values = x.block && (named || x.m <= 128) ? 2 : 1;
     /* prune() offers wave 1 with block scales, and named with any promoted accumulation */
     const int wave_values = x.scale_areas || (named && x.block) ? 2 : 1;
@@ -1194,7 +1194,7 @@ START_TEST(sm90_space_prunes_to_exact_counts)
     ck_assert(space_device_nominal(ctx, "sm_90a", &dev) == W8A8_OK);
     ck_assert_msg(space_load(ctx, "sm90_gemm", &s) == W8A8_OK, "%s", w8a8_errmsg(ctx));
     ck_assert_str_eq(space_arch(s), "sm_90a");
-    ck_assert_uint_eq(space_config_total(s), 17915904); /* 3·18·9·2·2·2·4·2·3·3·2·4·2·2·2 */
+    ck_assert_uint_eq(space_config_total(s), 26873856); /* 3·18·9·2·2·2·4·2·3·3·2·6·2·2·2 */
     for (int int8 = 0; int8 <= 1; int8++) {
         w8a8_problem_init(&p, 4096, 28672, 4096, int8 ? W8A8_INT8 : W8A8_E4M3, W8A8_BF16);
         ck_assert(space_applies(ctx, s, &p, &dev, &applies) == W8A8_OK && applies);
@@ -1206,10 +1206,10 @@ START_TEST(sm90_space_prunes_to_exact_counts)
                           52864);
         /* unnamed at M > 64, prune() drops split 2 and 4 (and overlap 1, stagger 1, wave 1: no
          * block scales) before any valid() call */
-        ck_assert_uint_eq(e.total, 17915904);
-        ck_assert_uint_eq(e.pruned, 17915904 - 373248);
+        ck_assert_uint_eq(e.total, 26873856);
+        ck_assert_uint_eq(e.pruned, 26873856 - 373248);
         ck_assert_uint_eq(e.count, 52864);
-        ck_assert_uint_eq(e.invalid, 17915904 - 52864);
+        ck_assert_uint_eq(e.invalid, 26873856 - 52864);
         assert_ranked_with_default(ctx, s, &p, &dev, &e);
         space_enumeration_free(&e);
     }
@@ -1220,11 +1220,11 @@ START_TEST(sm90_space_prunes_to_exact_counts)
                             sms_90a, false);
     /* unnamed at M > 128: overlap 0..3, wave 0, 1, no stagger 1 */
     ck_assert_uint_eq(block_valid, 139568);
-    /* named: both (split 2, 4 stay invalid: the tiles fill the GPU) */
+    /* named: both, and overlap 4, 5 (split 2, 4 stay invalid: the tiles fill the GPU) */
     const size_t block_named =
         sm90_expected_valid((sm90_expect){4096, 7168, 16384, false, true, 2, true}, smem_90a,
                             sms_90a, true);
-    ck_assert_uint_eq(block_named, 168736);
+    ck_assert_uint_eq(block_named, 239488);
     w8a8_problem_init(&p, 4096, 7168, 16384, W8A8_E4M3, W8A8_BF16);
     p.a_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 1, 128, 1, 0};
     p.b_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 128, 128, 0, 0};
