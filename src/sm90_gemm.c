@@ -247,6 +247,15 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
                       "sm90_gemm config: overlap=%d needs promoted accumulation (block scales or "
                       "accum promoted): it overlaps the promotion with the next K block's wgmmas",
                       c->overlap);
+    /* a block-scaled tile that straddles 128-column scale blocks compiles its K loop once per
+     * column offset (SM90_OFF_CONST in the template): with groups of 16 or 32 K blocks unrolled
+     * that took NVRTC 104 s a kernel (128x112, overlap 5) */
+    if (c->overlap > 3 && problem->a_scale.kind == W8A8_SCALE_BLOCK && 128 % c->block_n != 0 &&
+        !c->pingpong)
+        return errorf(ctx, W8A8_INVALID,
+                      "sm90_gemm config: overlap=%d with block scales needs block_n dividing 128 "
+                      "or pingpong 1 (a tile that straddles scale blocks compiles its K loop once "
+                      "per column offset)", c->overlap);
     if (c->stagger != 0 && c->stagger != 1)
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: stagger must be 0 or 1");
     if (c->stagger && (!sm90_promoted(problem) || c->consumers != 2 || c->pingpong))

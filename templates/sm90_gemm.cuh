@@ -372,6 +372,9 @@ static_assert(W8A8_PROMOTE == 0 || (W8A8_PROMOTE == 1 && !SM90_BLOCK && !SM90_IN
 #define SM90_PROMOTED (SM90_BLOCK || W8A8_PROMOTE)
 static_assert(W8A8_OVERLAP == 0 || (W8A8_OVERLAP >= 1 && W8A8_OVERLAP <= 5 && SM90_PROMOTED),
               "OVERLAP is 0, or 1..5 with promoted accumulation");
+static_assert(W8A8_OVERLAP <= 3 || !SM90_BLOCK || 128 % W8A8_BLOCK_N == 0 || W8A8_PINGPONG,
+              "OVERLAP 4, 5 with block scales: BLOCK_N dividing 128, or PINGPONG (a straddling "
+              "tile compiles its K loop once per column offset)");
 /* OVERLAP: K blocks per group */
 #define SM90_GROUP (1 << W8A8_OVERLAP)
 static_assert(W8A8_STAGGER == 0 ||

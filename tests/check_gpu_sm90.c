@@ -110,8 +110,9 @@ static const char *const block_configs[] = {
      * one consumer, ping-pong, a cluster, 2-stage rings that a group runs through, shapes
      * compiled in */
     "block_m=128,block_n=128,stages=4,consumers=2,raster=0,group=8,cluster=1,overlap=1",
-    "block_m=128,block_n=128,stages=6,consumers=2,raster=0,group=4,cluster=1,epilogue=2,overlap=4",
-    "block_m=128,block_n=112,stages=5,consumers=2,raster=1,group=8,cluster=1,overlap=5",
+    "block_m=128,block_n=128,stages=5,consumers=2,raster=0,group=4,cluster=1,epilogue=2,overlap=4",
+    "block_m=128,block_n=64,stages=5,consumers=2,raster=1,group=8,cluster=1,overlap=5",
+    "block_m=64,block_n=112,stages=5,consumers=2,pingpong=1,raster=0,group=8,cluster=1,overlap=4",
     "block_m=64,block_n=112,stages=6,consumers=1,raster=1,group=3,cluster=2,epilogue=1,overlap=3",
     "block_m=64,block_n=96,stages=5,consumers=2,pingpong=1,raster=0,group=8,cluster=1,overlap=2",
     "block_m=128,block_n=64,stages=2,consumers=2,raster=0,group=8,cluster=1,epilogue=1,overlap=1",
@@ -450,6 +451,7 @@ START_TEST(invalid_configs_are_refused)
         {"block_m=128,block_n=144,consumers=2,overlap=1", W8A8_INVALID},
         {"block_m=128,block_n=128,stages=3,consumers=2,overlap=1,split=2", W8A8_OK},
         {"block_m=128,block_n=128,consumers=2,overlap=6", W8A8_INVALID},
+        {"block_m=128,block_n=112,consumers=2,overlap=4", W8A8_INVALID}, /* straddles */
         {"block_m=128,block_n=128,consumers=2,overlap=5", W8A8_OK},
         {"block_m=128,block_n=128,consumers=2,overlap=3", W8A8_OK},
         {"block_m=64,block_n=128,consumers=2,pingpong=1,stagger=1", W8A8_INVALID},
