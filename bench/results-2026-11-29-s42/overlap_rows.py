@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
-"""Session 42, D1: the shipped H200 sm90_gemm rows of chosen keys, and the same rows with
-`overlap` set to each value asked for (groups of 2^overlap K blocks), as .sql files for
-`w8a8 cache import`; plus the bench arguments that time those keys.
+"""Session 42, D1 and D3: the shipped H200 sm90_gemm rows of chosen keys, and the same rows
+with some config values replaced, as .sql files for `w8a8 cache import`; plus the bench
+arguments that time those keys.
 
-    python3 bench/results-2026-11-29-s42/overlap_rows.py OUTDIR 4 5   (from the repository root)
+    python3 bench/results-2026-11-29-s42/overlap_rows.py OUTDIR VARIANT...  (from the root)
 
-Writes OUTDIR/base.sql, OUTDIR/ov<V>.sql (a variant only where the key's K blocks are a
-multiple of the group: no padded blocks) and OUTDIR/<set>.args, one line of
-`--shape M,N,K ...` plus the scale flags per set (block; promoted per-tensor; promoted per-row).
+A VARIANT is NAME:key=value,key=value (each item replaces the config's, or is appended), or
+a bare number V, short for ovV:overlap=V (D1). Writes OUTDIR/base.sql, OUTDIR/NAME.sql (a
+variant only where the key's K blocks are a multiple of its overlap's group: no padded blocks)
+and OUTDIR/<set>.args, one line of `--shape M,N,K ...` plus the scale flags per set (block;
+promoted per-tensor; promoted per-row).
 """
 import glob
 import os
@@ -35,7 +37,11 @@ SETS = {"block": ("block", "fast"), "ptensor": ("tensor", "promoted"),
 
 
 def main():
-    out, values = sys.argv[1], [int(v) for v in sys.argv[2:]]
+    out = sys.argv[1]
+    variants = []
+    for v in sys.argv[2:]:
+        name, _, items = (v.partition(":") if ":" in v else ("ov" + v, ":", "overlap=" + v))
+        variants.append((name, dict(i.split("=", 1) for i in items.split(","))))
     os.makedirs(out, exist_ok=True)
     found = {}
     for path in sorted(glob.glob("cache/h200-*.sql")):
@@ -55,13 +61,17 @@ def main():
         raise SystemExit("overlap_rows: no shipped row for %s" % missing)
     with open(os.path.join(out, "base.sql"), "w") as f:
         f.writelines(found[k][0] for k in KEYS)
-    for v in values:
-        with open(os.path.join(out, "ov%d.sql" % v), "w") as f:
+    for name, items in variants:
+        with open(os.path.join(out, name + ".sql"), "w") as f:
             for k in KEYS:
                 line, cfg = found[k]
-                if ((k[4] + 127) // 128) % (1 << v):
+                if ((k[4] + 127) // 128) % (1 << int(items.get("overlap", 0))):
                     continue
-                new = re.sub(r"overlap=\d", "overlap=%d" % v, cfg)
+                new = cfg
+                for key, value in items.items():
+                    new, count = re.subn(r"\b%s=\w+" % key, "%s=%s" % (key, value), new)
+                    if not count:
+                        new += ",%s=%s" % (key, value)
                 f.write(line.replace("'%s'" % cfg, "'%s'" % new, 1))
     for name, (sa, accum) in SETS.items():
         shapes = " ".join("--shape %d,%d,%d" % k[2:] for k in KEYS if k[:2] == (sa, accum))
