@@ -1466,7 +1466,10 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
     (void)tma_c;
     (void)tma_store;
 
-    const int warpgroup = threadIdx.x / 128;
+    /* Warp-uniform to the compiler too (a shuffle from lane 0): what derives from it (the
+     * consumer, its rows of A, and so each K block's wgmma descriptors) can then live in
+     * uniform registers, and branches on it are uniform. */
+    const int warpgroup = __shfl_sync(0xffffffffu, (int)(threadIdx.x / 128), 0);
 #if SM90_BLOCK && !W8A8_SWAP && W8A8_BLOCK_M <= 128
     /* K-major A scales at a 16-byte aligned address and pitch: one bulk copy a stage
      * (sm90_scale_fetch_bulk); the scale areas start zeroed for the rows past A's ld. The
