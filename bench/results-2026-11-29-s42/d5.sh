@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# D5 (H200): the closing figures on the final build (the warp-uniform warpgroup index, D4) and
+# cache (D1's four overlap 4 / 5 block rows): the grids, ours as graph replays beside peers.py
+# in the same call (bench/grids_beside_peers.sh), then every GPU suite.
+o=$OUT/d5; mkdir -p $o
+export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
+nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv > $o/gpu.txt 2>&1
+timeout 230 bench/grids_beside_peers.sh $o > $o/grids.log 2>&1
+echo "grids exit $? $SECONDS" >> $o/gpu.txt
+tar czf $OUT/d5.tgz -C $OUT d5
+OUT=$o/tests W8A8_BIN=carry/static W8A8_SKIP_CHECK=1 timeout 340 scripts/gpu-session.sh tests \
+  > $o/tests.log 2>&1
+echo "tests exit $? $SECONDS" >> $o/gpu.txt
+tar czf $OUT/d5.tgz -C $OUT d5 && rm -rf $o
