@@ -3,7 +3,8 @@
 with some config values replaced, as .sql files for `w8a8 cache import`; plus the bench
 arguments that time those keys.
 
-    python3 bench/results-2026-11-29-s42/overlap_rows.py OUTDIR VARIANT...  (from the root)
+    python3 bench/results-2026-11-29-s42/overlap_rows.py [--keys S:A:M:N:K,...] OUTDIR VARIANT...
+    (from the root; --keys: scale, accumulation, M bucket, N, K of the keys instead of KEYS)
 
 A VARIANT is NAME:key=value,key=value (each item replaces the config's, or is appended), or
 a bare number V, short for ovV:overlap=V (D1). Writes OUTDIR/base.sql, OUTDIR/NAME.sql (a
@@ -33,13 +34,19 @@ KEYS = [
     ("tensor", "promoted", 512, 8192, 8192), ("row", "promoted", 512, 8192, 8192),
 ]
 SETS = {"block": ("block", "fast"), "ptensor": ("tensor", "promoted"),
-        "prow": ("row", "promoted")}
+        "prow": ("row", "promoted"), "tensor": ("tensor", "fast"), "row": ("row", "fast")}
 
 
 def main():
-    out = sys.argv[1]
+    global KEYS
+    args = sys.argv[1:]
+    if args and args[0] == "--keys":  # SCALE:ACCUM:M:N:K,... instead of KEYS (D6)
+        KEYS = [(a, b, int(m), int(n), int(k)) for a, b, m, n, k in
+                (spec.split(":") for spec in args[1].split(","))]
+        args = args[2:]
+    out = args[0]
     variants = []
-    for v in sys.argv[2:]:
+    for v in args[1:]:
         name, _, items = (v.partition(":") if ":" in v else ("ov" + v, ":", "overlap=" + v))
         variants.append((name, dict(i.split("=", 1) for i in items.split(","))))
     os.makedirs(out, exist_ok=True)
