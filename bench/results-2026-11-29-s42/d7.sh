@@ -10,16 +10,16 @@ export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 export W8A8_CACHE_PATH=$PWD/cache W8A8_TUNE=off W8A8_KERNEL_DIR=/tmp/k-d7
 nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv > $o/gpu.txt 2>&1
 W=$PWD/carry/static/w8a8
-tune() { # candidates scale shapes...
-  local n=$1 s=$2; shift 2
+tune() { # candidates budget scale shapes...
+  local n=$1 b=$2 s=$3; shift 3
   local a=(); for x in "$@"; do a+=(--shape "$x"); done
-  W8A8_CACHE_DB=/tmp/new.db timeout 100 $W tune --space scripts/sm90_gemm.lua --seed \
-    --max-candidates $n --settle 100 --scale $s "${a[@]}" --json >> $o/tune.jsonl 2>> $o/tune.err
+  W8A8_CACHE_DB=/tmp/new.db timeout $((b + 20)) $W tune --space scripts/sm90_gemm.lua --seed \
+    --max-candidates $n --budget $b --settle 100 --scale $s "${a[@]}" --json >> $o/tune.jsonl 2>> $o/tune.err
   echo "tune $s $* exit $? $SECONDS" >> $o/gpu.txt
 }
-tune 64 block,block 128,7168,2048
-tune 24 block,block 2048,4096,7168 4096,4096,7168
-tune 32 tensor,tensor 16,8192,28672
+tune 64 50 block,block 128,7168,2048
+tune 24 50 block,block 2048,4096,7168 4096,4096,7168
+tune 32 35 tensor,tensor 16,8192,28672
 W8A8_CACHE_DB=/tmp/new.db $W cache export $o/new.sql --winners >> $o/gpu.txt 2>&1
 tar czf $OUT/d7.tgz -C $OUT d7
 B="--shape 128,7168,2048 --shape 2048,4096,7168 --shape 4096,4096,7168"
