@@ -11,23 +11,8 @@ nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv > $o/gpu.txt 
 nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw --format=csv,noheader -lms 250 \
   > $o/clk.csv 2>&1 &
 smi=$!
-W=$PWD/carry/static/w8a8
-python3 bench/results-2026-11-29-s42/overlap_rows.py $o/rows 4 5 > $o/rows.txt 2>&1
-for v in base ov4 ov5; do
-  W8A8_CACHE_DB=/tmp/$v.db $W cache import $o/rows/$v.sql >> $o/gpu.txt 2>&1
-done
-one() { # label round
-  for s in block ptensor prow; do
-    # shellcheck disable=SC2046
-    W8A8_CACHE_DB=/tmp/$1.db timeout 200 $W bench $(cat $o/rows/$s.args) --graph --no-cublaslt \
-      --json --samples 20 > $o/$1-$s-r$2.jsonl 2>> $o/err.txt
-  done
-  echo "$1 round $2 $SECONDS" >> $o/gpu.txt
-}
-one base 1; one ov4 1; one ov5 1; one ov5 2; one ov4 2; one base 2
-for v in ov4 ov5; do
-  python3 bench/results-2026-11-28-s40/ab_rounds.py $o base $v block ptensor prow > $o/table-$v.txt 2>&1
-done
+# (ran with variants.sh's lines inline, commit 942ca1d; folded into it since)
+bench/results-2026-11-29-s42/variants.sh $o ov4:overlap=4 ov5:overlap=5
 tar czf $OUT/d1.tgz -C $OUT d1
 OUT=$o/tests W8A8_BIN=carry/static W8A8_SKIP_CHECK=1 W8A8_SUITES="sm90" timeout 330 \
   scripts/gpu-session.sh tests > $o/tests.log 2>&1

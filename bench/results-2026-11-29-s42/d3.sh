@@ -9,22 +9,7 @@ o=$OUT/d3; mkdir -p $o
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 export W8A8_CACHE_PATH=$PWD/cache W8A8_TUNE=off W8A8_KERNEL_DIR=/tmp/k-d3
 nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv > $o/gpu.txt 2>&1
-W=$PWD/carry/static/w8a8
-python3 bench/results-2026-11-29-s42/overlap_rows.py $o/rows st0:stagger=1,overlap=0,tail=1 \
-  st1:stagger=1,overlap=1,tail=1 > $o/rows.txt 2>&1
-for v in base st0 st1; do
-  W8A8_CACHE_DB=/tmp/$v.db $W cache import $o/rows/$v.sql >> $o/gpu.txt 2>&1
-done
-one() { # label round
-  for s in block ptensor prow; do
-    # shellcheck disable=SC2046
-    W8A8_CACHE_DB=/tmp/$1.db timeout 200 $W bench $(cat $o/rows/$s.args) --graph --no-cublaslt \
-      --json --samples 20 > $o/$1-$s-r$2.jsonl 2>> $o/err.txt
-  done
-  echo "$1 round $2 $SECONDS" >> $o/gpu.txt
-}
-one base 1; one st0 1; one st1 1; one st1 2; one st0 2; one base 2
-for v in st0 st1; do
-  python3 bench/results-2026-11-28-s40/ab_rounds.py $o base $v block ptensor prow > $o/table-$v.txt 2>&1
-done
+# (ran with variants.sh's lines inline, commit f7283e7; folded into it since)
+bench/results-2026-11-29-s42/variants.sh $o st0:stagger=1,overlap=0,tail=1 \
+  st1:stagger=1,overlap=1,tail=1
 tar czf $OUT/d3.tgz -C $OUT d3 && rm -rf $o

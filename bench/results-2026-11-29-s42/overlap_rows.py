@@ -6,8 +6,7 @@ arguments that time those keys.
     python3 bench/results-2026-11-29-s42/overlap_rows.py [--keys S:A:M:N:K,...] OUTDIR VARIANT...
     (from the root; --keys: scale, accumulation, M bucket, N, K of the keys instead of KEYS)
 
-A VARIANT is NAME:key=value,key=value (each item replaces the config's, or is appended), or
-a bare number V, short for ovV:overlap=V (D1). Writes OUTDIR/base.sql, OUTDIR/NAME.sql (a
+A VARIANT is NAME:key=value,key=value (each item replaces the config's, or is appended). Writes OUTDIR/base.sql, OUTDIR/NAME.sql (a
 variant only where the key's K blocks are a multiple of its overlap's group: no padded blocks)
 and OUTDIR/<set>.args, one line of `--shape M,N,K ...` plus the scale flags per set (block;
 promoted per-tensor; promoted per-row).
@@ -47,7 +46,7 @@ def main():
     out = args[0]
     variants = []
     for v in args[1:]:
-        name, _, items = (v.partition(":") if ":" in v else ("ov" + v, ":", "overlap=" + v))
+        name, _, items = v.partition(":")
         variants.append((name, dict(i.split("=", 1) for i in items.split(","))))
     os.makedirs(out, exist_ok=True)
     found = {}
