@@ -4,40 +4,43 @@ and prints, per shape, ours / peer in TFLOP/s and ours / torch.bf16 in achieved 
 provider's own bytes), with the geometric mean and the worst shape per column.
 
 usage: decode_table.py PEERS.jsonl LABEL=OURS.jsonl:PEER [LABEL=OURS.jsonl:PEER ...]
-  e.g. decode_table.py peers-decode.jsonl tensor=ours-tensor.jsonl:torch.tensor.fast"""
-import json, math, sys
+  e.g. decode_table.py peers-decode.jsonl tensor=ours-tensor.jsonl:torch.tensor.fast
+Files may be gzip'ed (.jsonl.gz). Exit status 2 on bad arguments or an unreadable file."""
+import os
+import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ beside the sources
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rows import RowsError, geomean, json_lines  # noqa: E402
 
 
 def load(path):
     rows = {}
-    for line in open(path):
-        line = line.strip()
-        if line.startswith("{"):
-            r = json.loads(line)
-            if "us" in r:
-                rows.setdefault(r["provider"], {})[(r["m"], r["n"], r["k"])] = r
+    for r in json_lines(path):
+        if "us" in r:
+            rows.setdefault(r["provider"], {})[(r["m"], r["n"], r["k"])] = r
     return rows
-
-
-def geomean(values):
-    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
 
 
 def main(argv):
     if len(argv) < 2 or argv[0] in ("-h", "--help"):
         print(__doc__)
         return 0 if argv and argv[0] in ("-h", "--help") else 2
-    peers = load(argv[0])
-    bf16 = peers.get("torch.bf16", {})
-    columns = []
-    for spec in argv[1:]:
-        try:
-            label, rest = spec.split("=", 1)
-            path, peer = rest.rsplit(":", 1)
-        except ValueError:
-            print(f"decode_table: '{spec}' is not LABEL=OURS.jsonl:PEER", file=sys.stderr)
-            return 2
-        columns.append((label, load(path).get("w8a8jit", {}), peers.get(peer, {}), peer))
+    try:
+        peers = load(argv[0])
+        bf16 = peers.get("torch.bf16", {})
+        columns = []
+        for spec in argv[1:]:
+            try:
+                label, rest = spec.split("=", 1)
+                path, peer = rest.rsplit(":", 1)
+            except ValueError:
+                print(f"decode_table: '{spec}' is not LABEL=OURS.jsonl:PEER", file=sys.stderr)
+                return 2
+            columns.append((label, load(path).get("w8a8jit", {}), peers.get(peer, {}), peer))
+    except RowsError as e:
+        print(f"decode_table: {e}", file=sys.stderr)
+        return 2
     shapes = sorted({k for _, ours, _, _ in columns for k in ours}, key=lambda s: (s[1], s[2], s[0]))
     head = f"{'M':>5} {'N':>6} {'K':>6}" + "".join(f" {l + '/peer':>12} {l + ' GB/s÷bf16':>16}" for l, *_ in columns)
     print(head)

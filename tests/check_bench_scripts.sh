@@ -3,7 +3,7 @@
 # bench/plot.py, bench/rank_offline.py, bench/narrow_space.py, bench/param_wins.py,
 # bench/rounds.py, bench/merge_rows.py, bench/stale_rows.py, bench/select_rows.py,
 # bench/ship_rows.sh, bench/old_rows.py, bench/sweep_rows.sh, bench/sweep_prepare.py,
-# bench/monotone_rows.py and bench/bin_ab.py, on results committed under bench/
+# bench/monotone_rows.py, bench/bin_ab.py and bench/decode_table.py, on results committed under bench/
 # (bench/results-2026-11-23's geometric means are the README's), with tests/bench_fakes standing in for torch and for `w8a8 bench`
 # where a run is needed. No GPU, no torch. plot.py is checked only where matplotlib imports
 # (said so when not); with a w8a8 binary as $1, its heat map also reads a real tuning database
@@ -85,6 +85,25 @@ check "ratios decode row" 0 '^30 shapes: geometric mean 1\.411, min 0\.875, max 
 check "ratios decode int8 M >= 32" 0 '^5 shapes: geometric mean 1\.081, min 0\.921' \
   "$python" "$ratios" "$results/ours-decode-int8.jsonl" "$results/peers-decode.jsonl" \
   torch.int8 --min-m 32
+
+# ---- bench/decode_table.py (plain and gzip'ed logs give the same table)
+decode_table=$root/bench/decode_table.py
+check "decode_table decode tensor" 0 \
+  '^tensor vs torch.tensor.fast: geomean 0\.961, worst 0\.568 at \(32, 4096, 14336\)$' \
+  "$python" "$decode_table" "$results/peers-decode.jsonl" \
+  "tensor=$results/ours-decode-tensor-tensor.jsonl:torch.tensor.fast"
+cp "$tmp/out" "$tmp/decode-table-plain"
+gzip -c "$results/peers-decode.jsonl" > "$tmp/peers-decode.jsonl.gz"
+gzip -c "$results/ours-decode-tensor-tensor.jsonl" > "$tmp/ours-decode.jsonl.gz"
+check "decode_table on gzip'ed logs" 0 '' "$python" "$decode_table" "$tmp/peers-decode.jsonl.gz" \
+  "tensor=$tmp/ours-decode.jsonl.gz:torch.tensor.fast"
+cp "$tmp/out" "$tmp/decode-table-gz"
+check "decode_table: the same table from gzip'ed logs" 0 '' \
+  cmp "$tmp/decode-table-gz" "$tmp/decode-table-plain"
+check "decode_table on a missing file" 2 '^decode_table: cannot read /nonexistent/peers.jsonl' \
+  "$python" "$decode_table" /nonexistent/peers.jsonl "a=$results/peers-decode.jsonl:torch.bf16"
+check "decode_table with a bad column" 2 "is not LABEL=OURS.jsonl:PEER" \
+  "$python" "$decode_table" "$results/peers-decode.jsonl" tensor
 
 # ---- bench/compare.py
 check "compare --help" 0 '^usage: compare.py' "$python" "$compare" --help
