@@ -19,7 +19,9 @@ import glob
 import os
 import re
 import sqlite3
+import subprocess
 import sys
+import tempfile
 
 PREFIX = "INSERT INTO measurement_rows"
 KEY = ("arch, device_name, sm_count, memory_bytes, a_type, b_type, out_type, bias_type, "
@@ -49,6 +51,35 @@ def row_reader(first_row, columns, tool):
         return db.execute(f"SELECT {columns} FROM measurement_rows").fetchone()
 
     return fields
+
+
+def ship(rows, shipped, tool, dry_run=False):
+    """Merges `rows` (INSERT lines) into the shipped files, each row into the first of
+    `shipped` (.sql paths, taken in name order, as the library reads them) whose rows hold its
+    key, by this script; returns the files merged into. A row whose key no file holds ends the
+    program (exit 1, naming `tool`)."""
+    if not rows:
+        return []
+    key = row_reader(rows[0], KEY, tool)
+    holder = {}  # key -> the first shipped file that holds it
+    for path in sorted(shipped):
+        for line in read_lines(path) or []:
+            if line.startswith(PREFIX):
+                holder.setdefault(key(line), path)
+    by_file = {}
+    for line in rows:
+        if key(line) not in holder:
+            raise SystemExit(f"{tool}: no shipped file holds the key of {line[:100]}")
+        by_file.setdefault(holder[key(line)], []).append(line)
+    for path, lines in sorted(by_file.items()):
+        with tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False) as f:
+            f.write("".join(lines))
+        try:
+            subprocess.run([sys.executable, os.path.abspath(__file__), path, f.name]
+                           + (["--dry-run"] if dry_run else []), check=True)
+        finally:
+            os.unlink(f.name)
+    return sorted(by_file)
 
 
 def read_lines(path):

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CPU checks of the Python tools: scripts/ratios.py, bench/compare.py, bench/peers.py,
 # bench/plot.py, bench/rank_offline.py, bench/narrow_space.py, bench/param_wins.py,
-# bench/rounds.py, bench/merge_rows.py, bench/stale_rows.py, bench/select_rows.py,
+# bench/rounds.py, bench/merge_rows.py (and its ship()), bench/stale_rows.py, bench/select_rows.py,
 # bench/ship_rows.sh, bench/old_rows.py, bench/sweep_rows.sh, bench/sweep_prepare.py,
 # bench/monotone_rows.py, bench/bin_ab.py and bench/decode_table.py, on results committed under bench/
 # (bench/results-2026-11-23's geometric means are the README's), with tests/bench_fakes standing in for torch and for `w8a8 bench`
@@ -535,6 +535,26 @@ check "merge_rows: an old-format row has the key of a 'fast' one" 0 '1 rows, 0 k
 check "merge_rows: new keys an earlier-read file holds" 0 \
   "warning: 1 of the new rows' keys are also in old-format.sql, which is read first" \
   "$python" "$merge" "$tmp/shipped.sql" "$tmp/new.sql" --dry-run
+# merge_rows.ship(): each row into the first file (in name order) that holds its key; a key
+# no file holds ends the program (exit 1)
+mkdir -p "$tmp/ship"
+grep '^INSERT' "$root/cache/h200-decode.sql" | head -3 > "$tmp/ship/a.sql"
+grep '^INSERT' "$root/cache/h200-decode.sql" | sed -n 2,5p > "$tmp/ship/b.sql"
+cat > "$tmp/ship.py" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from merge_rows import ship
+rows = open(sys.argv[3]).readlines()
+print("merged into", " ".join(p.rsplit("/", 1)[-1] for p in ship(rows, sys.argv[2:3] + sys.argv[4:], "t")))
+PY
+grep '^INSERT' "$root/cache/h200-decode.sql" | sed -n 3,4p > "$tmp/ship/rows.sql"
+check "ship: each row into the first file holding its key" 0 '^merged into a.sql b.sql$' \
+  "$python" "$tmp/ship.py" "$root/bench" "$tmp/ship/b.sql" "$tmp/ship/rows.sql" "$tmp/ship/a.sql"
+expect "ship: a.sql keeps 3 rows" [ "$(grep -c '^INSERT' "$tmp/ship/a.sql")" -eq 3 ]
+expect "ship: b.sql keeps 4 rows" [ "$(grep -c '^INSERT' "$tmp/ship/b.sql")" -eq 4 ]
+grep '^INSERT' "$root/cache/h100-decode.sql" | head -1 > "$tmp/ship/other.sql"
+check "ship: a key no file holds" 1 '^t: no shipped file holds the key' \
+  "$python" "$tmp/ship.py" "$root/bench" "$tmp/ship/b.sql" "$tmp/ship/other.sql" "$tmp/ship/a.sql"
 
 # the shipped caches hold one row per key and device: the library reads a folder's files in
 # name order and takes the first file's row, so a second row of a key would never be used

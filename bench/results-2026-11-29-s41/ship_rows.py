@@ -12,12 +12,10 @@ configs (shipped rows leave it out, so that builds older than `tail` still parse
 import glob
 import os
 import re
-import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, "bench")
-from merge_rows import KEY, PREFIX, row_reader  # noqa: E402
+from merge_rows import PREFIX, row_reader, ship  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # (tuning run, M bucket, N, K, scale)
@@ -47,24 +45,7 @@ def main():
             print(f"ship_rows: {run} has {len(hit)} rows for {m}x{n}x{k} {scale}")
             return 1
         picked.append(hit[0])
-    key = row_reader(picked[0], KEY, "ship_rows")
-    holder = {}  # key -> the first shipped file (in name order) that holds it
-    for path in sorted(glob.glob("cache/h200-*.sql")):
-        for l in rows(path):
-            holder.setdefault(key(l), path)
-    by_file = {}
-    for line in picked:
-        target = holder.get(key(line))
-        if target is None:
-            print(f"ship_rows: no shipped file holds the key of {line[:100]}")
-            return 1
-        by_file.setdefault(target, []).append(line)
-    for path, lines in sorted(by_file.items()):
-        with tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False) as f:
-            f.write("".join(lines))
-        cmd = [sys.executable, "bench/merge_rows.py", path, f.name] + (["--dry-run"] if dry else [])
-        subprocess.run(cmd, check=True)
-        os.unlink(f.name)
+    for path in ship(picked, glob.glob("cache/h200-*.sql"), "ship_rows", dry):
         if not dry:
             text = open(path, encoding="utf-8").read()
             with open(path, "w", encoding="utf-8") as out:

@@ -2,7 +2,7 @@
 """Ship D1's overlap 4 / 5 rows that ran >= 1.02x the shipped row in both A B B A pairs
 (d1/table-ov4.txt, d1/table-ov5.txt): the variant row of d1/rows/ov<V>.sql with its median the
 mean of its two graph-replay rounds (d1/ov<V>-block-r<R>.jsonl), spread half their difference,
-40 samples; merged by bench/merge_rows.py into the cache/h200-*.sql file that holds the key.
+40 samples; merged by bench/merge_rows.py's ship() into the cache/h200-*.sql file that holds the key.
 
     python3 bench/results-2026-11-29-s42/ship_ov.py   (from the repository root)
 """
@@ -10,12 +10,10 @@ import glob
 import json
 import os
 import re
-import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, "bench")
-from merge_rows import PREFIX, row_reader  # noqa: E402
+from merge_rows import PREFIX, row_reader, ship  # noqa: E402
 
 D1 = os.path.join(os.path.dirname(os.path.abspath(__file__)), "d1")
 # (overlap, M bucket, N, K), block scales
@@ -51,22 +49,7 @@ def main():
                 if count != 1:
                     raise SystemExit("ship_ov: cannot set the median of %s" % ((mb, n, k),))
                 rows[(mb, n, k)] = new
-    by_file = {}
-    for path in sorted(glob.glob("cache/h200-*.sql")):
-        text = open(path).read()
-        for key, line in rows.items():
-            if key not in [kk for f in by_file.values() for kk in f] and re.search(
-                    r"'block', 'block', 1, 128, 128, 128, 1, 'none', %d, %d, %d, 'fast'"
-                    % (key[1], key[2], key[0]), text):
-                by_file.setdefault(path, {})[key] = line
-    for path, sel in by_file.items():
-        with tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False) as f:
-            f.writelines(sel.values())
-        subprocess.run([sys.executable, "bench/merge_rows.py", path, f.name], check=True)
-        os.unlink(f.name)
-    left = set(rows) - {k for f in by_file.values() for k in f}
-    if left:
-        raise SystemExit("ship_ov: no shipped file holds %s" % sorted(left))
+    ship(list(rows.values()), glob.glob("cache/h200-*.sql"), "ship_ov")
 
 
 main()
