@@ -218,9 +218,6 @@
 #ifndef W8A8_STAGGER
 #define W8A8_STAGGER 0
 #endif
-#ifndef W8A8_LEAD
-#define W8A8_LEAD 0
-#endif
 #ifndef W8A8_WAVE
 #define W8A8_WAVE 0
 #endif
@@ -380,12 +377,6 @@ static_assert(W8A8_OVERLAP <= 3 || !SM90_BLOCK || 128 % W8A8_BLOCK_N == 0 || W8A
               "tile compiles its K loop once per column offset)");
 /* OVERLAP: K blocks per group */
 #define SM90_GROUP (1 << W8A8_OVERLAP)
-/* LEAD (promoted, cooperative consumers; no SPLIT, TAIL, STAGGER, WAVE or SWAP): each tile's
- * first K block is issued before the previous tile's epilogue, which then runs under those
- * wgmmas; without it both consumers store at once and the tensor cores wait */
-#define SM90_LEAD                                                                                 \
-    (W8A8_LEAD && SM90_PROMOTED && !W8A8_PINGPONG && !W8A8_SWAP && W8A8_SPLIT == 1 &&             \
-     W8A8_TAIL == 1 && !W8A8_STAGGER && !W8A8_WAVE)
 static_assert(W8A8_STAGGER == 0 ||
                   (W8A8_STAGGER == 1 && SM90_PROMOTED && W8A8_CONSUMERS == 2 && !W8A8_PINGPONG),
               "STAGGER is 0, or 1 with promoted accumulation and two cooperative consumers");
@@ -1131,10 +1122,10 @@ template <typename ColOff>
 __device__ __forceinline__ void sm90_promoted_k_loop(
     float (&acc)[SM90_SUB_M][SM90_ACC], float (&tmp)[W8A8_WAVE ? 1 : SM90_SUB_M][SM90_ACC],
     float (&tmp2)[W8A8_OVERLAP ? SM90_SUB_M : 1][SM90_ACC], int &stage, sm90_u32 &phase,
-    const sm90_k_walk &w, ColOff col_off, sm90_block_scales &scales, bool issued)
+    const sm90_k_walk &w, ColOff col_off)
 {
     (void)tmp2;
-    (void)issued;
+    sm90_block_scales scales;
 #if W8A8_OVERLAP
     /* K blocks in groups of SM90_GROUP (w.kb_end - w.kb_begin is a multiple): block g + 1
      * is issued into one temporary set while block g, in the other, is promoted
@@ -1144,20 +1135,13 @@ __device__ __forceinline__ void sm90_promoted_k_loop(
      * which set and which scales a block uses are constants. With STAGGER a turn is the
      * group's first two issues, then each further issue. */
     sm90_block_scales scales1; /* the odd blocks' (scales: the even ones') */
-    /* one group from K block kb; led: its first block is in flight already (LEAD: issued
-     * before the previous tile's epilogue). The first group is peeled off for it, its `led` a
-     * constant once inlined: with that issue a run-time choice inside the loop, ptxas
-     * serialized every wgmma (C7514). */
-    auto group = [&](int kb, bool led) {
+    for (int kb = w.kb_begin; kb < w.kb_end; kb += SM90_GROUP) {
         int done = stage; /* the stage of the next block to promote */
-        if (!led) {
-            sm90_bar_wait(w.full_bar + 8 * stage, phase);
-            sm90_block_scales_read(scales, w.scale_smem + stage * SM90_SCALE_STAGE_BYTES,
-                                   w.r_tile);
-            sm90_stagger_before(w.consumer, w.nth == 0 && kb == w.kb_begin);
-            sm90_issue_k_block(tmp, sm90_desc_k128(w.a_smem + stage * SM90_A_BYTES + w.a_rows),
-                               sm90_desc_k128(w.b_smem + stage * SM90_B_BYTES), 0);
-        }
+        sm90_bar_wait(w.full_bar + 8 * stage, phase);
+        sm90_block_scales_read(scales, w.scale_smem + stage * SM90_SCALE_STAGE_BYTES, w.r_tile);
+        sm90_stagger_before(w.consumer, w.nth == 0 && kb == w.kb_begin);
+        sm90_issue_k_block(tmp, sm90_desc_k128(w.a_smem + stage * SM90_A_BYTES + w.a_rows),
+                           sm90_desc_k128(w.b_smem + stage * SM90_B_BYTES), 0);
         sm90_ring_next(stage, phase);
 #pragma unroll
         for (int g = 0; g < SM90_GROUP; ++g) {
@@ -1181,23 +1165,13 @@ __device__ __forceinline__ void sm90_promoted_k_loop(
                                col_off, w.empty_bar + 8 * done, w.lane);
             done = done + 1 == W8A8_STAGES ? 0 : done + 1;
         }
-    };
-    int kb = w.kb_begin;
-    if (SM90_LEAD && issued) {
-        group(kb, true);
-        kb += SM90_GROUP;
     }
-    for (; kb < w.kb_end; kb += SM90_GROUP)
-        group(kb, false);
 #else
     for (int kb = w.kb_begin; kb < w.kb_end; ++kb) {
-        if (!SM90_LEAD || !issued || kb != w.kb_begin) {
-            sm90_bar_wait(w.full_bar + 8 * stage, phase);
-            /* the scales first: shared-memory reads finish before the wgmmas' fence */
-            sm90_block_scales_read(scales, w.scale_smem + stage * SM90_SCALE_STAGE_BYTES,
-                                   w.r_tile);
-            sm90_stagger_before(w.consumer, w.nth == 0 && kb == w.kb_begin);
-        }
+        sm90_bar_wait(w.full_bar + 8 * stage, phase);
+        /* the scales first: shared-memory reads finish before the wgmmas' fence */
+        sm90_block_scales_read(scales, w.scale_smem + stage * SM90_SCALE_STAGE_BYTES, w.r_tile);
+        sm90_stagger_before(w.consumer, w.nth == 0 && kb == w.kb_begin);
 #if W8A8_WAVE
         /* one temporary set: each sub-tile's wgmmas, then its promotion, in turn; the
          * stage goes back once the last sub-tile's wgmmas are done */
@@ -1215,9 +1189,8 @@ __device__ __forceinline__ void sm90_promoted_k_loop(
             sm90_promote_sub(acc[s], tmp[0], scales, s, col_off);
         }
 #else
-        if (!SM90_LEAD || !issued || kb != w.kb_begin)
-            sm90_issue_k_block(tmp, sm90_desc_k128(w.a_smem + stage * SM90_A_BYTES + w.a_rows),
-                               sm90_desc_k128(w.b_smem + stage * SM90_B_BYTES), 0);
+        sm90_issue_k_block(tmp, sm90_desc_k128(w.a_smem + stage * SM90_A_BYTES + w.a_rows),
+                           sm90_desc_k128(w.b_smem + stage * SM90_B_BYTES), 0);
         sm90_stagger_after(w.consumer, w.last_unit && kb + 1 == w.kb_end);
         sm90_wgmma_wait<0>();
         sm90_promote_block(acc, tmp, scales, col_off, w.empty_bar + 8 * stage, w.lane);
@@ -1234,20 +1207,18 @@ template <int LO, int COUNT>
 __device__ __forceinline__ void sm90_promoted_k_loop_at(
     float (&acc)[SM90_SUB_M][SM90_ACC], float (&tmp)[W8A8_WAVE ? 1 : SM90_SUB_M][SM90_ACC],
     float (&tmp2)[W8A8_OVERLAP ? SM90_SUB_M : 1][SM90_ACC], int &stage, sm90_u32 &phase,
-    const sm90_k_walk &w, int col_off, sm90_block_scales &scales, bool issued)
+    const sm90_k_walk &w, int col_off)
 {
     if constexpr (COUNT == 1) {
         (void)col_off;
-        sm90_promoted_k_loop(acc, tmp, tmp2, stage, phase, w, sm90_col_off<LO>{}, scales,
-                             issued);
+        sm90_promoted_k_loop(acc, tmp, tmp2, stage, phase, w, sm90_col_off<LO>{});
     } else {
         constexpr int MID = LO + (COUNT / 2) * SM90_OFF_STEP;
         if (col_off < MID)
-            sm90_promoted_k_loop_at<LO, COUNT / 2>(acc, tmp, tmp2, stage, phase, w, col_off,
-                                                   scales, issued);
+            sm90_promoted_k_loop_at<LO, COUNT / 2>(acc, tmp, tmp2, stage, phase, w, col_off);
         else
             sm90_promoted_k_loop_at<MID, COUNT - COUNT / 2>(acc, tmp, tmp2, stage, phase, w,
-                                                            col_off, scales, issued);
+                                                            col_off);
     }
 }
 #endif
@@ -1391,63 +1362,6 @@ __device__ __forceinline__ long long sm90_tile_start(int t, long long extent)
 /* tile (mt, nt)'s first row and column (args in scope) */
 #define SM90_TILE_ROW(mt) (sm90_tile_start<W8A8_BLOCK_M, SM90_ROW_ALIGN>((mt), SM90_ROWS))
 #define SM90_TILE_COL(nt) (sm90_tile_start<W8A8_BLOCK_N, SM90_COL_ALIGN>((nt), SM90_COLS))
-
-/* A consumer thread's first row and column for the epilogue of tile (mt, nt) (the tile's
- * origin: sm90_tile_start). With SWAP taken at the tile's start, else after the main loop
- * (held through it, promoted and 128x192 ping-pong kernels spilled 4 to 36 bytes). */
-#define SM90_THREAD_ORIGIN                                                                        \
-    const long long row0 = SM90_TILE_ROW(mt) + first_row + 16 * warp + lane / 4;                  \
-    const long long col0 = SM90_TILE_COL(nt) + 2 * (lane % 4)
-
-#if !W8A8_SWAP
-/* The epilogue of tile (mt, nt) from a consumer's acc (rows from first_row): direct stores,
- * or staged in shared memory (EPILOGUE 1, 2) and stored through tma_c by the consumer's
- * thread 0. A function rather than a lambda in the kernel: one built before the main loop
- * spilled 128x192 ping-pong kernels (NVRTC, CUDA 13). */
-__device__ __forceinline__ void sm90_store_tile(const sm90_acc_t (&acc)[SM90_SUB_M][SM90_ACC],
-                                                const w8a8_gemm_args &args,
-                                                const sm90_tensor_map *tma_c, int mt, int nt,
-                                                int first_row, int consumer, int warp, int lane,
-                                                sm90_u32 staging, bool store_issuer)
-{
-    (void)tma_c;
-    (void)consumer;
-    (void)store_issuer;
-    SM90_THREAD_ORIGIN;
-    /* Staged (EPILOGUE 1, 2): before box b, its slot must have been read by the TMA stores
-     * that used it last (the previous tile's, or with EPILOGUE 2 box b - SLOTS's); after it,
-     * the box is stored (EPILOGUE 2), or every box after the last. */
-    auto before_box = [&](int b) {
-        if (b == 0 || (W8A8_EPILOGUE == 2 && b >= SM90_C_SLOTS)) {
-            if (store_issuer) {
-                if (b == 0)
-                    sm90_bulk_wait_read<0>();
-                else
-                    sm90_bulk_wait_read<SM90_C_SLOTS - 1>();
-            }
-            sm90_named_sync(1 + consumer, 128);
-        }
-    };
-    auto after_box = [&](int b) {
-        if (W8A8_EPILOGUE == 2 || b == SM90_C_BOXES - 1) {
-            sm90_fence_async_smem();
-            sm90_named_sync(1 + consumer, 128);
-            if (store_issuer) {
-                const int row = (int)SM90_TILE_ROW(mt) + first_row;
-#pragma unroll
-                for (int x = W8A8_EPILOGUE == 2 ? b : 0; x <= b; ++x)
-                    sm90_tma_store_2d(tma_c, staging + (x % SM90_C_SLOTS) * SM90_C_BOX_AREA,
-                                      (int)SM90_TILE_COL(nt) +
-                                          x * (SM90_C_BOX_BYTES / SM90_OUT_BYTES),
-                                      row);
-                sm90_bulk_commit();
-            }
-        }
-    };
-    sm90_epilogue(acc, args, row0, col0, staging, 16 * warp + lane / 4, lane, before_box,
-                  after_box);
-}
-#endif
 
 /* The producers' walk of the ring (the TMA thread's, and the scale loaders'): for every tile
  * of this CTA and every K block of its slice, in the consumers' order, waits until the next
@@ -1711,9 +1625,6 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
         /* OVERLAP: the next K block's, in flight meanwhile (else unused) */
         float tmp2[W8A8_OVERLAP ? SM90_SUB_M : 1][SM90_ACC];
 #endif
-#if SM90_LEAD
-        int prev_mt = -1, prev_nt = 0; /* the tile whose epilogue waits for this one's lead */
-#endif
         int stage = 0;
         sm90_u32 phase = 0;
         sm90_u32 turn_phase = consumer == 0 ? 1u : 0u; /* consumer 0 goes first */
@@ -1741,6 +1652,13 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
             sm90_bar_wait(turn_bar + 8 * consumer, turn_phase);
             turn_phase ^= 1u;
 #endif
+            /* this thread's first row and column for the epilogue (the tile's origin:
+             * sm90_tile_start): with SWAP here, else after the main loop (below; here it
+             * holds registers through the main loop: promoted and 128x192 ping-pong kernels
+             * then spilled 4 to 36 bytes) */
+#define SM90_THREAD_ORIGIN                                                                        \
+    const long long row0 = SM90_TILE_ROW(mt) + first_row + 16 * warp + lane / 4;                  \
+    const long long col0 = SM90_TILE_COL(nt) + 2 * (lane % 4)
 #if W8A8_SWAP
             SM90_THREAD_ORIGIN;
 #endif
@@ -1748,38 +1666,22 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
             (void)last_stage;
             /* the scale blocks' column offset: block-scaled tiles never move (SM90_COL_ALIGN) */
             const long long col_tile = (long long)nt * W8A8_BLOCK_N;
-            const bool last_unit = unit + units.step >= units.count; /* STAGGER, LEAD */
-            /* this thread's first row in the tile (its scales' offset in a scale area) */
-            const int r_tile = first_row + 16 * warp + lane / 4;
-            const sm90_k_walk walk_k = {kb_begin, kb_end, full_bar, empty_bar, scale_smem,
-                                        a_smem, b_smem, a_rows, r_tile, consumer, nth, lane,
-                                        last_unit};
-            sm90_block_scales scales;
-#if SM90_LEAD
-            /* the tile's first K block into tmp, then the previous tile's epilogue under its
-             * wgmmas (the K loop below skips that block's wait and issue) */
-            sm90_bar_wait(full_bar + 8 * stage, phase);
-            sm90_block_scales_read(scales, scale_smem + stage * SM90_SCALE_STAGE_BYTES, r_tile);
-            sm90_issue_k_block(tmp, sm90_desc_k128(a_smem + stage * SM90_A_BYTES + a_rows),
-                               sm90_desc_k128(b_smem + stage * SM90_B_BYTES), 0);
-            if (prev_mt >= 0)
-                sm90_store_tile(acc, args, &tma_c, prev_mt, prev_nt, first_row, consumer, warp,
-                                lane, staging, store_issuer);
-            prev_mt = mt;
-            prev_nt = nt;
-#endif
+            const bool last_unit = unit + units.step >= units.count; /* STAGGER */
 #pragma unroll
             for (int s = 0; s < SM90_SUB_M; ++s)
 #pragma unroll
                 for (int i = 0; i < SM90_ACC; ++i)
                     acc[s][i] = 0.0f;
+            /* this thread's first row in the tile (its scales' offset in a scale area) */
+            const int r_tile = first_row + 16 * warp + lane / 4;
+            const sm90_k_walk walk_k = {kb_begin, kb_end, full_bar, empty_bar, scale_smem,
+                                        a_smem, b_smem, a_rows, r_tile, consumer, nth, lane,
+                                        last_unit};
 #if SM90_OFF_CONST
             sm90_promoted_k_loop_at<0, 128 / SM90_OFF_STEP>(acc, tmp, tmp2, stage, phase, walk_k,
-                                                            (int)(col_tile & 127), scales,
-                                                            SM90_LEAD);
+                                                            (int)(col_tile & 127));
 #else
-            sm90_promoted_k_loop(acc, tmp, tmp2, stage, phase, walk_k, (int)(col_tile & 127),
-                                 scales, SM90_LEAD);
+            sm90_promoted_k_loop(acc, tmp, tmp2, stage, phase, walk_k, (int)(col_tile & 127));
 #endif
 #if W8A8_PINGPONG
             sm90_pass_turn(turn_bar, consumer, lane);
@@ -1841,18 +1743,49 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
                     continue; /* rank 0 stores the tile */
             }
 #endif
+#if !W8A8_SWAP
+            SM90_THREAD_ORIGIN;
+#endif
+#undef SM90_THREAD_ORIGIN
 #if W8A8_SWAP
             sm90_epilogue_swap(acc, args, row0, col0);
-#elif SM90_LEAD
-            if (last_unit) /* no lead follows: store it now (else the next tile's lead does) */
-                sm90_store_tile(acc, args, &tma_c, mt, nt, first_row, consumer, warp, lane,
-                                staging, store_issuer);
 #else
-            sm90_store_tile(acc, args, &tma_c, mt, nt, first_row, consumer, warp, lane, staging,
-                            store_issuer);
+            /* Staged (EPILOGUE 1, 2): before box b, its slot must have been read by the TMA
+             * stores that used it last (the previous tile's, or with EPILOGUE 2 box
+             * b - SLOTS's); after it, the box is stored (EPILOGUE 2), or every box after the
+             * last. */
+            auto before_box = [&](int b) {
+                if (b == 0 || (W8A8_EPILOGUE == 2 && b >= SM90_C_SLOTS)) {
+                    if (store_issuer) {
+                        if (b == 0)
+                            sm90_bulk_wait_read<0>();
+                        else
+                            sm90_bulk_wait_read<SM90_C_SLOTS - 1>();
+                    }
+                    sm90_named_sync(1 + consumer, 128);
+                }
+            };
+            auto after_box = [&](int b) {
+                if (W8A8_EPILOGUE == 2 || b == SM90_C_BOXES - 1) {
+                    sm90_fence_async_smem();
+                    sm90_named_sync(1 + consumer, 128);
+                    if (store_issuer) {
+                        const int row = (int)SM90_TILE_ROW(mt) + first_row;
+#pragma unroll
+                        for (int x = W8A8_EPILOGUE == 2 ? b : 0; x <= b; ++x)
+                            sm90_tma_store_2d(
+                                &tma_c, staging + (x % SM90_C_SLOTS) * SM90_C_BOX_AREA,
+                                (int)SM90_TILE_COL(nt) +
+                                    x * (SM90_C_BOX_BYTES / SM90_OUT_BYTES),
+                                row);
+                        sm90_bulk_commit();
+                    }
+                }
+            };
+            sm90_epilogue(acc, args, row0, col0, staging, 16 * warp + lane / 4, lane, before_box,
+                          after_box);
 #endif
         }
-#undef SM90_THREAD_ORIGIN
 #if W8A8_EPILOGUE
         if (staging && store_issuer)
             sm90_bulk_wait_read<0>(); /* the stores have read shared memory before it goes (their
