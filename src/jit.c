@@ -223,6 +223,35 @@ static void cubin_key(const char *prologue, const char *template_name, const jit
     free(sizes);
 }
 
+/* The error lines of an NVRTC log ("…: error: …", each with the source line and caret that
+ * follow it), joined into out (at most size bytes, cut at a line). A failed compile's message leads with them: warnings earlier in the source
+ * can fill the part of the log the message has room for. */
+static void log_errors(const char *log, char *out, size_t size)
+{
+    size_t used = 0;
+    int follow = 0; /* lines still to copy after an error line */
+    out[0] = '\0';
+    for (const char *line = log; line && *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        for (const char *p = line; p + 7 <= line + len; p++)
+            if (memcmp(p, ": error", 7) == 0) {
+                follow = 3;
+                break;
+            }
+        if (follow > 0 && len > 0) {
+            if (used + len + 2 > size)
+                break;
+            memcpy(out + used, line, len);
+            used += len;
+            out[used++] = '\n';
+            out[used] = '\0';
+        }
+        follow = len > 0 && follow > 0 ? follow - 1 : 0;
+        line = end ? end + 1 : NULL;
+    }
+}
+
 static w8a8_status nvrtc_compile(w8a8_context *ctx, const char *program_text,
                                  const char *template_name, const jit_sources *src,
                                  const char **opts, int nopts, jit_cubin *out)
@@ -247,8 +276,10 @@ static w8a8_status nvrtc_compile(w8a8_context *ctx, const char *program_text,
     }
     w8a8_status st = W8A8_OK;
     if (compiled != NVRTC_SUCCESS) {
-        st = error_nvrtc(ctx, compiled, "compiling template %s for %s failed; log:\n%.1500s",
-                         template_name, opts[0] + strlen("--gpu-architecture="),
+        char errors[1200];
+        log_errors(out->log, errors, sizeof errors);
+        st = error_nvrtc(ctx, compiled, "compiling template %s for %s failed:\n%slog:\n%.1500s",
+                         template_name, opts[0] + strlen("--gpu-architecture="), errors,
                          out->log ? out->log : "(empty)");
     } else if ((rc = nvrtcGetCUBINSize(prog, &out->size)) != NVRTC_SUCCESS) {
         st = error_nvrtc(ctx, rc, "nvrtcGetCUBINSize(%s)", template_name);

@@ -153,6 +153,12 @@ START_TEST(errors_are_reported)
     ck_assert_int_eq(w8a8_kernel_compile(ctx, "jit_broken", "", "sm_80", NULL, NULL), W8A8_COMPILE_ERROR);
     ck_assert_int_ne(w8a8_error_nvrtc(ctx), 0);
     ck_assert_ptr_nonnull(strstr(w8a8_errmsg(ctx), "undefined_name"));
+    /* an error after 40 warnings: the message leads with the error line, not the warnings
+     * that fill the log's start */
+    ck_assert_int_eq(w8a8_kernel_compile(ctx, "jit_noisy", "", "sm_80", NULL, &log), W8A8_COMPILE_ERROR);
+    ck_assert_ptr_nonnull(strstr(log, "unused_39"));
+    ck_assert_msg(strstr(w8a8_errmsg(ctx), "late_undefined_name"), "%s", w8a8_errmsg(ctx));
+    w8a8_free(log);
     ck_assert_int_eq(w8a8_kernel_compile(NULL, "jit_probe", "", "sm_80", NULL, NULL), W8A8_INVALID);
     w8a8_context_close(ctx);
 }

@@ -1,0 +1,43 @@
+// Does not compile, after many warnings: the JIT tests check that the error message names
+// the error, not only the warnings that come first in NVRTC's log.
+__device__ void noisy_00() { int unused_00 = 0; unused_00 = 0; }
+__device__ void noisy_01() { int unused_01 = 0; unused_01 = 1; }
+__device__ void noisy_02() { int unused_02 = 0; unused_02 = 2; }
+__device__ void noisy_03() { int unused_03 = 0; unused_03 = 3; }
+__device__ void noisy_04() { int unused_04 = 0; unused_04 = 4; }
+__device__ void noisy_05() { int unused_05 = 0; unused_05 = 5; }
+__device__ void noisy_06() { int unused_06 = 0; unused_06 = 6; }
+__device__ void noisy_07() { int unused_07 = 0; unused_07 = 7; }
+__device__ void noisy_08() { int unused_08 = 0; unused_08 = 8; }
+__device__ void noisy_09() { int unused_09 = 0; unused_09 = 9; }
+__device__ void noisy_10() { int unused_10 = 0; unused_10 = 10; }
+__device__ void noisy_11() { int unused_11 = 0; unused_11 = 11; }
+__device__ void noisy_12() { int unused_12 = 0; unused_12 = 12; }
+__device__ void noisy_13() { int unused_13 = 0; unused_13 = 13; }
+__device__ void noisy_14() { int unused_14 = 0; unused_14 = 14; }
+__device__ void noisy_15() { int unused_15 = 0; unused_15 = 15; }
+__device__ void noisy_16() { int unused_16 = 0; unused_16 = 16; }
+__device__ void noisy_17() { int unused_17 = 0; unused_17 = 17; }
+__device__ void noisy_18() { int unused_18 = 0; unused_18 = 18; }
+__device__ void noisy_19() { int unused_19 = 0; unused_19 = 19; }
+__device__ void noisy_20() { int unused_20 = 0; unused_20 = 20; }
+__device__ void noisy_21() { int unused_21 = 0; unused_21 = 21; }
+__device__ void noisy_22() { int unused_22 = 0; unused_22 = 22; }
+__device__ void noisy_23() { int unused_23 = 0; unused_23 = 23; }
+__device__ void noisy_24() { int unused_24 = 0; unused_24 = 24; }
+__device__ void noisy_25() { int unused_25 = 0; unused_25 = 25; }
+__device__ void noisy_26() { int unused_26 = 0; unused_26 = 26; }
+__device__ void noisy_27() { int unused_27 = 0; unused_27 = 27; }
+__device__ void noisy_28() { int unused_28 = 0; unused_28 = 28; }
+__device__ void noisy_29() { int unused_29 = 0; unused_29 = 29; }
+__device__ void noisy_30() { int unused_30 = 0; unused_30 = 30; }
+__device__ void noisy_31() { int unused_31 = 0; unused_31 = 31; }
+__device__ void noisy_32() { int unused_32 = 0; unused_32 = 32; }
+__device__ void noisy_33() { int unused_33 = 0; unused_33 = 33; }
+__device__ void noisy_34() { int unused_34 = 0; unused_34 = 34; }
+__device__ void noisy_35() { int unused_35 = 0; unused_35 = 35; }
+__device__ void noisy_36() { int unused_36 = 0; unused_36 = 36; }
+__device__ void noisy_37() { int unused_37 = 0; unused_37 = 37; }
+__device__ void noisy_38() { int unused_38 = 0; unused_38 = 38; }
+__device__ void noisy_39() { int unused_39 = 0; unused_39 = 39; }
+extern "C" __global__ void jit_noisy(float *out) { out[0] = late_undefined_name; }
