@@ -8,7 +8,9 @@ that way on DeepSeek-V3 shapes, one JSON line per provider and shape.
 
     W8A8_LIBRARY=... W8A8_CACHE_PATH=cache W8A8_TUNE=off PYTHONPATH=python \
       python3 bench/results-2026-11-29-s43/cold.py [--flush-gb 8] [--samples 30] > out.jsonl
-"""
+
+--flush-gb 0: no memset, the calls back to back (a sustained load, as graph replays are).
+--quick: only the M = 4096 shapes of N = 4096 / 7168 and 128x4096x7168."""
 import argparse
 import json
 import math
@@ -25,14 +27,17 @@ SKIP = ("fill", "Fill", "memset", "Memset", "elementwise", "zero")
 
 
 def kineto_us(fn, flush, samples):
-    """Average GPU time per call of the kernels fn launches, each call after flush.zero_()."""
+    """Average GPU time per call of the kernels fn launches, each call after flush.zero_()
+    (no flush when flush is None)."""
     for _ in range(3):
-        flush.zero_()
+        if flush is not None:
+            flush.zero_()
         fn()
     torch.cuda.synchronize()
     with profile(activities=[ProfilerActivity.CUDA]) as prof:
         for _ in range(samples):
-            flush.zero_()
+            if flush is not None:
+                flush.zero_()
             fn()
         torch.cuda.synchronize()
     total, names = 0.0, []
@@ -52,11 +57,20 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--flush-gb", type=float, default=8.0)
     ap.add_argument("--samples", type=int, default=30)
+    ap.add_argument("--quick", action="store_true")
     args = ap.parse_args()
     dev = "cuda"
-    flush = torch.empty(int(args.flush_gb * 2**30) // 4, dtype=torch.int32, device=dev)
+    flush = None
+    if args.flush_gb > 0:
+        flush = torch.empty(int(args.flush_gb * 2**30) // 4, dtype=torch.int32, device=dev)
+    method = ("kineto after %g GB memset" % args.flush_gb if flush is not None
+              else "kineto, back to back")
     fp8 = torch.float8_e4m3fn
-    for m, n, k in SHAPES:
+    shapes = SHAPES
+    if args.quick:
+        shapes = [s for s in SHAPES if s in ((4096, 4096, 7168), (4096, 7168, 16384),
+                                             (4096, 7168, 2048), (128, 4096, 7168))]
+    for m, n, k in shapes:
         kb, nb = math.ceil(k / 128), math.ceil(n / 128)
         x = torch.randn(m, k, device=dev).to(fp8)
         w = torch.randn(n, k, device=dev).to(fp8)
@@ -74,7 +88,7 @@ def main():
             check = float((ours - ref).abs().max() / ref.abs().max())
         for name, fn in cases.items():
             us, kernels = kineto_us(fn, flush, args.samples)
-            print(json.dumps({"provider": name, "method": "kineto after %g GB memset" % args.flush_gb,
+            print(json.dumps({"provider": name, "method": method,
                               "m": m, "n": n, "k": k, "us": round(us, 2),
                               "tflops": round(2 * m * n * k / us / 1e6, 1), "kernels": kernels,
                               "max_diff_vs_torch": check}), flush=True)
