@@ -105,6 +105,12 @@ START_TEST(matmul_bad_problems)
     EXPECT(ctx, w8a8_scaled_mm_reference(ctx, &p, &t, (void *)-1), W8A8_NO_DEVICE);
     EXPECT(ctx, w8a8_dispatch_warm(ctx, &p), W8A8_NO_DEVICE);
     EXPECT(ctx, w8a8_bench_time(ctx, &p, NULL, NULL, NULL, &bench), W8A8_NO_DEVICE);
+    /* options are checked before the device: a bad batch is refused without one */
+    w8a8_bench_options bad_batch = {.batch = -1};
+    EXPECT(ctx, w8a8_bench_time(ctx, &p, NULL, NULL, &bad_batch, &bench), W8A8_INVALID);
+    ck_assert_ptr_nonnull(strstr(w8a8_errmsg(ctx), "options.batch"));
+    bad_batch.batch = 1001;
+    EXPECT(ctx, w8a8_bench_time(ctx, &p, NULL, NULL, &bad_batch, &bench), W8A8_INVALID);
     EXPECT(ctx, w8a8_bench_host_overhead(ctx, &p, INT32_MAX, &us, NULL), W8A8_NO_DEVICE);
     EXPECT_OK_CLEAN(ctx, w8a8_dispatch_explain(ctx, &p, &explain));
     w8a8_tune_options o = {.problems = &p, .problem_count = 1};

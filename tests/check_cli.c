@@ -91,6 +91,9 @@ START_TEST(bench_reports_a_bad_shape_and_exits_1)
 {
     expect("bench --no-cublaslt --shape 1,2,3", 1, "problem.k: 3 is not a multiple of 16");
     expect("bench --no-cublaslt --json --shape 1,2,3", 1, "\"error\": \"W8A8_INVALID");
+    expect("bench --graph --batch 0 --shape 16,64,64", 2, "--batch: bad value '0'");
+    expect("bench --batch 1001 --shape 16,64,64", 2, "--batch: bad value '1001'");
+    expect("bench --help", 0, "--batch N");
 }
 END_TEST
 

@@ -290,6 +290,18 @@ START_TEST(test_bench_time_graph)
     ck_assert(r.verified && r.median_us > 0 && r.tflops > 0 && r.gbps > 0);
     ck_assert_int_eq(r.samples, 5);
     ck_assert_int_ge(r.batch, 1);
+    /* a fixed batch (the CLI's --graph takes peers.py's 20 calls a replay), replayed and not */
+    w8a8_bench_result fixed;
+    o.batch = 7;
+    st = w8a8_bench_time(ctx, &p, NULL, NULL, &o, &fixed);
+    ck_assert_msg(st == W8A8_OK, "%s", w8a8_errmsg(ctx));
+    ck_assert_int_eq(fixed.batch, 7);
+    ck_assert(fixed.median_us > 0);
+    o.graph = 0;
+    o.batch = 3;
+    st = w8a8_bench_time(ctx, &p, NULL, NULL, &o, &fixed);
+    ck_assert_msg(st == W8A8_OK, "%s", w8a8_errmsg(ctx));
+    ck_assert_int_eq(fixed.batch, 3);
     printf("bench 100x512x1024 as a graph: %.2f us, batch %d, host %.3f us per launch\n",
            r.median_us, r.batch, r.host_us);
 }

@@ -61,11 +61,14 @@ w8a8_status w8a8_bench_time(w8a8_context *ctx, const w8a8_problem *problem,
                             w8a8_bench_launch_fn launch, void *user,
                             const w8a8_bench_options *options, w8a8_bench_result *result)
 {
+    w8a8_bench_options defaults = {0};
+    const w8a8_bench_options *o = options ? options : &defaults;
+    if (ctx && (o->batch < 0 || o->batch > TIMING_MAX_BATCH))
+        return errorf(ctx, W8A8_INVALID, "options.batch: %d (0, or 1…%d launches a sample)",
+                      o->batch, TIMING_MAX_BATCH);
     w8a8_status st = bench_check(ctx, problem, result);
     if (st != W8A8_OK)
         return st;
-    w8a8_bench_options defaults = {0};
-    const w8a8_bench_options *o = options ? options : &defaults;
     memset(result, 0, sizeof *result);
     result->verify_error = -1.0;
     if (!launch && (st = w8a8_dispatch_warm(ctx, problem)) != W8A8_OK)
@@ -90,7 +93,7 @@ w8a8_status w8a8_bench_time(w8a8_context *ctx, const w8a8_problem *problem,
     if (st == W8A8_OK)
         st = timing_measure(ctx, &b, fn, &launcher, o->samples > 0 ? o->samples : BENCH_DEFAULT_SAMPLES,
                             o->min_batch_us > 0 ? o->min_batch_us : BENCH_DEFAULT_BATCH_US,
-                            o->graph != 0, &r);
+                            o->batch, o->graph != 0, &r);
     if (st == W8A8_OK) {
         result->median_us = r.median_us;
         result->spread_us = r.spread_us;

@@ -23,7 +23,6 @@
 #define TIMING_MAX_SETS 1024u
 #define TIMING_WARMUP_LAUNCHES 3
 #define TIMING_PROBE_LAUNCHES 3
-#define TIMING_MAX_BATCH 1000
 /* Verification compares every row up to this M, else blocks of rows spread over M; the whole
  * output is checked for poison (unwritten elements) either way. */
 #define TIMING_VERIFY_ALL_ROWS 512
@@ -543,15 +542,22 @@ static w8a8_status capture_batch(w8a8_context *ctx, timing_buffers *b, timing_la
 }
 
 w8a8_status timing_measure(w8a8_context *ctx, timing_buffers *b, timing_launch_fn launch,
-                           void *user, int samples, double min_batch_us, bool graph,
+                           void *user, int samples, double min_batch_us, int batch, bool graph,
                            timing_result *r)
 {
     memset(r, 0, sizeof *r);
     r->median_us = r->spread_us = r->min_us = -1.0;
     if (samples < 1)
         samples = 1;
-    int batch = 1;
-    w8a8_status st = size_batch(ctx, b, launch, user, min_batch_us, &batch);
+    w8a8_status st = W8A8_OK;
+    if (batch > 0) { /* fixed: the warm-up only */
+        double unused_gpu, unused_host;
+        batch = batch < TIMING_MAX_BATCH ? batch : TIMING_MAX_BATCH;
+        st = timed_batch(ctx, b, launch, user, NULL, TIMING_WARMUP_LAUNCHES, &unused_gpu,
+                         &unused_host);
+    } else {
+        st = size_batch(ctx, b, launch, user, min_batch_us, &batch);
+    }
     if (st != W8A8_OK)
         return st;
     CUgraphExec exec = NULL;

@@ -307,7 +307,7 @@ static w8a8_status quick_one(tune_run *run, timing_buffers *b, candidate *c, siz
     }
     timing_result t;
     st = timing_measure(ctx, b, launch_plan, &c->plan, run->options.quick_samples,
-                        TUNE_QUICK_BATCH_US, false, &t);
+                        TUNE_QUICK_BATCH_US, 0, false, &t);
     run->profile.timing_seconds += util_now() - t1;
     if (st != W8A8_OK)
         return candidate_failed(run, c, "launch_error", st, 1);
@@ -497,7 +497,7 @@ static w8a8_status final_pass(tune_run *run, timing_buffers *b, candidate_list *
                 }
                 double t0 = util_now();
                 st = timing_measure(run->ctx, b, launch_plan, &c->plan, per_round,
-                                    TUNE_FINAL_BATCH_US, true, t);
+                                    TUNE_FINAL_BATCH_US, 0, true, t);
                 run->profile.timing_seconds += util_now() - t0;
                 if (st != W8A8_OK) {
                     done[i] = -1;

@@ -84,12 +84,14 @@ typedef struct timing_result {
     int samples, batch;
 } timing_result;
 
-/* Warm-up, a probe to size the batch (≈ min_batch_us of GPU time, 1…1000 launches), then
- * `samples` event-timed batches rotating through the sets: launched from the host each time,
- * or (graph) captured once into a CUDA graph and replayed, as a serving engine that captures
- * graphs runs them (host_us is then the replay call's host time per launch). */
+/* Warm-up, a probe to size the batch (≈ min_batch_us of GPU time, 1…TIMING_MAX_BATCH
+ * launches; `batch` > 0 instead fixes it, without the probe), then `samples` event-timed
+ * batches rotating through the sets: launched from the host each time, or (graph) captured
+ * once into a CUDA graph and replayed, as a serving engine that captures graphs runs them
+ * (host_us is then the replay call's host time per launch). */
+#define TIMING_MAX_BATCH 1000
 w8a8_status timing_measure(w8a8_context *ctx, timing_buffers *b, timing_launch_fn launch,
-                           void *user, int samples, double min_batch_us, bool graph,
+                           void *user, int samples, double min_batch_us, int batch, bool graph,
                            timing_result *r);
 
 /* Runs `launch` once on set 0 (output poisoned first), checks on the GPU that every output

@@ -204,6 +204,8 @@ static int lt_launch(void *user, const w8a8_problem *p, const w8a8_tensors *t, v
 #define BENCH_DEFAULT_CALLS 20000
 
 #define BENCH_GRID_NAMES "llama3|small|dsv3|decode" /* bench_grids below */
+#define BENCH_MAX_BATCH 1000  /* w8a8_bench_options.batch's bound */
+#define BENCH_GRAPH_BATCH 20  /* calls a replay with --graph: peers.py's timed_us (inner) */
 
 typedef struct bench_cli {
     cli_problem_spec spec;
@@ -213,7 +215,7 @@ typedef struct bench_cli {
     long long ms[BENCH_MAX_MS];
     size_t m_count;
     bool json, verify, host_overhead, no_cublaslt, graph;
-    int samples, calls;
+    int samples, calls, batch;
     lt_api lt;
     bool have_lt;
 } bench_cli;
@@ -225,7 +227,7 @@ static void bench_usage(FILE *f)
             "                  [--grid " BENCH_GRID_NAMES "]\n"
             "                  [--dtype e4m3|e5m2|int8] [--scale A,B] [--out bf16|fp16|fp32]\n"
             "                  [--accum fast|promoted] [--samples N] [--verify] [--no-cublaslt]\n"
-            "                  [--graph] [--json] [--host-overhead [--calls N]]\n"
+            "                  [--graph] [--batch N] [--json] [--host-overhead [--calls N]]\n"
             "       w8a8 bench --op quant|linear ...   (quantization / fused linear benchmarks)\n"
             "       w8a8 bench --op mma-peak [--json]  (mma.sync.m16n8k32 peak throughput)\n"
             "  --grid llama3  the 8 (N,K) of Llama-3.1 8B/70B × M in 1 16 64 … 8192 (peers.py)\n"
@@ -237,6 +239,9 @@ static void bench_usage(FILE *f)
             "  --graph        time replays of a CUDA graph of each batch of calls (as peers.py\n"
             "                 times torch, and as an engine that captures graphs runs them);\n"
             "                 default: the calls launched from the host, batch after batch\n"
+            "  --batch N      calls a sample (1…1000); default with --graph 20, peers.py's\n"
+            "                 replay, else as many as take 1 ms (a long kernel then runs in\n"
+            "                 short bursts, at clocks 20 calls in a row do not hold)\n"
             "  --json         one object per provider and shape: provider, dtype, scale, m, n, k,\n"
             "                 us, tflops, gbps (peers.py's fields); ours also family, config,\n"
             "                 match and source: the kernel the dispatcher ran and why (as\n"
@@ -321,12 +326,13 @@ static int bench_option(bench_cli *b, int argc, char **argv, int *i)
             *fields[f] = true;
             return 1;
         }
-    static const char *const valued[] = {"--shape", "--model", "--m", "--grid", "--samples",
-                                         "--calls"};
+    static const char *const valued[] = {"--shape", "--model", "--m",   "--grid",
+                                         "--samples", "--calls", "--batch"};
+    const size_t count = sizeof valued / sizeof valued[0];
     size_t which = 0;
-    while (which < 6 && strcmp(opt, valued[which]) != 0)
+    while (which < count && strcmp(opt, valued[which]) != 0)
         which++;
-    if (which == 6)
+    if (which == count)
         return 0;
     if (*i + 1 >= argc) {
         cli_usage_error("%s needs a value", opt);
@@ -342,6 +348,7 @@ static int bench_option(bench_cli *b, int argc, char **argv, int *i)
     case 3: b->grid = v; break;
     case 4: b->samples = atoi(v); ok = b->samples > 0; break;
     case 5: b->calls = atoi(v); ok = b->calls > 0; break;
+    case 6: b->batch = atoi(v); ok = b->batch > 0 && b->batch <= BENCH_MAX_BATCH; break;
     }
     if (!ok) {
         cli_usage_error("%s: bad value '%s'", opt, v);
@@ -538,7 +545,9 @@ static int bench_shape(bench_cli *b, w8a8_context *ctx, const long long shape[3]
 {
     w8a8_problem p;
     cli_problem_make(&p, shape[0], shape[1], shape[2], &b->spec);
-    w8a8_bench_options o = {.samples = b->samples, .verify = b->verify, .graph = b->graph};
+    /* --graph: peers.py's replays of 20 calls unless --batch says otherwise */
+    w8a8_bench_options o = {.samples = b->samples, .verify = b->verify, .graph = b->graph,
+                            .batch = b->batch ? b->batch : b->graph ? BENCH_GRAPH_BATCH : 0};
     w8a8_bench_result ours;
     w8a8_status st = w8a8_bench_time(ctx, &p, NULL, NULL, &o, &ours);
     double theirs = st == W8A8_NO_DEVICE ? -1.0 : bench_cublaslt(b, ctx, &p, &o);
