@@ -1243,11 +1243,13 @@ W8A8_API void w8a8_tune_report_free(w8a8_tune_report *report);
  * The timing harness of the tuner, for any launcher: buffers for `problem` rotated so that
  * they total at least rotate_l2_factor × L2, filled with random data (never zeros), a warm-up,
  * then `samples` CUDA-event samples of a batch of launches each (`batch` launches, or as many
- * as last about min_batch_us), median and spread. With `graph`, the batch is captured once into a CUDA graph
- * and each sample replays it (what an engine that captures graphs sees, and how
- * shared/bench/peers.py times torch); the launcher must then be capturable (no synchronizing,
- * no allocation): the dispatched kernel is, once its key is planned (done first).
+ * as last about min_batch_us), median and spread. With `graph`, the batch is captured once
+ * into a CUDA graph and each sample replays it (what an engine that captures graphs sees, and
+ * how shared/bench/peers.py times torch, 20 calls a replay); the launcher must then be
+ * capturable (no synchronizing, no allocation): the dispatched kernel is, once its key is
+ * planned (done first).
  */
+#define W8A8_BENCH_MAX_BATCH 1000 /* w8a8_bench_options.batch's bound */
 typedef struct w8a8_bench_options {
     int samples;             /* default 20 */
     double min_batch_us;     /* default 1000 */
@@ -1255,9 +1257,10 @@ typedef struct w8a8_bench_options {
     size_t workspace_bytes;  /* device scratch handed to the launcher (default 0) */
     int verify;              /* first compare the launcher's output with the reference */
     int graph;               /* 1: time replays of a CUDA graph of the batch (default 0) */
-    int batch;               /* launches per sample, 1…1000; default 0: as many as take about
-                                min_batch_us. A long kernel then runs in short bursts, at
-                                clocks a longer run (peers.py replays 20 calls) does not hold */
+    int batch;               /* launches per sample, 1…W8A8_BENCH_MAX_BATCH; default 0: as
+                                many as take about min_batch_us. A long kernel then runs in
+                                short bursts, at clocks that a longer run (peers.py replays
+                                20 calls) does not hold */
 } w8a8_bench_options;
 
 typedef struct w8a8_bench_result {

@@ -224,8 +224,9 @@ static void cubin_key(const char *prologue, const char *template_name, const jit
 }
 
 /* The error lines of an NVRTC log ("…: error: …", each with the source line and caret that
- * follow it), joined into out (at most size bytes, cut at a line). A failed compile's message leads with them: warnings earlier in the source
- * can fill the part of the log the message has room for. */
+ * follow it), joined into out (at most size bytes, cut at a line). A failed compile's message
+ * leads with them: warnings earlier in the source can fill the part of the log the message
+ * has room for. */
 static void log_errors(const char *log, char *out, size_t size)
 {
     size_t used = 0;

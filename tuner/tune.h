@@ -89,7 +89,7 @@ typedef struct timing_result {
  * batches rotating through the sets: launched from the host each time, or (graph) captured
  * once into a CUDA graph and replayed, as a serving engine that captures graphs runs them
  * (host_us is then the replay call's host time per launch). */
-#define TIMING_MAX_BATCH 1000
+#define TIMING_MAX_BATCH W8A8_BENCH_MAX_BATCH
 w8a8_status timing_measure(w8a8_context *ctx, timing_buffers *b, timing_launch_fn launch,
                            void *user, int samples, double min_batch_us, int batch, bool graph,
                            timing_result *r);

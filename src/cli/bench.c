@@ -204,7 +204,6 @@ static int lt_launch(void *user, const w8a8_problem *p, const w8a8_tensors *t, v
 #define BENCH_DEFAULT_CALLS 20000
 
 #define BENCH_GRID_NAMES "llama3|small|dsv3|decode" /* bench_grids below */
-#define BENCH_MAX_BATCH 1000  /* w8a8_bench_options.batch's bound */
 #define BENCH_GRAPH_BATCH 20  /* calls a replay with --graph: peers.py's timed_us (inner) */
 
 typedef struct bench_cli {
@@ -326,7 +325,7 @@ static int bench_option(bench_cli *b, int argc, char **argv, int *i)
             *fields[f] = true;
             return 1;
         }
-    static const char *const valued[] = {"--shape", "--model", "--m",   "--grid",
+    static const char *const valued[] = {"--shape",   "--model", "--m",    "--grid",
                                          "--samples", "--calls", "--batch"};
     const size_t count = sizeof valued / sizeof valued[0];
     size_t which = 0;
@@ -348,7 +347,7 @@ static int bench_option(bench_cli *b, int argc, char **argv, int *i)
     case 3: b->grid = v; break;
     case 4: b->samples = atoi(v); ok = b->samples > 0; break;
     case 5: b->calls = atoi(v); ok = b->calls > 0; break;
-    case 6: b->batch = atoi(v); ok = b->batch > 0 && b->batch <= BENCH_MAX_BATCH; break;
+    case 6: b->batch = atoi(v); ok = b->batch > 0 && b->batch <= W8A8_BENCH_MAX_BATCH; break;
     }
     if (!ok) {
         cli_usage_error("%s: bad value '%s'", opt, v);
