@@ -36,12 +36,18 @@ static w8a8_status launch_dispatched(w8a8_context *ctx, void *user, const w8a8_p
     return w8a8_scaled_mm(ctx, problem, tensors, (void *)stream);
 }
 
-static w8a8_status bench_check(w8a8_context *ctx, const w8a8_problem *problem, const void *out)
+/* The arguments every entry point takes (options: w8a8_bench_time's, else NULL), then the
+ * device: a bad argument is refused without one. */
+static w8a8_status bench_check(w8a8_context *ctx, const w8a8_problem *problem, const void *out,
+                               const w8a8_bench_options *options)
 {
     if (!ctx)
         return errorf(NULL, W8A8_INVALID, "ctx is NULL");
     if (!problem || !out)
         return errorf(ctx, W8A8_INVALID, "%s is NULL", problem ? "the OUT result" : "problem");
+    if (options && (options->batch < 0 || options->batch > TIMING_MAX_BATCH))
+        return errorf(ctx, W8A8_INVALID, "options.batch: %d (0, or 1…%d launches a sample)",
+                      options->batch, TIMING_MAX_BATCH);
     error_clear(ctx);
     w8a8_status st = validate_problem(ctx, problem);
     if (st == W8A8_OK)
@@ -63,10 +69,7 @@ w8a8_status w8a8_bench_time(w8a8_context *ctx, const w8a8_problem *problem,
 {
     w8a8_bench_options defaults = {0};
     const w8a8_bench_options *o = options ? options : &defaults;
-    if (ctx && (o->batch < 0 || o->batch > TIMING_MAX_BATCH))
-        return errorf(ctx, W8A8_INVALID, "options.batch: %d (0, or 1…%d launches a sample)",
-                      o->batch, TIMING_MAX_BATCH);
-    w8a8_status st = bench_check(ctx, problem, result);
+    w8a8_status st = bench_check(ctx, problem, result, o);
     if (st != W8A8_OK)
         return st;
     memset(result, 0, sizeof *result);
@@ -232,7 +235,7 @@ static w8a8_status host_measure(w8a8_context *ctx, const w8a8_problem *problem, 
 w8a8_status w8a8_bench_host_overhead(w8a8_context *ctx, const w8a8_problem *problem, int calls,
                                      double *us_per_call, double *min_us_per_call)
 {
-    w8a8_status st = bench_check(ctx, problem, us_per_call);
+    w8a8_status st = bench_check(ctx, problem, us_per_call, NULL);
     double min_us = 0.0;
     if (st == W8A8_OK)
         st = host_measure(ctx, problem, calls, us_per_call, &min_us, NULL);
@@ -244,7 +247,7 @@ w8a8_status w8a8_bench_host_overhead(w8a8_context *ctx, const w8a8_problem *prob
 w8a8_status w8a8_bench_launch_floor(w8a8_context *ctx, const w8a8_problem *problem, int calls,
                                     w8a8_launch_floor *result)
 {
-    w8a8_status st = bench_check(ctx, problem, result);
+    w8a8_status st = bench_check(ctx, problem, result, NULL);
     if (st != W8A8_OK)
         return st;
     memset(result, 0, sizeof *result);

@@ -496,19 +496,19 @@ static w8a8_status timed_batch(w8a8_context *ctx, timing_buffers *b, timing_laun
     return W8A8_OK;
 }
 
-/* A warm-up (first-launch costs), then a probe whose time sizes the batch: about
- * min_batch_us of GPU time, 1…TIMING_MAX_BATCH launches. */
+/* A warm-up (first-launch costs), then the batch: `fixed` launches when > 0, else sized by a
+ * probe to about min_batch_us of GPU time; 1…TIMING_MAX_BATCH launches either way. */
 static w8a8_status size_batch(w8a8_context *ctx, timing_buffers *b, timing_launch_fn launch,
-                              void *user, double min_batch_us, int *batch)
+                              void *user, double min_batch_us, int fixed, int *batch)
 {
     double gpu = 0, host = 0;
     w8a8_status st = timed_batch(ctx, b, launch, user, NULL, TIMING_WARMUP_LAUNCHES, &gpu, &host);
-    if (st == W8A8_OK)
+    if (st == W8A8_OK && fixed <= 0)
         st = timed_batch(ctx, b, launch, user, NULL, TIMING_PROBE_LAUNCHES, &gpu, &host);
     if (st != W8A8_OK)
         return st;
     double want = min_batch_us > 0 ? min_batch_us : 1000.0;
-    int n = gpu > 0 ? (int)ceil(want / gpu) : TIMING_MAX_BATCH;
+    int n = fixed > 0 ? fixed : gpu > 0 ? (int)ceil(want / gpu) : TIMING_MAX_BATCH;
     *batch = n < 1 ? 1 : n > TIMING_MAX_BATCH ? TIMING_MAX_BATCH : n;
     return W8A8_OK;
 }
@@ -549,15 +549,7 @@ w8a8_status timing_measure(w8a8_context *ctx, timing_buffers *b, timing_launch_f
     r->median_us = r->spread_us = r->min_us = -1.0;
     if (samples < 1)
         samples = 1;
-    w8a8_status st = W8A8_OK;
-    if (batch > 0) { /* fixed: the warm-up only */
-        double unused_gpu, unused_host;
-        batch = batch < TIMING_MAX_BATCH ? batch : TIMING_MAX_BATCH;
-        st = timed_batch(ctx, b, launch, user, NULL, TIMING_WARMUP_LAUNCHES, &unused_gpu,
-                         &unused_host);
-    } else {
-        st = size_batch(ctx, b, launch, user, min_batch_us, &batch);
-    }
+    w8a8_status st = size_batch(ctx, b, launch, user, min_batch_us, batch, &batch);
     if (st != W8A8_OK)
         return st;
     CUgraphExec exec = NULL;
