@@ -1258,9 +1258,9 @@ typedef struct w8a8_bench_options {
     int verify;              /* first compare the launcher's output with the reference */
     int graph;               /* 1: time replays of a CUDA graph of the batch (default 0) */
     int batch;               /* launches per sample, 1…W8A8_BENCH_MAX_BATCH; default 0: as
-                                many as take about min_batch_us. A long kernel then runs in
-                                short bursts, at clocks that a longer run (peers.py replays
-                                20 calls) does not hold */
+                                many as take about min_batch_us, and with graph at least 20
+                                (peers.py's replay). Without graph a long kernel then runs
+                                in short bursts, at clocks that a longer run does not hold */
 } w8a8_bench_options;
 
 typedef struct w8a8_bench_result {

@@ -87,6 +87,7 @@ local ALIGN_SLACK = 1024        -- the kernel aligns its dynamic shared memory t
 local REG_OVERHEAD = 40         -- registers a consumer needs beside its accumulators
 local BLOCK_SCALE_REGS = 16     -- promoted accumulation: the sa/sb values of a K block
 local OVERLAP_OVERHEAD = 32     -- overlap >= 1: registers beside the three sets (+8 per 64 rows)
+local WAVE_OVERHEAD = 16        -- wave = 1: registers beside the main set and one sub-tile's
 local CONSUMER_REGS = { 255, 232 } -- per consumer count: no setmaxnreg / setmaxnreg.inc 232
 
 local gemm = gemm -- scripts/lib/gemm.lua
@@ -218,10 +219,11 @@ local function consumer_regs(c, problem, wave, overlap)
     local wg_m = rows_per_consumer(c)
     local acc = (wg_m // 64) * c.block_n // 2
     if wave == 1 then
-        -- the main set and one 64-row sub-tile's temporary set: measured (NVRTC, CUDA 13)
-        -- 256x112 and 256x96 of two consumers and one-consumer 128x128 compile clean; 256x128
-        -- of two consumers spills 24 bytes, one-consumer 128x160 248
-        return acc + c.block_n // 2 + REG_OVERHEAD + BLOCK_SCALE_REGS
+        -- the main set and one 64-row sub-tile's temporary set: measured (NVRTC, CUDA 13.0,
+        -- block scales) 256x96..256x144 of two consumers and one-consumer 128x128 compile
+        -- clean with epilogue 1 or 2 (256x128 epilogue 0 spills 20 bytes: the tuner's compile
+        -- rejects it); one-consumer 128x160 spills
+        return acc + c.block_n // 2 + WAVE_OVERHEAD
     elseif is_promoted(problem) and overlap >= 1 then
         -- two temporary sets beside the main one; what else the consumer keeps was measured
         -- (NVRTC, CUDA 13): 3 x 64 accumulators of a 64-row consumer compile clean; 3 x 72,

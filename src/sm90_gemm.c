@@ -41,6 +41,11 @@
  * those); 128x144 (3 x 72), one-consumer 64x144 and ping-pong 128x64 (3 x 64, 128 rows)
  * spill. */
 #define SM90_OVERLAP_OVERHEAD 32
+/* wave=1: what a consumer needs beside its main set and one 64-row sub-tile's temporary set.
+ * Measured with NVRTC (CUDA 13.0), block scales: two 128-row consumers of 256x128 and 256x144
+ * compile clean with epilogue 1 or 2 (256x128 epilogue 0 spills: the compile rejects it);
+ * one-consumer 128x160 spills. */
+#define SM90_WAVE_OVERHEAD 16
 #define SM90_REGS_ONE_CONSUMER 255
 #define SM90_REGS_TWO_CONSUMERS 232
 #define SM90_TMA_BOX_MAX 256
@@ -315,9 +320,11 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
     if (sm90_promoted(problem) && c->overlap) {
         accumulators *= 3; /* the main set and two temporary ones */
         overhead = SM90_OVERLAP_OVERHEAD + 8 * (wg_m / 64); /* + the scales of its two K blocks */
+    } else if (sm90_promoted(problem) && c->wave) {
+        accumulators += c->block_n / 2; /* the main set and one 64-row sub-tile's temporary */
+        overhead = SM90_WAVE_OVERHEAD;
     } else if (sm90_promoted(problem)) {
-        /* the main set and a temporary one (wave: of one 64-row sub-tile) */
-        accumulators += c->wave ? c->block_n / 2 : accumulators;
+        accumulators *= 2; /* the main set and a temporary one */
         overhead += SM90_BLOCK_SCALE_REGS;
     }
     int cap = c->consumers == 2 ? SM90_REGS_TWO_CONSUMERS : SM90_REGS_ONE_CONSUMER;

@@ -302,6 +302,17 @@ START_TEST(test_bench_time_graph)
     st = w8a8_bench_time(ctx, &p, NULL, NULL, &o, &fixed);
     ck_assert_msg(st == W8A8_OK, "%s", w8a8_errmsg(ctx));
     ck_assert_int_eq(fixed.batch, 3);
+    /* sized by time: 1 us of GPU time is one launch, but a replayed graph holds at least
+     * peers.py's 20 (the tuner's final pass: winners timed in the bursts they are compared in) */
+    o.batch = 0;
+    o.min_batch_us = 1.0;
+    st = w8a8_bench_time(ctx, &p, NULL, NULL, &o, &fixed);
+    ck_assert_msg(st == W8A8_OK, "%s", w8a8_errmsg(ctx));
+    ck_assert_int_lt(fixed.batch, 20);
+    o.graph = 1;
+    st = w8a8_bench_time(ctx, &p, NULL, NULL, &o, &fixed);
+    ck_assert_msg(st == W8A8_OK, "%s", w8a8_errmsg(ctx));
+    ck_assert_int_eq(fixed.batch, 20);
     printf("bench 100x512x1024 as a graph: %.2f us, batch %d, host %.3f us per launch\n",
            r.median_us, r.batch, r.host_us);
 }

@@ -497,9 +497,10 @@ static w8a8_status timed_batch(w8a8_context *ctx, timing_buffers *b, timing_laun
 }
 
 /* A warm-up (first-launch costs), then the batch: `fixed` launches when > 0, else sized by a
- * probe to about min_batch_us of GPU time; 1…TIMING_MAX_BATCH launches either way. */
+ * probe to about min_batch_us of GPU time, and for a graph at least TIMING_GRAPH_MIN_BATCH
+ * launches; 1…TIMING_MAX_BATCH launches either way. */
 static w8a8_status size_batch(w8a8_context *ctx, timing_buffers *b, timing_launch_fn launch,
-                              void *user, double min_batch_us, int fixed, int *batch)
+                              void *user, double min_batch_us, int fixed, bool graph, int *batch)
 {
     double gpu = 0, host = 0;
     w8a8_status st = timed_batch(ctx, b, launch, user, NULL, TIMING_WARMUP_LAUNCHES, &gpu, &host);
@@ -509,6 +510,8 @@ static w8a8_status size_batch(w8a8_context *ctx, timing_buffers *b, timing_launc
         return st;
     double want = min_batch_us > 0 ? min_batch_us : 1000.0;
     int n = fixed > 0 ? fixed : gpu > 0 ? (int)ceil(want / gpu) : TIMING_MAX_BATCH;
+    if (fixed <= 0 && graph && n < TIMING_GRAPH_MIN_BATCH)
+        n = TIMING_GRAPH_MIN_BATCH;
     *batch = n < 1 ? 1 : n > TIMING_MAX_BATCH ? TIMING_MAX_BATCH : n;
     return W8A8_OK;
 }
@@ -549,7 +552,7 @@ w8a8_status timing_measure(w8a8_context *ctx, timing_buffers *b, timing_launch_f
     r->median_us = r->spread_us = r->min_us = -1.0;
     if (samples < 1)
         samples = 1;
-    w8a8_status st = size_batch(ctx, b, launch, user, min_batch_us, batch, &batch);
+    w8a8_status st = size_batch(ctx, b, launch, user, min_batch_us, batch, graph, &batch);
     if (st != W8A8_OK)
         return st;
     CUgraphExec exec = NULL;
