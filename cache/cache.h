@@ -128,7 +128,7 @@ w8a8_status cache_put_untuned(w8a8_context *ctx, const cache_key *key, int64_t m
 
 /* Schema version written by this build (PRAGMA user_version) and the application_id that
  * marks our files ("W8A8" in ASCII). */
-#define CACHE_SCHEMA_VERSION 3
+#define CACHE_SCHEMA_VERSION 4
 #define CACHE_APPLICATION_ID 0x57384138
 
 /* "exact", "product", "arch", "bucket", "miss". Static storage. */

@@ -43,16 +43,21 @@
     "NOT EXISTS (SELECT 1 FROM measurements h WHERE h.problem_id = " M ".problem_id"          \
     " AND h.family = " M ".family AND h.config = " M ".config AND h.status = 'hung'"          \
     " AND h.template_hash = " M ".template_hash)"
-/* A config counts by its best-sampled rows only: a row with fewer samples than another verified
- * "ok" row of the same config on the key is superseded. The tuner's quick pass (a few samples)
- * then gives way to its final pass (30 a round) for the finalists: on an H200 a quick-pass
- * median 20 % under the same config's final ones made a config the winner of 16×10240×8192
- * that ran 1.2× the runner-up's time in every later measurement (session 25, D1). Rows of
- * equal samples (the final pass's rounds, or two runs) compete by median. */
+/* Only a key's well-sampled rows compete: a row with fewer than half the samples of another
+ * verified "ok" row of the key (of a config that never hung there) gives way. The tuner's quick
+ * pass (a few samples, short bursts of launches) thus gives way to its final pass (10 a round,
+ * graph replays of at least 20 calls) for every config of the key, not only for the
+ * finalists: a config measured only in the quick pass is not compared with final rounds
+ * taken another way. On an H200 a quick-pass median 20 % under the same config's final ones
+ * made a config the winner of 16x10240x8192 that ran 1.2x the runner-up's time in every later
+ * measurement (session 25, D1); with 20-call final replays, every finalist of
+ * 512x8192x28672 block ran 212-217 us and a config seen only in the quick pass won at its
+ * 186.6 us (session 44, D1). Half, so that a finalist the budget left one round short still
+ * counts. */
 #define CACHE_MOST_SAMPLED(M)                                                                 \
     "NOT EXISTS (SELECT 1 FROM measurements s WHERE s.problem_id = " M ".problem_id"          \
-    " AND s.family = " M ".family AND s.config = " M ".config AND s.status = 'ok'"            \
-    " AND s.verified = 1 AND s.samples > " M ".samples)"
+    " AND s.status = 'ok' AND s.verified = 1 AND s.samples > 2 * " M ".samples"              \
+    " AND " CACHE_NEVER_HUNG("s") ")"
 #define CACHE_WINNER_ORDER "median_us, spread_us, family, config, timestamp, id"
 
 /* WHERE terms matching a key bound with cache_bind_key at ?1: the device (devices D), the

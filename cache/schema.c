@@ -9,8 +9,9 @@
  *
  * Versions (PRAGMA user_version): 1 = first release (no template_hash, no untuned table);
  * 2 = adds them, and a partial index that makes the winner of a key a short scan;
- * 3 = current: the problem key gains `accum` ('fast' or 'promoted', w8a8_accum; every older
- * row is 'fast', which is what it measured). A new database is created at version 1 and
+ * 3 = the problem key gains `accum` ('fast' or 'promoted', w8a8_accum; every older row is
+ * 'fast', which is what it measured); 4 = current: the winners view's rule for rows of few
+ * samples (cache_impl.h, CACHE_MOST_SAMPLED). A new database is created at version 1 and
  * migrated, so the migration path runs every time a database is made. application_id marks our files; a file without it is
  * foreign and never written.
  *
@@ -88,6 +89,10 @@ static const char *const migrations[] = {
     "INSERT INTO problems_v3 SELECT *, 'fast' FROM problems;"
     "DROP TABLE problems;"
     "ALTER TABLE problems_v3 RENAME TO problems;",
+    /* 3 → 4: no table changes; the winners view is made again (as after every migration)
+     * with the rule that a row with fewer than half the samples of the key's best-sampled
+     * one gives way (CACHE_MOST_SAMPLED; before, only to rows of its own config). */
+    "SELECT 1;",
 };
 _Static_assert(sizeof migrations / sizeof migrations[0] == CACHE_SCHEMA_VERSION - 1,
                "one migration per schema version");
