@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Ship D2's tuned rows where they ran >= 1.02x the shipped row in both A B B A pairs
-(d2/tune/table.txt): each key's winner in D2's tuned database (d2/tune/tuned.sql.gz, imported
-with `w8a8 cache import`, exported with --winners), merged by bench/merge_rows.py's ship()
-into the cache/h200-*.sql file that holds the key.
+"""Ship a call's tuned rows where they ran >= 1.02x the shipped row in both A B B A pairs
+(DIR/tune/table.txt): each key's winner in the call's tuned database (DIR/tune/tuned.sql.gz,
+imported with `w8a8 cache import`, exported with --winners), merged by bench/merge_rows.py's
+ship() into the cache/h200-*.sql file that holds the key.
 
-    python3 bench/results-2026-11-29-s44/ship_tuned.py [W8A8]   (from the repository root;
-    W8A8 the command, default build/ci/w8a8)
+    python3 bench/results-2026-11-29-s44/ship_tuned.py d2|d3 [W8A8]   (from the repository
+    root; W8A8 the command, default build/ci/w8a8)
 """
 import glob
 import gzip
@@ -21,9 +21,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 MIN_SPEED = 1.02
 
 
-def faster_keys():
+def faster_keys(call):
     keys = set()
-    for line in open(os.path.join(HERE, "d2", "tune", "table.txt")):
+    for line in open(os.path.join(HERE, call, "tune", "table.txt")):
         p = line.split()
         if len(p) >= 11 and p[0].isdigit() and p[3] == "ship":
             r1, r2 = float(p[9]), float(p[10])
@@ -33,11 +33,14 @@ def faster_keys():
 
 
 def main():
-    w8a8 = sys.argv[1] if len(sys.argv) > 1 else "build/ci/w8a8"
-    keys = faster_keys()
+    if len(sys.argv) < 2 or sys.argv[1] not in ("d2", "d3"):
+        raise SystemExit(__doc__)
+    call = sys.argv[1]
+    w8a8 = sys.argv[2] if len(sys.argv) > 2 else "build/ci/w8a8"
+    keys = faster_keys(call)
     with tempfile.TemporaryDirectory() as tmp:
         sql = os.path.join(tmp, "tuned.sql")
-        with gzip.open(os.path.join(HERE, "d2", "tune", "tuned.sql.gz"), "rt") as f, \
+        with gzip.open(os.path.join(HERE, call, "tune", "tuned.sql.gz"), "rt") as f, \
                 open(sql, "w") as out:
             out.write(f.read())
         env = dict(os.environ, W8A8_CACHE_DB=os.path.join(tmp, "t.db"), W8A8_CACHE_PATH=tmp)
