@@ -225,9 +225,9 @@ local function consumer_regs(c, problem, wave, overlap)
     local acc = (wg_m // 64) * c.block_n // 2
     if wave == 1 then
         -- the main set and one 64-row sub-tile's temporary set: measured (NVRTC, CUDA 13.0,
-        -- block scales) 256x96..256x144 of two consumers and one-consumer 128x128 compile
-        -- clean with epilogue 1 or 2 (256x128 epilogue 0 spills 20 bytes: the tuner's compile
-        -- rejects it); one-consumer 128x160 spills
+        -- block scales, two consumers) 256x128 compiles clean with epilogue 1 or 2 (0 spills
+        -- 20 bytes), 256x144 clean with specialize 0 and 16 bytes of spills with 1 (the
+        -- tuner's compile rejects configs that spill); one-consumer 128x160 spilled
         return acc + c.block_n // 2 + WAVE_OVERHEAD
     elseif is_promoted(problem) and overlap >= 1 then
         -- two temporary sets beside the main one; what else the consumer keeps was measured
