@@ -122,8 +122,9 @@ local SPLIT_MAX_M = 128
 -- session 44 (256x112 tiles, sessions 23 and 31); then the shipped rows of 26 block-scaled
 -- keys (DeepSeek-V3 at M = 512..4096, two Llama keys) against the same rows with 256x128 or
 -- 256x144 wave tiles, 20-call graph replays in two rounds on an H200
--- (bench/results-2026-11-29-s44/, D1, wave_fit.py): the model's ratio with no factor missed the measured
--- one by -2.7 % (256x128, rms 6 %) and -5.8 % (256x144, rms 11 %) on average; 1.05 fits both
+-- (bench/results-2026-11-29-s44/, D1, wave_fit.py): the model's ratio with no factor missed
+-- the measured one by -2.7 % (256x128, rms 6 %) and -5.8 % (256x144, rms 11 %) on average;
+-- 1.05 fits both
 local WAVE_FACTOR = 1.05
 local STAGGER_MAX_M = 128
 local function prune(name, value, problem, device)
