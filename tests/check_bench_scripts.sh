@@ -321,6 +321,10 @@ if [ -n "$w8a8" ]; then
     "$w8a8" compile --arch sm_90a --space "$tmp/narrow90.lua" --rank 16,8192,8192
   check "grids_beside_peers: usage" 2 'grids_beside_peers.sh OUT' \
     bash "$root/bench/grids_beside_peers.sh"
+  check "closing_call: usage without OUT" 2 'closing_call.sh NAME' \
+    env -u OUT bash "$root/bench/closing_call.sh" dclose
+  check "closing_call: usage without a name" 2 'closing_call.sh NAME' \
+    env OUT="$tmp" bash "$root/bench/closing_call.sh"
   check "narrow_space: a parameter left out" 2 'no values for block_n' \
     "$python" "$root/bench/narrow_space.py" "$root/scripts/sm80_gemm.lua" block_m=128
   check "w8a8 compile --rank names the space: sm80_gemm on Hopper" 0 '"position": 0' \
