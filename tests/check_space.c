@@ -800,8 +800,8 @@ END_TEST
  * accumulation only; 4 and 5 when named, with block scales only for block_n dividing 128 or
  * pingpong) 3 · (rows / 64) · block_n / 2 + 32 + 8 · rows / 64; wave 1 (block scales, or any promoted
  * accumulation when named; overlap 0 and 128 rows a consumer) (rows / 64 + 1) · block_n / 2 + 16
- * (measured, NVRTC 13.0); stagger 1 (promoted accumulation only, at M <= 128 unless named) needs 2 consumers
- * without pingpong; split > 1 needs cluster 1,
+ * (measured, NVRTC 13.0); stagger 1 (promoted accumulation only, at M <= 128 unless named)
+ * needs 2 consumers without pingpong; split > 1 needs cluster 1,
  * no pingpong, at least 2 · split K blocks of 128 and tiles · split ≤ 2 · SMs, and M ≤ 128
  * unless the space is named; tail 2 needs cluster 1, split 1, no pingpong or stagger, 32
  * bytes of barriers, partial sums (consumers · rows · block_n · 4) that fit the ring
