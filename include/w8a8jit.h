@@ -1250,6 +1250,8 @@ W8A8_API void w8a8_tune_report_free(w8a8_tune_report *report);
  * planned (done first).
  */
 #define W8A8_BENCH_MAX_BATCH 1000 /* w8a8_bench_options.batch's bound */
+#define W8A8_BENCH_GRAPH_BATCH 20 /* peers.py's calls a replay: `w8a8 bench --graph`'s batch,
+                                     and the fewest a graph sized by time holds */
 typedef struct w8a8_bench_options {
     int samples;             /* default 20 */
     double min_batch_us;     /* default 1000 */
@@ -1258,8 +1260,8 @@ typedef struct w8a8_bench_options {
     int verify;              /* first compare the launcher's output with the reference */
     int graph;               /* 1: time replays of a CUDA graph of the batch (default 0) */
     int batch;               /* launches per sample, 1…W8A8_BENCH_MAX_BATCH; default 0: as
-                                many as take about min_batch_us, and with graph at least 20
-                                (peers.py's replay). Without graph a long kernel then runs
+                                many as take about min_batch_us, and with graph at least
+                                W8A8_BENCH_GRAPH_BATCH. Without graph a long kernel then runs
                                 in short bursts, at clocks that a longer run does not hold */
 } w8a8_bench_options;
 

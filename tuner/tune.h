@@ -86,17 +86,17 @@ typedef struct timing_result {
 
 /* Warm-up, a probe to size the batch (≈ min_batch_us of GPU time, and with `graph` at least
  * TIMING_GRAPH_MIN_BATCH launches; 1…TIMING_MAX_BATCH launches; `batch` > 0 instead fixes it,
- * without the probe), then `samples` event-timed
- * batches rotating through the sets: launched from the host each time, or (graph) captured
- * once into a CUDA graph and replayed, as a serving engine that captures graphs runs them
- * (host_us is then the replay call's host time per launch). */
+ * without the probe), then `samples` event-timed batches rotating through the sets: launched
+ * from the host each time, or (graph) captured once into a CUDA graph and replayed, as a
+ * serving engine that captures graphs runs them (host_us is then the replay call's host time
+ * per launch). */
 #define TIMING_MAX_BATCH W8A8_BENCH_MAX_BATCH
 /* A replayed graph's fewest launches when sized by time: peers.py's 20-call replay. A long
  * kernel timed in bursts of two (1 ms) ran 744 us where 20-call replays of the same cubin took
  * 837-862 us at 4096x7168x16384 (H200, bench/results-2026-11-29-s43): its clock holds up only
  * in short bursts. The tuner's final pass replays graphs, so its winners are chosen in the
  * bursts they are compared in. */
-#define TIMING_GRAPH_MIN_BATCH 20
+#define TIMING_GRAPH_MIN_BATCH W8A8_BENCH_GRAPH_BATCH
 w8a8_status timing_measure(w8a8_context *ctx, timing_buffers *b, timing_launch_fn launch,
                            void *user, int samples, double min_batch_us, int batch, bool graph,
                            timing_result *r);

@@ -204,7 +204,6 @@ static int lt_launch(void *user, const w8a8_problem *p, const w8a8_tensors *t, v
 #define BENCH_DEFAULT_CALLS 20000
 
 #define BENCH_GRID_NAMES "llama3|small|dsv3|decode" /* bench_grids below */
-#define BENCH_GRAPH_BATCH 20  /* calls a replay with --graph: peers.py's timed_us (inner) */
 
 typedef struct bench_cli {
     cli_problem_spec spec;
@@ -546,7 +545,7 @@ static int bench_shape(bench_cli *b, w8a8_context *ctx, const long long shape[3]
     cli_problem_make(&p, shape[0], shape[1], shape[2], &b->spec);
     /* --graph: peers.py's replays of 20 calls unless --batch says otherwise */
     w8a8_bench_options o = {.samples = b->samples, .verify = b->verify, .graph = b->graph,
-                            .batch = b->batch ? b->batch : b->graph ? BENCH_GRAPH_BATCH : 0};
+                            .batch = b->batch ? b->batch : b->graph ? W8A8_BENCH_GRAPH_BATCH : 0};
     w8a8_bench_result ours;
     w8a8_status st = w8a8_bench_time(ctx, &p, NULL, NULL, &o, &ours);
     double theirs = st == W8A8_NO_DEVICE ? -1.0 : bench_cublaslt(b, ctx, &p, &o);
