@@ -13,12 +13,12 @@ that way on DeepSeek-V3 shapes, one JSON line per provider and shape.
 --quick: only the M = 4096 shapes of N = 4096 / 7168 and 128x4096x7168."""
 import argparse
 import json
-import math
 
 import torch
 from torch.profiler import ProfilerActivity, profile
 
 import w8a8jit
+from block_calls import block_inputs, device_us
 
 SHAPES = [(4096, 2112, 7168), (4096, 24576, 1536), (4096, 32768, 512), (4096, 7168, 16384),
           (4096, 4096, 7168), (4096, 7168, 2048), (2048, 7168, 16384), (1024, 4096, 7168),
@@ -44,9 +44,7 @@ def kineto_us(fn, flush, samples):
     for evt in prof.key_averages():
         if any(s in evt.key for s in SKIP):
             continue
-        t = getattr(evt, "device_time_total", None)
-        if t is None:
-            t = getattr(evt, "cuda_time_total", 0.0)
+        t = device_us(evt)
         if t > 0:
             total += t
             names.append(evt.key[:60])
@@ -59,25 +57,17 @@ def main():
     ap.add_argument("--samples", type=int, default=30)
     ap.add_argument("--quick", action="store_true")
     args = ap.parse_args()
-    dev = "cuda"
     flush = None
     if args.flush_gb > 0:
-        flush = torch.empty(int(args.flush_gb * 2**30) // 4, dtype=torch.int32, device=dev)
+        flush = torch.empty(int(args.flush_gb * 2**30) // 4, dtype=torch.int32, device="cuda")
     method = ("kineto after %g GB memset" % args.flush_gb if flush is not None
               else "kineto, back to back")
-    fp8 = torch.float8_e4m3fn
     shapes = SHAPES
     if args.quick:
         shapes = [s for s in SHAPES if s in ((4096, 4096, 7168), (4096, 7168, 16384),
                                              (4096, 7168, 2048), (128, 4096, 7168))]
     for m, n, k in shapes:
-        kb, nb = math.ceil(k / 128), math.ceil(n / 128)
-        x = torch.randn(m, k, device=dev).to(fp8)
-        w = torch.randn(n, k, device=dev).to(fp8)
-        # torch's block convention (peers.py): sa (M, K/128) and sw (K/128, N/128), both
-        # column-major; ours takes the same tensors
-        sa = (torch.rand(kb, m, device=dev) + 0.5).t()
-        sw = (torch.rand(nb, kb, device=dev) + 0.5).t()
+        (x, w, sa, sw), = block_inputs(m, n, k, 1)
         cases = {"w8a8jit": lambda: w8a8jit.scaled_mm(x, w.t(), sa, sw, torch.bfloat16)}
         if n % 128 == 0 and k % 128 == 0:
             cases["torch.block"] = lambda: torch._scaled_mm(x, w.t(), scale_a=sa, scale_b=sw,
