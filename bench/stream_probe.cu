@@ -9,7 +9,8 @@
  *             128 bytes (SWIZZLE_128B, as sm90_gemm's weight tiles), `kboxes` boxes along K per
  *             stage, `stages` stages; a consumer warp frees each stage once it lands. Tiles of
  *             `rows` rows go to CTAs round-robin (order 0, our tile scheduler) or in one
- *             contiguous band a CTA (order 1); rotate = 1 starts tile t at K block t mod blocks;
+ *             contiguous band a CTA (order 1); split = K parts a tile (work items (tile,
+ *             part), a tile's parts consecutive); rotate = 1 starts tile t at K block t mod blocks;
  *             hint = 1 adds an L2 evict-first policy (our weights' hint); promo = the tensor
  *             map's L2 promotion (256 bytes, ours; 128; 0 none)
  *   bulk      persistent CTAs, 1-D cp.async.bulk of contiguous chunks, each CTA a contiguous
@@ -42,7 +43,7 @@
 enum { MAX_STAGES = 32, BUFS = 4, BURST = 20, BURSTS = 5 };
 
 struct tma_args {
-    int rows, kboxes, stages, order, rotate, hint;
+    int rows, kboxes, stages, order, rotate, hint, split;
     int tiles, kblocks;
 };
 
@@ -118,18 +119,22 @@ __global__ void __launch_bounds__(64) tma_read(const __grid_constant__ CUtensorM
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
     __syncthreads();
-    int first = blockIdx.x, step = gridDim.x, last = a.tiles;
-    if (a.order == 1) { /* a contiguous band of tiles a CTA */
-        first = (int)((long)a.tiles * blockIdx.x / gridDim.x);
-        last = (int)((long)a.tiles * (blockIdx.x + 1) / gridDim.x);
+    /* work items: (tile, K part), a tile's parts consecutive */
+    const int items = a.tiles * a.split;
+    int first = blockIdx.x, step = gridDim.x, last = items;
+    if (a.order == 1) { /* a contiguous band of items a CTA */
+        first = (int)((long)items * blockIdx.x / gridDim.x);
+        last = (int)((long)items * (blockIdx.x + 1) / gridDim.x);
         step = 1;
     }
     int it = 0, acc = 0;
     if (threadIdx.x == 0) {
         uint64_t policy = 0;
         asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
-        for (int t = first; t < last; t += step)
-            for (int kb = 0; kb < a.kblocks; kb++, it++) {
+        for (int i = first; i < last; i += step) {
+            const int t = i / a.split, part = i % a.split;
+            const int kb0 = a.kblocks * part / a.split, kb1 = a.kblocks * (part + 1) / a.split;
+            for (int kb = kb0; kb < kb1; kb++, it++) {
                 int k = a.rotate ? (kb + t) % a.kblocks : kb;
                 int s = it % a.stages;
                 bar_wait(&empty[s], ((it / a.stages) & 1) ^ 1);
@@ -138,9 +143,12 @@ __global__ void __launch_bounds__(64) tma_read(const __grid_constant__ CUtensorM
                     tma_2d(smem + (size_t)s * stage_bytes + (size_t)j * a.rows * 128, &map,
                            (k * a.kboxes + j) * 128, t * a.rows, &full[s], a.hint, policy);
             }
+        }
     } else if (threadIdx.x >= 32) {
-        for (int t = first; t < last; t += step)
-            for (int kb = 0; kb < a.kblocks; kb++, it++) {
+        for (int i = first; i < last; i += step) {
+            const int part = i % a.split;
+            const int kb0 = a.kblocks * part / a.split, kb1 = a.kblocks * (part + 1) / a.split;
+            for (int kb = kb0; kb < kb1; kb++, it++) {
                 int s = it % a.stages;
                 bar_wait(&full[s], (it / a.stages) & 1);
                 acc += smem[(size_t)s * stage_bytes + threadIdx.x];
@@ -148,6 +156,7 @@ __global__ void __launch_bounds__(64) tma_read(const __grid_constant__ CUtensorM
                 if (threadIdx.x == 32)
                     bar_arrive(&empty[s]);
             }
+        }
         if (acc == 0x7fffffff)
             *sink = acc;
     }
@@ -290,28 +299,31 @@ static void probe_shape(long n, long k, uint8_t **buf)
     }
     /* tma: the weight tiles of sm90_gemm's swap-AB configs and variations on them */
     CUtensorMap maps[BUFS];
-    struct {
-        int rows, kboxes, stages, order, rotate, hint, promo;
-    } v[] = {
-        {64, 1, 16, 0, 0, 1, 256},  /* ours: 16x57344x8192's row (64 rows, 16 stages, evict-first) */
-        {64, 1, 16, 0, 0, 0, 256},  /* without the hint */
-        {64, 1, 24, 0, 0, 1, 256},  /* deeper */
-        {64, 1, 16, 1, 0, 1, 256},  /* a band of tiles a CTA */
-        {64, 1, 16, 0, 1, 1, 256},  /* K rotated by tile */
-        {64, 2, 8, 0, 0, 1, 256},   /* 256 bytes of a row a stage */
-        {64, 4, 4, 0, 0, 1, 256},   /* 512 bytes */
-        {128, 1, 8, 0, 0, 1, 256},  /* 128 rows */
-        {256, 1, 6, 0, 0, 1, 256},  /* cuBLASLt's 256x16 tile: 256 rows, 6 stages */
-        {256, 1, 6, 0, 0, 0, 256},  /* without the hint */
-        {256, 1, 6, 1, 0, 1, 256},  /* a band a CTA */
-        {16, 4, 24, 0, 0, 1, 256},  /* 16 rows, 512 bytes a stage */
-        {32, 2, 24, 0, 0, 1, 256},  /* 32 rows, 256 bytes */
-        {64, 1, 16, 1, 1, 1, 256},  /* band and rotation */
-        {64, 1, 16, 0, 0, 1, 0},    /* no L2 promotion */
-        {64, 1, 16, 0, 0, 1, 128},  /* 128-byte promotion */
-        {256, 1, 6, 0, 0, 1, 0},    /* cuBLASLt's tile, no promotion */
-    };
-    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+    struct variant {
+        int rows, kboxes, stages, order, rotate, hint, promo, split;
+    } v[160];
+    int nv = 0;
+    /* the swap-AB weight tiles (rows x 128 bytes a stage, ring ~192 KB) in both orders, with
+     * split-K into 1, 2, 4 parts; then wider stages */
+    const int rows_list[] = {64, 128, 256};
+    for (int r = 0; r < 3; r++)
+        for (int order = 0; order < 2; order++)
+            for (int split = 1; split <= 4; split *= 2) {
+                int stages = 196608 / (rows_list[r] * 128);
+                v[nv++] = (variant){rows_list[r], 1, stages > 24 ? 24 : stages, order, 0, 1, 256,
+                                    split};
+            }
+    for (int r = 0; r < 2; r++)
+        for (int kb = 2; kb <= 4; kb *= 2)
+            for (int order = 0; order < 2; order++) {
+                int stages = 196608 / (rows_list[r] * 128 * kb);
+                v[nv++] = (variant){rows_list[r], kb, stages, order, 0, 1, 256, 1};
+            }
+    v[nv++] = (variant){64, 1, 16, 0, 0, 1, 256, 1}; /* ours at 16x57344x8192 */
+    v[nv++] = (variant){256, 1, 6, 1, 0, 0, 256, 1}; /* band without the hint */
+    v[nv++] = (variant){256, 1, 4, 1, 0, 1, 256, 1}; /* band, 4 stages */
+    v[nv++] = (variant){256, 1, 3, 1, 0, 1, 256, 1}; /* band, 3 stages */
+    for (int i = 0; i < nv; i++) {
         if (n % v[i].rows || k % (128 * v[i].kboxes))
             continue;
         for (int b = 0; b < BUFS; b++) {
@@ -330,18 +342,18 @@ static void probe_shape(long n, long k, uint8_t **buf)
                 exit(1);
             }
         }
-        tma_args a = {v[i].rows,  v[i].kboxes, v[i].stages, v[i].order,
-                      v[i].rotate, v[i].hint,  (int)(n / v[i].rows),
+        tma_args a = {v[i].rows,  v[i].kboxes, v[i].stages, v[i].order, v[i].rotate,
+                      v[i].hint,  v[i].split,  (int)(n / v[i].rows),
                       (int)(k / (128 * v[i].kboxes))};
         size_t smem = (size_t)v[i].stages * v[i].rows * 128 * v[i].kboxes + 1024;
         CHECK(cudaFuncSetAttribute(tma_read, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                    (int)smem));
-        char p[192];
+        char p[224];
         snprintf(p, sizeof p,
                  "\"rows\": %d, \"kboxes\": %d, \"stages\": %d, \"order\": %d, \"rotate\": %d, "
-                 "\"hint\": %d, \"promo\": %d",
+                 "\"hint\": %d, \"promo\": %d, \"split\": %d",
                  v[i].rows, v[i].kboxes, v[i].stages, v[i].order, v[i].rotate, v[i].hint,
-                 v[i].promo);
+                 v[i].promo, v[i].split);
         report("tma", n, k, p, time_it([&](int b) {
                    tma_read<<<sms, 64, smem>>>(maps[b], a, sink);
                }));
