@@ -7,7 +7,7 @@
  * ROW_TILES weight rows and TOKENS = 8 · TOKEN_TILES tokens (grid x: token tiles, fastest, so
  * the CTAs that share weight rows run together and the weights are read from HBM once;
  * grid y: weight-row tiles). Its WARPS warps split K: warp w takes the 128-byte K chunks w,
- * w + WARPS, …, UNROLL chunks in flight per batch, every thread loading two 16-byte pieces of
+ * w + WARPS, …, UNROLL chunks in flight per batch, every thread loading 32 contiguous bytes of
  * each of its rows straight into registers (no shared memory in the main loop). The partial
  * sums of the warps are added in shared memory in a fixed order (warp 0, 1, …): the split is
  * deterministic, bitwise identical run to run, and needs no global workspace, so a launch is
@@ -15,12 +15,11 @@
  *
  * The K permutation: a dot product does not care in which order K is summed, so long as both
  * operands use the same order. Thread (g = lane / 4, t = lane % 4) loads bytes
- * [16t, 16t + 16) and [64 + 16t, 80 + 16t) of a chunk (words 0-3 and 4-7; DEC_PIECE_STEP) for
- * weight rows g and g + 8 and token g; the k32 step s feeds words 2s and 2s + 1 to the A
- * fragment (a0/a2: row g, a1/a3: row g + 8) and to the B fragment (b0/b1: token g). PTX's
- * fragment layouts put A's (row, 4t…4t+3) and (row, 16+4t…16+4t+3) and B's (4t…4t+3, col)
- * and (16+4t…, col) in those registers, so both sides see the same chunk byte (word w, byte i
- * of thread t) at the same k slot, and the 4 steps of the 4 threads cover the 128 bytes once.
+ * [32t, 32t + 32) of a chunk for weight rows g and g + 8 and token g, as 8 words; the k32 step
+ * s feeds words 2s and 2s + 1 to the A fragment (a0/a2: row g, a1/a3: row g + 8) and to the B
+ * fragment (b0/b1: token g). PTX's fragment layouts put A's (row, 4t…4t+3) and (row,
+ * 16+4t…16+4t+3) and B's (4t…4t+3, col) and (16+4t…, col) in those registers, so both sides
+ * see chunk byte 32t + 8s + i at the same k slot, and the 4 steps cover the 128 bytes once.
  *
  * A chunk is one 128-wide K block, so block scales (A 1×128, B 128×128; promoted
  * accumulation) cost one fp32 FMA per accumulator per chunk: the chunk's 4 mmas go into a
@@ -63,12 +62,6 @@
 #define DEC_INT8 (W8A8_A_TYPE == W8A8_T_INT8)
 #define DEC_BLOCK (W8A8_A_SCALE == W8A8_S_BLOCK)
 #define DEC_CHUNK 128 /* K bytes per warp step: one block-scale K block */
-/* A thread's two 16-byte pieces of a chunk row lie 64 bytes apart (bytes [16t, 16t + 16) and
- * [64 + 16t, 80 + 16t)), so each load instruction of a warp reads 64 contiguous bytes of
- * every row, two whole 32-byte sectors. Pieces [32t, 32t + 16) and [32t + 16, 32t + 32), as
- * before session 45, made both instructions fetch half of every sector of the 128 bytes: the
- * L2 sent each sector to the SM twice. */
-#define DEC_PIECE_STEP 64
 #define DEC_ROWS (16 * W8A8_ROW_TILES)
 #define DEC_TOKENS (8 * W8A8_TOKEN_TILES)
 #define DEC_THREADS (32 * W8A8_WARPS)
@@ -154,7 +147,7 @@ struct dec_chunk {
 W8A8_DEVICE void dec_chunk_load(dec_chunk &d, const w8a8_gemm_args &args, long long c,
                                 long long m0, long long n0, int g, int t, w8a8_u64 policy)
 {
-    const long long k = c * DEC_CHUNK + 16 * t; /* piece p at k + DEC_PIECE_STEP · p */
+    const long long k = c * DEC_CHUNK + 32 * t;
     const w8a8_u32x4 zero = {0u, 0u, 0u, 0u};
 #pragma unroll
     for (int r = 0; r < W8A8_ROW_TILES; ++r)
@@ -164,8 +157,8 @@ W8A8_DEVICE void dec_chunk_load(dec_chunk &d, const w8a8_gemm_args &args, long l
             const w8a8_u8 *row = (const w8a8_u8 *)args.b + n * args.ldb + k;
 #pragma unroll
             for (int piece = 0; piece < 2; ++piece)
-                d.w[r][h][piece] = n < args.n && k + DEC_PIECE_STEP * piece < args.k
-                                       ? dec_load_weights(row + DEC_PIECE_STEP * piece, policy)
+                d.w[r][h][piece] = n < args.n && k + 16 * piece < args.k
+                                       ? dec_load_weights(row + 16 * piece, policy)
                                        : zero;
         }
 #pragma unroll
@@ -174,8 +167,8 @@ W8A8_DEVICE void dec_chunk_load(dec_chunk &d, const w8a8_gemm_args &args, long l
         const w8a8_u8 *row = (const w8a8_u8 *)args.a + m * args.lda + k;
 #pragma unroll
         for (int piece = 0; piece < 2; ++piece)
-            d.x[q][piece] = m < args.m && k + DEC_PIECE_STEP * piece < args.k
-                                ? dec_load_tokens(row + DEC_PIECE_STEP * piece)
+            d.x[q][piece] = m < args.m && k + 16 * piece < args.k
+                                ? dec_load_tokens(row + 16 * piece)
                                 : zero;
     }
 #if DEC_BLOCK
