@@ -220,9 +220,8 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
                       "step 16)", c->block_n);
     if (c->stages < 2 || c->stages > SM90_MAX_STAGES)
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: stages %d (2..16)", c->stages);
-    if (c->raster < 0 || c->raster > 3)
-        return errorf(ctx, W8A8_INVALID,
-                      "sm90_gemm config: raster must be 0 or 1 (2, 3: the same in bands)");
+    if (c->raster != 0 && c->raster != 1)
+        return errorf(ctx, W8A8_INVALID, "sm90_gemm config: raster must be 0 or 1");
     if (c->group < 1 || c->group > SM90_MAX_GROUP)
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: group %d (1..64)", c->group);
     if (c->cluster != 1 && c->cluster != 2)
@@ -306,10 +305,6 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
                       "sm90_gemm config: tail %d (the last wave's tiles split along K in "
                       "clusters of %d CTAs) needs cluster 1, split 1, pingpong 0, swap 0 and "
                       "stagger 0", c->tail, c->tail);
-    if (c->tail > 1 && c->raster > 1)
-        return errorf(ctx, W8A8_INVALID,
-                      "sm90_gemm config: raster %d (bands) needs tail 1 (the tail's walk hands "
-                      "out units round-robin)", c->raster);
     if (c->tail > 1) {
         /* the partial sums of a split tile go into the ring (a CTA's last tile; whole tiles
          * of A: sm90_a_rows) */

@@ -53,8 +53,7 @@
  *               whole (BLOCK_M = 64 or 128 rows), so one warpgroup's epilogue overlaps
  *               the other's main loop
  *   raster      (launch argument) 0: groups of `group` tile-rows, M index fastest inside a
- *               group; 1: groups of `group` tile-columns, N index fastest; 2 and 3: the
- *               same orders cut into one contiguous band of units a CTA (sm90_band_unit)
+ *               group; 1: groups of `group` tile-columns, N index fastest
  *   group       (launch argument) 1…64
  *   CLUSTER     1, or 2 (BLOCK_N a multiple of 16): the two CTAs of a cluster take tiles
  *               (2u, n) and (2u + 1, n) of the same B tile; each loads its own A tile and
@@ -405,8 +404,7 @@ static_assert(W8A8_OUT_TYPE == W8A8_T_BF16 || W8A8_OUT_TYPE == W8A8_T_FP16 ||
  * raster 0: groups of `group` tile-rows; inside a group the M index moves fastest, so the
  * CTAs of one wave share few B tiles (weights) and `group` A tiles in L2. raster 1: the same
  * with the roles of M and N exchanged. Both are launch arguments (the host checked them:
- * raster 0 to 3, group ≥ 1; 2 and 3 are 0 and 1 in bands, sm90_band_unit), computed once
- * per tile. */
+ * raster 0 or 1, group ≥ 1), computed once per tile. */
 __device__ __forceinline__ void sm90_tile_coords(int tile, int m_tiles, int n_tiles, int raster,
                                                  int group_size, int &mt, int &nt)
 {
@@ -1264,29 +1262,12 @@ __device__ __forceinline__ sm90_units sm90_units_make(int m_tiles, int n_tiles, 
     return u;
 }
 
-/* raster 2 and 3 (raster 0 and 1 in bands): the walk hands a CTA (a cluster) the units
- * first, first + step, …; band order renumbers them so that its j-th unit is the j-th of one
- * contiguous run of the raster order (the first count % step CTAs take count / step + 1
- * units, the others count / step). A CTA then streams neighbouring weight rows, not rows a
- * wave apart: in bench/stream_probe.cu (session 45) 256-row weight tiles read 4.25 TB/s so
- * and 3.83 round-robin. A bijection of [0, count): every tile is still taken once. The TAIL
- * walk keeps round-robin (the host refuses raster 2 and 3 with tail > 1). */
-__device__ __forceinline__ int sm90_band_unit(const sm90_units &u, int unit)
-{
-    if (u.raster < 2)
-        return unit;
-    const int c = unit % u.step, j = unit / u.step;
-    const int q = u.count / u.step, r = u.count % u.step;
-    return c * q + (c < r ? c : r) + j;
-}
-
 /* This CTA's tile of unit `unit`; with CLUSTER 2 and an odd tile-row count the last unit's
  * second tile lies past M (zero-filled loads, nothing stored). */
 __device__ __forceinline__ void sm90_unit_tile(const sm90_units &u, int unit, int &mt, int &nt)
 {
     int mu;
-    sm90_tile_coords(sm90_band_unit(u, unit), u.m_units, u.n_tiles, u.raster & 1, u.group, mu,
-                     nt);
+    sm90_tile_coords(unit, u.m_units, u.n_tiles, u.raster, u.group, mu, nt);
     mt = mu * W8A8_CLUSTER + u.rank;
 }
 
