@@ -15,6 +15,10 @@
  *             map's L2 promotion (256 bytes, ours; 128; 0 none)
  *   bulk      persistent CTAs, 1-D cp.async.bulk of contiguous chunks, each CTA a contiguous
  *             band of the buffer (the ideal DRAM pattern)
+ *   dec       sm80_decode's weight loads without its math (16-row CTAs, warps splitting K in
+ *             128-byte chunks, lane (g, t) reading 32 bytes of rows g and g + 8)
+ *   rowwarp   CTAs of `rows` rows, a warp reading 512 contiguous bytes of one row a load,
+ *             `unroll` loads in flight
  *
  * Each variant: 3 launches to warm, then 5 bursts of 20 back-to-back launches timed with
  * events, launches rotating over 4 buffers (no L2 reuse); one JSON line with the median
@@ -223,6 +227,80 @@ __global__ void ldg_read(const int4 *p, size_t n16, int *sink)
         *sink = acc;
 }
 
+/* sm80_decode's weight loads without its math: CTAs of 16 rows, WARPS warps splitting K into
+ * 128-byte chunks (warp w: chunks w, w + WARPS, ...; UNROLL chunks in flight), lane (g, t)
+ * loading bytes [32t, 32t + 32) of rows g and g + 8 as two 16-byte pieces (its layout). */
+template <int WARPS, int UNROLL>
+__global__ void dec_read(const uint8_t *w, long k, int *sink)
+{
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, t = lane & 3;
+    const long chunks = k / 128;
+    const uint8_t *rows = w + (long)blockIdx.x * 16 * k;
+    uint64_t policy;
+    asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+    int acc = 0;
+    for (long c0 = warp; c0 < chunks; c0 += (long)WARPS * UNROLL) {
+        int4 v[UNROLL][4];
+#pragma unroll
+        for (int u = 0; u < UNROLL; u++) {
+            const long c = c0 + (long)u * WARPS;
+            if (c < chunks)
+#pragma unroll
+                for (int q = 0; q < 4; q++) {
+                    const uint8_t *p = rows + (long)(g + 8 * (q >> 1)) * k + c * 128 + 32 * t +
+                                       16 * (q & 1);
+                    asm volatile("ld.global.nc.L1::no_allocate.L2::cache_hint.v4.s32 {%0,%1,%2,%3}, "
+                                 "[%4], %5;"
+                                 : "=r"(v[u][q].x), "=r"(v[u][q].y), "=r"(v[u][q].z),
+                                   "=r"(v[u][q].w)
+                                 : "l"(p), "l"(policy));
+                }
+            else
+                for (int q = 0; q < 4; q++)
+                    v[u][q] = make_int4(0, 0, 0, 0);
+        }
+#pragma unroll
+        for (int u = 0; u < UNROLL; u++)
+#pragma unroll
+            for (int q = 0; q < 4; q++)
+                acc ^= v[u][q].x ^ v[u][q].y ^ v[u][q].z ^ v[u][q].w;
+    }
+    if (acc == 0x7fffffff)
+        *sink = acc;
+}
+
+/* A warp reads 512 contiguous bytes of one row a load (lane l: bytes 16l...), UNROLL loads
+ * in flight; CTAs of ROWS rows, WARPS warps, warp w taking rows w, w + WARPS, ... whole. */
+template <int WARPS, int UNROLL, int ROWS>
+__global__ void rowwarp_read(const uint8_t *w, long k, int *sink)
+{
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const long spans = k / 512;
+    uint64_t policy;
+    asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+    int acc = 0;
+    for (int r = warp; r < ROWS; r += WARPS) {
+        const uint8_t *row = w + ((long)blockIdx.x * ROWS + r) * k + 16 * lane;
+        for (long s0 = 0; s0 < spans; s0 += UNROLL) {
+            int4 v[UNROLL];
+#pragma unroll
+            for (int u = 0; u < UNROLL; u++)
+                if (s0 + u < spans)
+                    asm volatile("ld.global.nc.L1::no_allocate.L2::cache_hint.v4.s32 "
+                                 "{%0,%1,%2,%3}, [%4], %5;"
+                                 : "=r"(v[u].x), "=r"(v[u].y), "=r"(v[u].z), "=r"(v[u].w)
+                                 : "l"(row + (s0 + u) * 512), "l"(policy));
+                else
+                    v[u] = make_int4(0, 0, 0, 0);
+#pragma unroll
+            for (int u = 0; u < UNROLL; u++)
+                acc ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
+        }
+    }
+    if (acc == 0x7fffffff)
+        *sink = acc;
+}
+
 static int sms;
 static int *sink;
 
@@ -281,6 +359,25 @@ static void probe_shape(long n, long k, uint8_t **buf)
         report("ldg", n, k, p, time_it([&](int b) {
                    ldg_read<8><<<grid, threads>>>((const int4 *)buf[b], bytes / 16, sink);
                }));
+    }
+    /* register loads in sm80_decode's layout, and a row a warp load */
+    {
+        char p[128];
+#define DEC(W, U)                                                                                \
+    snprintf(p, sizeof p, "\"warps\": %d, \"unroll\": %d", W, U);                              \
+    report("dec", n, k, p, time_it([&](int b) {                                                  \
+               dec_read<W, U><<<(unsigned)(n / 16), 32 * W>>>(buf[b], k, sink);                  \
+           }));
+        DEC(2, 1) DEC(4, 1) DEC(8, 1) DEC(16, 1) DEC(4, 2) DEC(8, 2) DEC(8, 4)
+#undef DEC
+#define ROW(W, U, R)                                                                             \
+    snprintf(p, sizeof p, "\"warps\": %d, \"unroll\": %d, \"rows\": %d", W, U, R);           \
+    report("rowwarp", n, k, p, time_it([&](int b) {                                              \
+               rowwarp_read<W, U, R><<<(unsigned)(n / R), 32 * W>>>(buf[b], k, sink);            \
+           }));
+        ROW(4, 4, 16) ROW(8, 4, 16) ROW(8, 8, 16) ROW(16, 4, 16) ROW(8, 2, 16) ROW(4, 8, 16)
+        ROW(8, 4, 32) ROW(4, 4, 8)
+#undef ROW
     }
     /* bulk: contiguous chunks, one band a CTA */
     const uint32_t chunks[] = {8192, 16384, 32768};
