@@ -168,8 +168,10 @@ static w8a8_status sources_load(w8a8_context *ctx, const char *extra, jit_source
 
 /* ---- compile ------------------------------------------------------------------------------- */
 
-static bool arch_supported(const char *arch)
+bool jit_arch_supported(const char *arch)
 {
+    if (!arch)
+        return false;
     for (int i = 0; supported_archs[i]; i++)
         if (strcmp(arch, supported_archs[i]) == 0)
             return true;
@@ -337,7 +339,7 @@ w8a8_status jit_cubin_get(w8a8_context *ctx, const char *template_name, const ch
         return errorf(ctx, W8A8_INVALID, "ctx: this context failed to open; close it");
     if (!template_name || !*template_name)
         return errorf(ctx, W8A8_INVALID, "template_name is empty");
-    if (!arch || !arch_supported(arch))
+    if (!jit_arch_supported(arch))
         return errorf(ctx, W8A8_INVALID,
                       "arch: '%s' is not supported (sm_80, sm_86, sm_89, sm_90, sm_90a)",
                       arch ? arch : "(null)");

@@ -39,6 +39,9 @@ void jit_table_destroy(w8a8_context *ctx);
  * *prologue is malloc'ed. */
 w8a8_status jit_prologue(w8a8_context *ctx, const char *defines, char **prologue);
 
+/* Whether NVRTC builds for arch here: sm_80, sm_86, sm_89, sm_90 or sm_90a (NULL: false). */
+bool jit_arch_supported(const char *arch);
+
 /* The cubin of (template, defines, arch): from the on-disk store when present, else compiled
  * with NVRTC (and stored). CPU only. Free with jit_cubin_free. */
 w8a8_status jit_cubin_get(w8a8_context *ctx, const char *template_name, const char *defines,

@@ -68,6 +68,11 @@ START_TEST(usage_errors_exit_2)
     expect("compile --all", 2, "--arch is required");
     expect("compile --arch sm_90a --winners --rank 1,2,3", 2, "--rank goes with --space alone");
     expect("compile --arch sm_90a --bogus", 2, "unknown option");
+    /* refused before any kernel is tried (each used to fail alone, hundreds of lines) */
+    expect("compile --arch sm_70 --all", 2, "--arch sm_70 is not one of sm_80");
+    expect("compile --arch sm_90a --all --max-configs x", 2,
+           "--max-configs wants a positive count, got 'x'");
+    expect("compile --arch sm_90a --all --jobs 0", 2, "--jobs wants a positive count, got '0'");
     expect("info --bogus", 2, "unknown option");
     expect("--help", 0, "compile");
     expect("--version", 0, W8A8JIT_VERSION_STRING);

@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "gemm.h"
+#include "jit.h"
 #include "quant.h"
 #include "space.h"
 #include "tune.h"
@@ -310,10 +311,14 @@ static int parse_args(int argc, char **argv, compile_args *a)
             a->defines = argv[++i];
         } else if (strcmp(arg, "--space") == 0 && has_value) {
             a->space = argv[++i];
-        } else if (strcmp(arg, "--max-configs") == 0 && has_value) {
-            a->max_configs = strtol(argv[++i], NULL, 10);
-        } else if (strcmp(arg, "--jobs") == 0 && has_value) {
-            a->jobs = strtol(argv[++i], NULL, 10);
+        } else if ((strcmp(arg, "--max-configs") == 0 || strcmp(arg, "--jobs") == 0) &&
+                   has_value) {
+            const char *v = argv[++i];
+            char *end = NULL;
+            long n = strtol(v, &end, 10);
+            if (!*v || *end || n < 1 || n > 1000000)
+                return cli_usage_error("compile: %s wants a positive count, got '%s'", arg, v);
+            *(strcmp(arg, "--jobs") == 0 ? &a->jobs : &a->max_configs) = n;
         } else if (strcmp(arg, "--all") == 0) {
             a->all = true;
         } else if (strcmp(arg, "--winners") == 0) {
@@ -330,6 +335,9 @@ static int parse_args(int argc, char **argv, compile_args *a)
     }
     if (!a->arch)
         return cli_usage_error("compile: --arch is required (sm_80, sm_86, sm_89, sm_90, sm_90a)");
+    if (!jit_arch_supported(a->arch))
+        return cli_usage_error("compile: --arch %s is not one of sm_80, sm_86, sm_89, sm_90, "
+                               "sm_90a", a->arch);
     if (!a->all && !a->space && !a->winners && a->ntemplates == 0)
         return cli_usage_error("compile: name templates, --space FILE, --all or --winners");
     if (a->rank_count && (!a->space || a->all || a->winners || a->ntemplates))
