@@ -16,7 +16,8 @@
  *   bulk      persistent CTAs, 1-D cp.async.bulk of contiguous chunks, each CTA a contiguous
  *             band of the buffer (the ideal DRAM pattern)
  *   dec       sm80_decode's weight loads without its math (16-row CTAs, warps splitting K in
- *             128-byte chunks, lane (g, t) reading 32 bytes of rows g and g + 8)
+ *             128-byte chunks, lane (g, t) reading 32 bytes of rows g and g + 8); with
+ *             consecutive = 1 a warp's `unroll` chunks in flight are neighbours
  *   rowwarp   CTAs of `rows` rows, a warp reading 512 contiguous bytes of one row a load,
  *             `unroll` loads in flight
  *
@@ -230,7 +231,7 @@ __global__ void ldg_read(const int4 *p, size_t n16, int *sink)
 /* sm80_decode's weight loads without its math: CTAs of 16 rows, WARPS warps splitting K into
  * 128-byte chunks (warp w: chunks w, w + WARPS, ...; UNROLL chunks in flight), lane (g, t)
  * loading bytes [32t, 32t + 32) of rows g and g + 8 as two 16-byte pieces (its layout). */
-template <int WARPS, int UNROLL>
+template <int WARPS, int UNROLL, bool CONSECUTIVE = false>
 __global__ void dec_read(const uint8_t *w, long k, int *sink)
 {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, t = lane & 3;
@@ -239,11 +240,14 @@ __global__ void dec_read(const uint8_t *w, long k, int *sink)
     uint64_t policy;
     asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
     int acc = 0;
-    for (long c0 = warp; c0 < chunks; c0 += (long)WARPS * UNROLL) {
+    /* CONSECUTIVE: a batch's UNROLL chunks of a warp are neighbours (c0 + u), the warps'
+     * batches UNROLL chunks apart; else warp w's chunks are w, w + WARPS, ... (sm80_decode) */
+    for (long c0 = CONSECUTIVE ? (long)warp * UNROLL : warp; c0 < chunks;
+         c0 += (long)WARPS * UNROLL) {
         int4 v[UNROLL][4];
 #pragma unroll
         for (int u = 0; u < UNROLL; u++) {
-            const long c = c0 + (long)u * WARPS;
+            const long c = c0 + (long)u * (CONSECUTIVE ? 1 : WARPS);
             if (c < chunks)
 #pragma unroll
                 for (int q = 0; q < 4; q++) {
@@ -370,6 +374,14 @@ static void probe_shape(long n, long k, uint8_t **buf)
            }));
         DEC(2, 1) DEC(4, 1) DEC(8, 1) DEC(16, 1) DEC(4, 2) DEC(8, 2) DEC(8, 4)
 #undef DEC
+#define DEC2(W, U)                                                                               \
+    snprintf(p, sizeof p, "\"warps\": %d, \"unroll\": %d, \"consecutive\": 1", W, U);        \
+    report("dec", n, k, p, time_it([&](int b) {                                                  \
+               dec_read<W, U, true><<<(unsigned)(n / 16), 32 * W>>>(buf[b], k, sink);            \
+           }));
+        DEC2(2, 2) DEC2(2, 4) DEC2(4, 2) DEC2(4, 4) DEC2(8, 2) DEC2(8, 4) DEC2(16, 2) DEC2(1, 4)
+        DEC2(1, 8) DEC2(2, 8)
+#undef DEC2
 #define ROW(W, U, R)                                                                             \
     snprintf(p, sizeof p, "\"warps\": %d, \"unroll\": %d, \"rows\": %d", W, U, R);           \
     report("rowwarp", n, k, p, time_it([&](int b) {                                              \
