@@ -11,11 +11,12 @@ against tuned rows: a line per shape "M N K ship <us> us tuned <us> us <round 1>
 row, block) and ACCUM (fast, promoted) select the tuned rows that are shipped: the table's
 keys of that granularity on an H200. CMD is the w8a8 command (default build/ci/w8a8). Exit 0;
 1 when a faster key has no tuned winner or no shipped file holds its key; 2 on bad
-arguments."""
+arguments, a missing command or an unreadable table."""
 import argparse
 import glob
 import gzip
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -60,7 +61,14 @@ def main():
     ap.add_argument("--w8a8", default="build/ci/w8a8")
     ap.add_argument("--dry-run", action="store_true")
     a = ap.parse_args()
-    keys = faster_keys(os.path.join(a.dir, "tune", "table.txt"))
+    if not shutil.which(a.w8a8):
+        print("ship_tuned: no w8a8 command at '%s' (--w8a8)" % a.w8a8, file=sys.stderr)
+        return 2
+    try:
+        keys = faster_keys(os.path.join(a.dir, "tune", "table.txt"))
+    except OSError as e:
+        print("ship_tuned: %s" % e, file=sys.stderr)
+        return 2
     lines = tuned_winners(os.path.join(a.dir, "tune", "tuned.sql.gz"), a.w8a8)
     if not lines:
         raise SystemExit("ship_tuned: the tuned database has no winners")
@@ -75,7 +83,8 @@ def main():
         raise SystemExit("ship_tuned: no tuned winner for %s" % sorted(keys))
     print("ship_tuned: %d rows" % len(rows))
     ship(rows, glob.glob("cache/h200-*.sql"), "ship_tuned", a.dry_run)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -3,7 +3,7 @@
 # bench/plot.py, bench/rank_offline.py, bench/narrow_space.py, bench/param_wins.py,
 # bench/rounds.py, bench/merge_rows.py (and its ship()), bench/stale_rows.py, bench/select_rows.py,
 # bench/ship_rows.sh, bench/old_rows.py, bench/sweep_rows.sh, bench/sweep_prepare.py,
-# bench/monotone_rows.py, bench/bin_ab.py and bench/decode_table.py, on results committed under bench/
+# bench/monotone_rows.py, bench/bin_ab.py, bench/ship_tuned.py and bench/decode_table.py, on results committed under bench/
 # (bench/results-2026-11-23's geometric means are the README's), with tests/bench_fakes standing in for torch and for `w8a8 bench`
 # where a run is needed. No GPU, no torch. plot.py is checked only where matplotlib imports
 # (said so when not); with a w8a8 binary as $1, its heat map also reads a real tuning database
@@ -559,6 +559,41 @@ expect "ship: b.sql keeps 4 rows" [ "$(grep -c '^INSERT' "$tmp/ship/b.sql")" -eq
 grep '^INSERT' "$root/cache/h100-decode.sql" | head -1 > "$tmp/ship/other.sql"
 check "ship: a key no file holds" 1 '^t: no shipped file holds the key' \
   "$python" "$tmp/ship.py" "$root/bench" "$tmp/ship/b.sql" "$tmp/ship/other.sql" "$tmp/ship/a.sql"
+
+# bench/ship_tuned.py: of a call's tuned winners, those of the granularity asked whose key ran
+# >= 1.02x in both rounds of its table go into the shipped file holding the key (needs w8a8
+# for the tuned database's import and export)
+shipt=$root/bench/ship_tuned.py
+check "ship_tuned without arguments" 2 'usage: bench/ship_tuned.py DIR SCALE ACCUM' "$python" "$shipt"
+check "ship_tuned with a bad scale" 2 "invalid choice: 'rows'" "$python" "$shipt" "$tmp" rows fast
+check "ship_tuned without the command" 2 "^ship_tuned: no w8a8 command at '$tmp/none'" \
+  "$python" "$shipt" "$tmp" row fast --w8a8 "$tmp/none"
+if [ -n "$w8a8" ]; then
+  w8a8_abs=$(cd "$(dirname "$w8a8")" && pwd)/$(basename "$w8a8")
+  check "ship_tuned without a table" 2 '^ship_tuned: .*No such file.*table.txt' \
+    "$python" "$shipt" "$tmp/nowhere" row fast --w8a8 "$w8a8_abs"
+  mkdir -p "$tmp/st/cache" "$tmp/st/call/tune"
+  grep '^INSERT' "$root/cache/h200-llama3-promoted.sql" | grep "'tensor', 'tensor'" | head -3 \
+    > "$tmp/st/cache/h200-promoted.sql"
+  sed "s/'sm90_gemm', 'block_m=128,/'sm90_gemm', 'block_m=128,tuned=1,/" \
+    "$tmp/st/cache/h200-promoted.sql" | gzip > "$tmp/st/call/tune/tuned.sql.gz"
+  keys=$(sed -E "s/.* ([0-9]+), ([0-9]+), ([0-9]+), 'promoted'.*/\3 \1 \2/" \
+    "$tmp/st/cache/h200-promoted.sql")
+  set -- $keys
+  { echo "== tensor: 3 shapes (speed = ship us / tuned us, rounds 1 and 2)"
+    printf '%6d %6d %6d  ship  10.00 us  tuned   9.00 us  1.050 1.030  cfg\n' "$1" "$2" "$3"
+    printf '%6d %6d %6d  ship  10.00 us  tuned   9.00 us  1.050 1.010  cfg\n' "$4" "$5" "$6"
+    printf '%6d %6d %6d  ship  10.00 us  tuned  10.00 us  1.000 1.000  cfg\n' "$7" "$8" "$9"
+  } > "$tmp/st/call/tune/table.txt"
+  check "ship_tuned: the row faster in both rounds" 0 '^ship_tuned: 1 rows' \
+    sh -c "cd '$tmp/st' && '$python' '$shipt' call tensor promoted --w8a8 '$w8a8_abs'"
+  expect "ship_tuned: one tuned row shipped" \
+    [ "$(grep -c 'tuned=1' "$tmp/st/cache/h200-promoted.sql")" -eq 1 ]
+  expect "ship_tuned: ... for the first key" \
+    grep -q " $2, $3, $1, 'promoted', 'sm90_gemm', 'block_m=128,tuned=1," "$tmp/st/cache/h200-promoted.sql"
+  check "ship_tuned: no rows of another granularity" 1 'no tuned winner' \
+    sh -c "cd '$tmp/st' && '$python' '$shipt' call row promoted --w8a8 '$w8a8_abs'"
+fi
 
 # the shipped caches hold one row per key and device: the library reads a folder's files in
 # name order and takes the first file's row, so a second row of a key would never be used
