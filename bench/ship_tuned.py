@@ -5,7 +5,7 @@ bench/merge_rows.py's ship() into the cache/h200-*.sql file that holds the key.
 
     bench/ship_tuned.py DIR SCALE ACCUM [--w8a8 CMD] [--dry-run]   (from the repository root)
 
-DIR holds tune/table.txt (bench/results-2026-11-28-s40/ab_rounds.py's table of shipped
+DIR holds tune/table.txt (bench/ab_rounds.py's table of shipped
 against tuned rows: a line per shape "M N K ship <us> us tuned <us> us <round 1> <round 2>
 <config>") and tune/tuned.sql.gz (`w8a8 cache export` of the tuned database). SCALE (tensor,
 row, block) and ACCUM (fast, promoted) select the tuned rows that are shipped: the table's

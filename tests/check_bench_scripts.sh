@@ -3,7 +3,8 @@
 # bench/plot.py, bench/rank_offline.py, bench/narrow_space.py, bench/param_wins.py,
 # bench/rounds.py, bench/merge_rows.py (and its ship()), bench/stale_rows.py, bench/select_rows.py,
 # bench/ship_rows.sh, bench/old_rows.py, bench/sweep_rows.sh, bench/sweep_prepare.py,
-# bench/monotone_rows.py, bench/bin_ab.py, bench/ship_tuned.py and bench/decode_table.py, on results committed under bench/
+# bench/monotone_rows.py, bench/bin_ab.py, bench/ab_rounds.py, bench/ship_tuned.py, bench/retune_ab.sh
+# (usage) and bench/decode_table.py, on results committed under bench/
 # (bench/results-2026-11-23's geometric means are the README's), with tests/bench_fakes standing in for torch and for `w8a8 bench`
 # where a run is needed. No GPU, no torch. plot.py is checked only where matplotlib imports
 # (said so when not); with a w8a8 binary as $1, its heat map also reads a real tuning database
@@ -559,6 +560,31 @@ expect "ship: b.sql keeps 4 rows" [ "$(grep -c '^INSERT' "$tmp/ship/b.sql")" -eq
 grep '^INSERT' "$root/cache/h100-decode.sql" | head -1 > "$tmp/ship/other.sql"
 check "ship: a key no file holds" 1 '^t: no shipped file holds the key' \
   "$python" "$tmp/ship.py" "$root/bench" "$tmp/ship/b.sql" "$tmp/ship/other.sql" "$tmp/ship/a.sql"
+
+# bench/ab_rounds.py: session 45's D6 table again from its gzip'ed rounds
+abr=$root/bench/ab_rounds.py
+check "ab_rounds without arguments" 2 'ab_rounds.py DIR A B SET' "$python" "$abr"
+check "ab_rounds on D6's rounds" 0 \
+  '^   geomean 1\.064 / 1\.029, faster by > 1 % in both rounds: 19 of 29$' \
+  "$python" "$abr" "$root/bench/results-2026-11-29-s45/d6/tune" ship tuned row
+expect "ab_rounds: D6's committed table" \
+  cmp -s "$tmp/out" "$root/bench/results-2026-11-29-s45/d6/tune/table.txt"
+check "ab_rounds: session 40's path runs it" 0 '19 of 29' \
+  "$python" "$root/bench/results-2026-11-28-s40/ab_rounds.py" \
+  "$root/bench/results-2026-11-29-s45/d6/tune" ship tuned row
+check "ab_rounds: a missing round is named" 0 '^MISSING row nope-r1 \(512, 6144, 4096\)' \
+  "$python" "$abr" "$root/bench/results-2026-11-29-s45/d6/tune" nope tuned row
+
+# bench/retune_ab.sh: its usage errors (the run itself needs a GPU)
+retune=$root/bench/retune_ab.sh
+check "retune_ab without arguments" 2 'retune_ab.sh OUT SET GRANULARITY' bash "$retune"
+check "retune_ab without the command" 2 "^retune_ab: no w8a8 command at '$tmp/none/w8a8'" \
+  env W8A8_BIN="$tmp/none" bash "$retune" "$tmp/ra" row "--scale row,row" torch.row "" 16,64,64
+if [ -n "$w8a8" ]; then
+  check "retune_ab with a bad shape" 2 "^retune_ab: '16,64' is not M,N,K" \
+    env W8A8_BIN="$(dirname "$w8a8")" W8A8_PEERS="$root/bench/peers.py" \
+    bash "$retune" "$tmp/ra" row "--scale row,row" torch.row "" 16,64
+fi
 
 # bench/ship_tuned.py: of a call's tuned winners, those of the granularity asked whose key ran
 # >= 1.02x in both rounds of its table go into the shipped file holding the key (needs w8a8
