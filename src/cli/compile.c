@@ -318,7 +318,10 @@ static int parse_args(int argc, char **argv, compile_args *a)
             long n = strtol(v, &end, 10);
             if (!*v || *end || n < 1 || n > 1000000)
                 return cli_usage_error("compile: %s wants a positive count, got '%s'", arg, v);
-            *(strcmp(arg, "--jobs") == 0 ? &a->jobs : &a->max_configs) = n;
+            if (strcmp(arg, "--jobs") == 0)
+                a->jobs = n;
+            else
+                a->max_configs = n;
         } else if (strcmp(arg, "--all") == 0) {
             a->all = true;
         } else if (strcmp(arg, "--winners") == 0) {
