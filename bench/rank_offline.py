@@ -22,7 +22,7 @@ speed; keep it small for the table to mean something.
 
 Compare a change to a space with the space before it on the same files (`git show
 HEAD:scripts/sm90_gemm.lua > /tmp/old.lua`). Keys are e4m3/bf16 per-tensor unless the runs
-say otherwise (--dtype, --scale, --out are passed on to w8a8 compile).
+say otherwise (--dtype, --scale, --out, --accum are passed on to w8a8 compile).
 """
 import argparse
 import json
@@ -48,7 +48,7 @@ def is_database(path):
 
 def database_rows(path, family, filters):
     """family's verified "ok" rows of a tuning database as dicts like a log's (m: the bucket);
-    filters: {column: value} of measurement_rows (a_type, a_scale, out_type)."""
+    filters: {column: value} of measurement_rows (a_type, a_scale, out_type, accum)."""
     where = "".join(" AND %s = ?" % column for column in filters)
     try:
         con = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
@@ -62,8 +62,15 @@ def database_rows(path, family, filters):
             for m, n, k, c, us in rows]
 
 
-def load(paths, family, min_m, filters):
-    """{(m, n, k): {config: fastest us}} of family's "ok" measurements (a log's quick pass)."""
+def base_config(config, variants):
+    """config without the space's variants (launch arguments the tuner tries on its finalists,
+    outside the cross product the order ranks): a variant's time counts for its base config."""
+    return ",".join(item for item in config.split(",") if item.split("=")[0] not in variants)
+
+
+def load(paths, family, min_m, filters, variants=()):
+    """{(m, n, k): {config: fastest us}} of family's "ok" measurements (a log's quick pass),
+    variants folded into their base configs."""
     keys = defaultdict(dict)
     logs = [p for p in paths if not is_database(p)]
     rows = list(quick_pass_rows(logs)) if logs else []
@@ -74,7 +81,8 @@ def load(paths, family, min_m, filters):
         if row.get("family") != family or row.get("m", 0) < min_m:
             continue
         key, us = (row["m"], row["n"], row["k"]), row["us"]
-        keys[key][row["config"]] = min(keys[key].get(row["config"], us), us)
+        config = base_config(row["config"], variants)
+        keys[key][config] = min(keys[key].get(config, us), us)
     return keys
 
 
@@ -130,17 +138,23 @@ def main():
     ap.add_argument("--dtype")
     ap.add_argument("--scale")
     ap.add_argument("--out")
+    ap.add_argument("--accum", choices=("fast", "promoted"))
+    ap.add_argument("--variants", default="trigger",
+                    help="the space's variant parameters, comma-separated, folded into their "
+                         "base configs (default trigger, sm90_gemm's; '' for none)")
     a = ap.parse_args()
     family = a.family or os.path.splitext(os.path.basename(a.space))[0]
     passthrough = []
     filters = {}
-    for opt, column in (("dtype", "a_type"), ("scale", "a_scale"), ("out", "out_type")):
+    for opt, column in (("dtype", "a_type"), ("scale", "a_scale"), ("out", "out_type"),
+                        ("accum", "accum")):
         if getattr(a, opt):
             passthrough += ["--" + opt, getattr(a, opt)]
             # a database's keys of that kind (--scale A,B: A's scale)
             filters[column] = getattr(a, opt).split(",")[0]
     try:
-        keys = load(a.logs, family, a.min_m, filters)
+        keys = load(a.logs, family, a.min_m, filters,
+                    tuple(v for v in a.variants.split(",") if v))
         if not keys:
             raise RowsError("no ok quick-pass measurement of %s at M >= %d in %s"
                             % (family, a.min_m, ", ".join(a.logs)))

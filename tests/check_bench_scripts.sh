@@ -295,6 +295,21 @@ if [ -n "$w8a8" ]; then
     --dtype int8 --scale row --min-m 2048 "$tmp/d7-sm80.db"
   expect "rank_offline: the first 16 hold every winner" \
     grep -qE '^\| 16 \| 24 of 24 \| 1\.000 \| [0-9]+ \|$' "$tmp/out"
+  # --accum and the variants: session 45's promoted per-row retune (D6), whose finalists ran
+  # with trigger=1 too; folded into their base configs (the default) every key's fastest
+  # config has a place in the space's order, without that fewer do
+  d6=$root/bench/results-2026-11-29-s45/d6/tune/tune.jsonl.gz
+  check "rank_offline --accum promoted, variants folded" 0 \
+    'fastest measured config at positions [0-9]+-[0-9]+ of the space.s order \(([0-9]+) keys\)' \
+    "$python" "$root/bench/rank_offline.py" --w8a8 "$w8a8" --space sm90_gemm --min-m 512 \
+    --scale row,row --accum promoted "$d6"
+  folded=$(sed -nE 's/.*order \(([0-9]+) keys\).*/\1/p' "$tmp/out")
+  check "rank_offline --variants ''" 0 'order \([0-9]+ keys\)' \
+    "$python" "$root/bench/rank_offline.py" --w8a8 "$w8a8" --space sm90_gemm --min-m 512 \
+    --scale row,row --accum promoted --variants '' "$d6"
+  unfolded=$(sed -nE 's/.*order \(([0-9]+) keys\).*/\1/p' "$tmp/out")
+  expect "rank_offline: folding the variants places more keys' fastest config" \
+    [ "${folded:-0}" -gt "${unfolded:-99}" ]
   # param_wins.py on session 14's INT8 tune on an H100 (12 keys at M >= 2048, 64 configs each)
   gzip -dc "$root/bench/results-2026-11-25-s14/sm80/d6-sm80.db.gz" > "$tmp/d6-sm80.db"
   check "param_wins: a tuning database" 0 '^epilogue=1 at M > 512: 12 keys, geomean without/with 1\.081' \
