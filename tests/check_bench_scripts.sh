@@ -4,7 +4,7 @@
 # bench/rounds.py, bench/merge_rows.py (and its ship()), bench/stale_rows.py, bench/select_rows.py,
 # bench/ship_rows.sh, bench/old_rows.py, bench/sweep_rows.sh, bench/sweep_prepare.py,
 # bench/monotone_rows.py, bench/bin_ab.py, bench/ab_rounds.py, bench/ship_tuned.py, bench/retune_ab.sh
-# (usage) and bench/decode_table.py, on results committed under bench/
+# (usage), bench/decode_table.py and the build of bench/stream_probe.cu, on results committed under bench/
 # (bench/results-2026-11-23's geometric means are the README's), with tests/bench_fakes standing in for torch and for `w8a8 bench`
 # where a run is needed. No GPU, no torch. plot.py is checked only where matplotlib imports
 # (said so when not); with a w8a8 binary as $1, its heat map also reads a real tuning database
@@ -575,6 +575,14 @@ expect "ship: b.sql keeps 4 rows" [ "$(grep -c '^INSERT' "$tmp/ship/b.sql")" -eq
 grep '^INSERT' "$root/cache/h100-decode.sql" | head -1 > "$tmp/ship/other.sql"
 check "ship: a key no file holds" 1 '^t: no shipped file holds the key' \
   "$python" "$tmp/ship.py" "$root/bench" "$tmp/ship/b.sql" "$tmp/ship/other.sql" "$tmp/ship/a.sql"
+
+# bench/stream_probe.cu builds (it runs only on an sm_90 GPU)
+if command -v nvcc >/dev/null 2>&1; then
+  check "stream_probe.cu compiles" 0 '' \
+    nvcc -O3 -std=c++17 -arch=sm_90a -o "$tmp/stream_probe" "$root/bench/stream_probe.cu" -lcuda
+else
+  echo "check_bench_scripts: no nvcc: bench/stream_probe.cu not compiled"
+fi
 
 # bench/ab_rounds.py: session 45's D6 table again from its gzip'ed rounds
 abr=$root/bench/ab_rounds.py
