@@ -6,7 +6,10 @@
 SHIPPED.sql and NEW.sql are `w8a8 cache export --winners` files (INSERT INTO measurement_rows
 lines). Every row of SHIPPED whose key — device (arch, name, SMs, memory), dtypes, scale
 layouts, zero point, N, K, M bucket, accumulation — has a row in NEW is dropped; NEW's rows
-are appended; SHIPPED's header comments and the order of its other rows stay. Prints how many
+are appended, their configs without the default `tail=1` the tuner spells out (shipped rows
+leave it out so that builds older than `tail` still parse them, session 31; every way into a
+shipped file goes through here); SHIPPED's header comments and the order of its other rows
+stay. Prints how many
 rows were kept and replaced, and warns when an .sql file beside SHIPPED that sorts before it
 holds some of the new keys (the library reads a folder's files in name order and takes the
 first file's row for a key, so those new rows would not be used). (`w8a8 cache merge` unions
@@ -82,6 +85,14 @@ def ship(rows, shipped, tool, dry_run=False):
     return sorted(by_file)
 
 
+TAIL_DEFAULT = re.compile(r",tail=1(?=[,'])")
+
+
+def without_default_tail(row):
+    """row (an INSERT line) with its config's default ",tail=1" item dropped."""
+    return TAIL_DEFAULT.sub("", row)
+
+
 def read_lines(path):
     try:
         with open(path, encoding="utf-8") as f:
@@ -105,7 +116,7 @@ def main():
     if shipped is None or new is None:
         return 2
     old_rows = [l for l in shipped if l.startswith(PREFIX)]
-    new_rows = [l for l in new if l.startswith(PREFIX)]
+    new_rows = [without_default_tail(l) for l in new if l.startswith(PREFIX)]
     if not new_rows:
         print(f"merge_rows: {a.new} holds no {PREFIX} lines", file=sys.stderr)
         return 2

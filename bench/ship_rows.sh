@@ -2,9 +2,8 @@
 # Ships a retune's rows, on the host after the device call: bench/select_rows.py picks the keys
 # whose winner ran >= 1.02x the shipped row in both A B B A pairs (holding back those whose A
 # side ran its row > 1.10x slower than the row's tuned time), bench/merge_rows.py puts each
-# selection into its shipped file, and the default `tail=1` the tuner spells out is dropped
-# from the configs, as the shipped rows of tail 1 leave it out so that builds older than
-# `tail` still parse them (session 31).
+# selection into its shipped file (dropping the default `tail=1` the tuner spells out, as the
+# shipped rows of tail 1 leave it out so that builds older than `tail` still parse them).
 #   bench/ship_rows.sh AB.jsonl NEW.sql SHIPPED.jsonl OUTDIR [FILE]
 #     AB.jsonl       bench/sweep_rows.sh's A B B A lines (OUT/ab.jsonl)
 #     NEW.sql        the sweep database's `w8a8 cache export --winners` (OUT/winners.sql)
@@ -24,5 +23,4 @@ for sel in "$4"/select-*.sql; do
   [ -e "$sel" ] || continue
   shipped=$cache/${sel##*/select-}
   "$py" "$here/merge_rows.py" "$shipped" "$sel" || exit
-  sed -i "s/,tail=1'/'/" "$shipped" || exit
 done

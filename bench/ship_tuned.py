@@ -11,7 +11,8 @@ against tuned rows: a line per shape "M N K ship <us> us tuned <us> us <round 1>
 row, block) and ACCUM (fast, promoted) select the tuned rows that are shipped: the table's
 keys of that granularity on an H200. CMD is the w8a8 command (default build/ci/w8a8). Exit 0;
 1 when a faster key has no tuned winner or no shipped file holds its key; 2 on bad
-arguments, a missing command or an unreadable table."""
+arguments, a missing command or an unreadable table. (Sessions 44 and 45 timed their retunes
+this way; a retune is otherwise bench/sweep_rows.sh, shipped by bench/ship_rows.sh.)"""
 import argparse
 import glob
 import gzip

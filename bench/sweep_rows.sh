@@ -16,7 +16,9 @@
 # (seconds a group's tune may take, default 105), SEED=1 (named spaces: `tune --seed`, the
 # cache's winners timed first), SETTLE=MS (`tune --settle MS`, the GPU idle before each
 # finalist's timing; session 33's D15 saw one config's quick and final times 20 % apart on
-# large shapes as the GPU heated).
+# large shapes as the GPU heated), TUNE_ARGS (more `w8a8 tune` arguments, e.g.
+# "--max-candidates 48"). A retune of chosen keys is one group "- SHAPE…" (the plain tune);
+# bench/ship_rows.sh then ships its rows.
 # Session 24 (bench/results-2026-11-26-s24, C4, C5, C7) swept overlap this way: about 1 s a
 # candidate for tuning and 1 s a shape for the four benches on an H200.
 set -uo pipefail
@@ -31,9 +33,9 @@ while read -r space shapes; do
   [ "${SEED:-0}" = 1 ] && named+=(--seed)
   [ "$space" = - ] && named=()
   [ -n "${SETTLE:-}" ] && named+=(--settle "$SETTLE")
-  # shellcheck disable=SC2046
+  # shellcheck disable=SC2046,SC2086
   W8A8_CACHE_DB=$db timeout $((budget + 15)) "$w8a8" tune "${named[@]}" --budget "$budget" \
-    --dtype "$dtype" --scale "$scale" --accum "$accum" $(args "$shapes") --json \
+    --dtype "$dtype" --scale "$scale" --accum "$accum" $(args "$shapes") --json ${TUNE_ARGS:-} \
     >> "$out/tune-$scale.jsonl" 2>> "$out/tune.log"
   echo "tune $scale $space exit $?" >> "$out/summary.txt"
 done < "$groups"

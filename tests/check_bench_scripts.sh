@@ -3,8 +3,8 @@
 # bench/plot.py, bench/rank_offline.py, bench/narrow_space.py, bench/param_wins.py,
 # bench/rounds.py, bench/merge_rows.py (and its ship()), bench/stale_rows.py, bench/select_rows.py,
 # bench/ship_rows.sh, bench/old_rows.py, bench/sweep_rows.sh, bench/sweep_prepare.py,
-# bench/monotone_rows.py, bench/bin_ab.py, bench/ab_rounds.py, bench/ship_tuned.py, bench/retune_ab.sh
-# (usage), bench/decode_table.py and the build of bench/stream_probe.cu, on results committed under bench/
+# bench/monotone_rows.py, bench/bin_ab.py, bench/ab_rounds.py, bench/ship_tuned.py,
+# bench/decode_table.py and the build of bench/stream_probe.cu, on results committed under bench/
 # (bench/results-2026-11-23's geometric means are the README's), with tests/bench_fakes standing in for torch and for `w8a8 bench`
 # where a run is needed. No GPU, no torch. plot.py is checked only where matplotlib imports
 # (said so when not); with a w8a8 binary as $1, its heat map also reads a real tuning database
@@ -457,12 +457,14 @@ check "old_rows: a bad --without" 2 'not NAME=VALUE' "$python" "$old" --lacks x 
   "$tmp/old-list.jsonl"
 
 # bench/sweep_rows.sh with the fake command (its tune fails; its benches answer): SEED=1 asks a
-# named space's tune to seed and leaves a plain one as it is, SETTLE reaches both, the
+# named space's tune to seed and leaves a plain one as it is, SETTLE and TUNE_ARGS reach both, the
 # A B B A runs every group's shapes, and the database's winners are exported
 printf 'sm90_gemm 64,4096,4096\n- 128,4096,4096\n' > "$tmp/sweep-groups.txt"
 check "sweep_rows with the fake command" 0 '' env W8A8="$fakes/w8a8" PYTHONPATH="$fakes" \
-  W8A8_FAKE_ARGS_LOG="$tmp/args-sweep" SEED=1 SETTLE=100 BUDGET=5 \
+  W8A8_FAKE_ARGS_LOG="$tmp/args-sweep" SEED=1 SETTLE=100 BUDGET=5 TUNE_ARGS="--max-candidates 48" \
   bash "$root/bench/sweep_rows.sh" "$tmp/sweep-groups.txt" tensor fast "$tmp/sweep" "$tmp/sweep.db"
+expect "sweep_rows: TUNE_ARGS reach both tunes" \
+  test "$(grep -c '^tune .* --json --max-candidates 48$' "$tmp/args-sweep")" -eq 2
 expect "sweep_rows: the named tune seeds and settles" \
   grep -q '^tune --space sm90_gemm --seed --settle 100 --budget 5 ' "$tmp/args-sweep"
 expect "sweep_rows: the plain tune settles, no --seed" \
@@ -597,17 +599,6 @@ check "ab_rounds: session 40's path runs it" 0 '19 of 29' \
   "$root/bench/results-2026-11-29-s45/d6/tune" ship tuned row
 check "ab_rounds: a missing round is named" 0 '^MISSING row nope-r1 \(512, 6144, 4096\)' \
   "$python" "$abr" "$root/bench/results-2026-11-29-s45/d6/tune" nope tuned row
-
-# bench/retune_ab.sh: its usage errors (the run itself needs a GPU)
-retune=$root/bench/retune_ab.sh
-check "retune_ab without arguments" 2 'retune_ab.sh OUT SET GRANULARITY' bash "$retune"
-check "retune_ab without the command" 2 "^retune_ab: no w8a8 command at '$tmp/none/w8a8'" \
-  env W8A8_BIN="$tmp/none" bash "$retune" "$tmp/ra" row "--scale row,row" torch.row "" 16,64,64
-if [ -n "$w8a8" ]; then
-  check "retune_ab with a bad shape" 2 "^retune_ab: '16,64' is not M,N,K" \
-    env W8A8_BIN="$(dirname "$w8a8")" W8A8_PEERS="$root/bench/peers.py" \
-    bash "$retune" "$tmp/ra" row "--scale row,row" torch.row "" 16,64
-fi
 
 # bench/ship_tuned.py: of a call's tuned winners, those of the granularity asked whose key ran
 # >= 1.02x in both rounds of its table go into the shipped file holding the key (needs w8a8
