@@ -34,7 +34,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #define CHECK(x)                                                                                 \
     do {                                                                                         \
