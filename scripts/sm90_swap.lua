@@ -16,7 +16,11 @@
 --   block_m    weight rows (output columns) of a tile: 64 or 128 per consumer warpgroup
 --   block_n    tokens (output rows) of a tile, wgmma N: at most the narrowest value that
 --              holds M (wider only pads)
---   stages     depth of the TMA ring (stages · (block_m + block_n) · 128 bytes)
+--   block_k    K bytes a stage: 128, or 256 / 512 (fast accumulation only): 2 or 4 boxes of
+--              128 K bytes side by side, loaded back to back, so each weight row is read in
+--              runs of 256 / 512 bytes (bench/stream_probe.cu, session 45: 64-row tiles of 4
+--              boxes a stage read 3-4 % faster than of one on an H200)
+--   stages     depth of the TMA ring (stages · (block_m + block_n) · block_k bytes)
 --   consumers  consumer warpgroups (2: setmaxnreg 40/232)
 --   pingpong   1 (2 consumers): each consumer takes every other tile whole
 --   split      1, 2 or 4: split-K in a cluster of `split` CTAs, partial sums added in rank
@@ -28,7 +32,7 @@
 --              two block-scaled rows at N = 28672, K = 4096 5.5 % slower
 --              (bench/results-2026-11-26-s20, X9)
 
-local BK = 128                  -- K bytes per stage
+local BK = 128                  -- K bytes of a box (a stage holds block_k / BK of them)
 local BARRIER_BYTES = 16
 local TURN_BYTES = 16
 local SPLIT_BAR_BYTES = 32
@@ -54,7 +58,7 @@ local function smem_bytes(c, problem)
         partials = c.consumers * rows_per_consumer(c) * c.block_n * 4 + SPLIT_BAR_BYTES
     end
     local scales = is_block(problem) and c.block_n * 4 + B_SCALE_AREA or 0
-    return c.stages * (c.block_m + c.block_n) * BK + partials
+    return c.stages * (c.block_m + c.block_n) * c.block_k + partials
         + (BARRIER_BYTES + scales) * c.stages + TURN_BYTES + ALIGN_SLACK
 end
 
@@ -81,7 +85,10 @@ local function valid(c, problem, device)
     if c.split > 1 and c.pingpong == 1 then
         return false, "split needs pingpong 0"
     end
-    if c.split > 1 and ceil_div(problem.k, BK) < 2 * c.split then
+    if c.block_k ~= BK and is_promoted(problem) then
+        return false, "block_k > 128 needs fast accumulation"
+    end
+    if c.split > 1 and ceil_div(problem.k, c.block_k) < 2 * c.split then
         return false, "split: at least 2 K blocks a slice"
     end
     -- no wider than the narrowest listed token tile that holds M (more only pads)
@@ -110,6 +117,9 @@ end
 -- shared-memory reads bounding small N) overlap the loads. Each tile ends with the split's
 -- cluster reduction and the transposed stores; the ring fills once.
 local HBM_BYTES_PER_NS = 4000
+-- the share of the bandwidth reached by block_k (runs of a weight row read at once): the
+-- probe's 64-row tiles with 1, 2 and 4 boxes a stage (bench/results-2026-11-29-s45, P1, P2)
+local RUN_FACTOR = { [128] = 1.0, [256] = 1.02, [512] = 1.03 }
 local INFLIGHT_HALF = 8192
 local SM_BYTES_PER_NS = 60
 local CLOCK_GHZ = 1.75
@@ -122,19 +132,20 @@ local function rank(c, problem, device)
     local slots = gemm.cluster_slots(device, c.split)
     local active = math.min(ctas, slots)
     local waves = ceil_div(ctas, slots)
-    local k_blocks = ceil_div(ceil_div(problem.k, BK), c.split)
-    local inflight = c.stages * c.block_m * BK
+    local k_blocks = ceil_div(ceil_div(problem.k, c.block_k), c.split)
+    local inflight = c.stages * c.block_m * c.block_k
     local efficiency = inflight / (inflight + INFLIGHT_HALF)
     local share = math.min(SM_BYTES_PER_NS, HBM_BYTES_PER_NS / active) * efficiency
-    local load = c.block_m * BK / share
+        * RUN_FACTOR[c.block_k]
+    local load = c.block_m * c.block_k / share
     local n = c.block_n
-    local mma = (c.block_m // 64) * (BK // 32) * math.max(n / 2, 16 + n / 4) / CLOCK_GHZ
+    local mma = (c.block_m // 64) * (c.block_k // 32) * math.max(n / 2, 16 + n / 4) / CLOCK_GHZ
     if c.consumers == 1 then
         mma = mma * 1.3 -- no second warpgroup issuing while one waits
     end
     local per_block = math.max(load, mma)
     if is_promoted(problem) then
-        per_block = per_block + (c.consumers == 2 and 0.3 or 1.0) * 120
+        per_block = per_block + (c.consumers == 2 and 0.3 or 1.0) * 120 -- (block_k 128)
     end
     local epilogue = 400 + c.block_m * c.block_n / 64
     if c.split > 1 then
@@ -159,7 +170,7 @@ local function default(problem, device)
     local best, best_cost
     for _, s in ipairs({ { 64, 1 }, { 128, 2 }, { 256, 2 } }) do
         for _, split in ipairs({ 1, 2, 4 }) do
-            local c = { block_m = s[1], block_n = token_tile(problem.m),
+            local c = { block_m = s[1], block_n = token_tile(problem.m), block_k = BK,
                         consumers = s[2], pingpong = 0, split = split, specialize = 0,
                         swap = 1, evict = 0, stages = 2 }
             for _, stages in ipairs({ 16, 12, 10, 8, 6, 4 }) do
@@ -211,6 +222,7 @@ return {
     params = {
         block_m = { 64, 128, 256 },
         block_n = TOKEN_TILES,
+        block_k = { 128, 256, 512 },
         stages = { 4, 6, 8, 10, 12, 16 },
         consumers = { 1, 2 },
         pingpong = { 0, 1 },
@@ -219,7 +231,7 @@ return {
         swap = { 1 },
         evict = { 0, 1 },
     },
-    order = { "block_m", "block_n", "stages", "consumers", "pingpong", "split", "specialize",
+    order = { "block_m", "block_n", "block_k", "stages", "consumers", "pingpong", "split", "specialize",
         "swap", "evict" },
 
     valid = valid,

@@ -22,9 +22,11 @@
 #define SM90_CC_MAJOR 9
 #define SM90_CC_MINOR 0
 
-/* Must match the template: K bytes per stage, the per-stage and turn barriers, its alignment
- * slack, the warpgroup size, and the setmaxnreg budget of its consumers. */
+/* Must match the template: K bytes of a TMA box (a stage holds block_k / 128 of them side by
+ * side), the per-stage and turn barriers, its alignment slack, the warpgroup size, and the
+ * setmaxnreg budget of its consumers. */
 #define SM90_BLOCK_K_BYTES 128u
+#define SM90_BLOCK_K_MAX 512
 #define SM90_BARRIER_BYTES 16u
 #define SM90_TURN_BARRIER_BYTES 16u
 #define SM90_SPLIT_BARRIER_BYTES 32u /* split > 1: a ready and a free barrier per consumer */
@@ -66,7 +68,7 @@ enum {
 };
 
 typedef struct sm90_config {
-    int block_m, block_n, stages, consumers, pingpong, raster, group, cluster, epilogue, split;
+    int block_m, block_n, block_k, stages, consumers, pingpong, raster, group, cluster, epilogue, split;
     int specialize, overlap, stagger, wave, swap, evict, tail, trigger;
 } sm90_config;
 
@@ -77,6 +79,7 @@ typedef struct sm90_config {
 static const gemm_param sm90_params[] = {
     {"block_m", offsetof(sm90_config, block_m), 128, false},
     {"block_n", offsetof(sm90_config, block_n), 128, false},
+    {"block_k", offsetof(sm90_config, block_k), 128, false},
     {"stages", offsetof(sm90_config, stages), 6, false},
     {"consumers", offsetof(sm90_config, consumers), 2, false},
     {"pingpong", offsetof(sm90_config, pingpong), 0, false},
@@ -183,7 +186,7 @@ static unsigned sm90_smem_bytes(const sm90_config *c, const w8a8_problem *proble
                           : 0u;
     int a_rows = sm90_a_rows(c, problem);
     unsigned stage_a = (unsigned)(a_rows ? a_rows : c->block_m);
-    return (unsigned)c->stages * (stage_a + (unsigned)c->block_n) * SM90_BLOCK_K_BYTES +
+    return (unsigned)c->stages * (stage_a + (unsigned)c->block_n) * (unsigned)c->block_k +
            ((unsigned)c->block_m - stage_a) * SM90_BLOCK_K_BYTES +
            staging + partials + (SM90_BARRIER_BYTES + scales) * (unsigned)c->stages +
            SM90_TURN_BARRIER_BYTES + SM90_ALIGN_SLACK;
@@ -220,6 +223,13 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
                       "step 16)", c->block_n);
     if (c->stages < 2 || c->stages > SM90_MAX_STAGES)
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: stages %d (2..16)", c->stages);
+    if (c->block_k != 128 && c->block_k != 256 && c->block_k != SM90_BLOCK_K_MAX)
+        return errorf(ctx, W8A8_INVALID, "sm90_gemm config: block_k %d (128, 256 or 512)",
+                      c->block_k);
+    if (c->block_k != 128 && sm90_promoted(problem))
+        return errorf(ctx, W8A8_INVALID,
+                      "sm90_gemm config: block_k=%d needs fast accumulation (promoted sums and "
+                      "block scales go by 128 K bytes: block_k 128)", c->block_k);
     if (c->raster != 0 && c->raster != 1)
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: raster must be 0 or 1");
     if (c->group < 1 || c->group > SM90_MAX_GROUP)
@@ -309,7 +319,7 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
         /* the partial sums of a split tile go into the ring (a CTA's last tile; whole tiles
          * of A: sm90_a_rows) */
         unsigned ring = (unsigned)c->stages * (unsigned)(c->block_m + c->block_n) *
-                        SM90_BLOCK_K_BYTES;
+                        (unsigned)c->block_k;
         unsigned sums = (unsigned)(c->consumers * sm90_wg_m(c) * c->block_n) * 4u;
         if (sums > ring)
             return errorf(ctx, W8A8_INVALID,
@@ -461,8 +471,8 @@ static w8a8_status sm90_plan(w8a8_context *ctx, const w8a8_problem *problem, con
     plan->ints[SM90_I_A_ROWS] = sm90_a_rows(&c, problem);
     plan->ints[SM90_I_TAIL] = c.tail;
     plan->ints[SM90_I_TRIGGER] = c.trigger;
-    /* K bytes of a K group (the template's: 2^overlap K blocks), for tail's split */
-    plan->ints[SM90_I_GROUP_K] = (int64_t)SM90_BLOCK_K_BYTES << c.overlap;
+    /* K bytes of a K group (the template's: 2^overlap stages), for tail's split */
+    plan->ints[SM90_I_GROUP_K] = (int64_t)c.block_k << c.overlap;
     plan->launch.block[0] = SM90_WARPGROUP * (unsigned)(c.consumers + 1);
     plan->launch.block[1] = 1;
     plan->launch.block[2] = 1;

@@ -37,8 +37,8 @@
  *                         triggers the next kernel's launch once it has issued its last load;
  *                         1, no explicit trigger: the next kernel launches as our CTAs exit
  * Launch: block 128·(CONSUMERS+1) threads, dynamic shared memory SM90_SMEM_BYTES (below:
- * STAGES·(BLOCK_M+BLOCK_N)·128 + the epilogue staging + 16·STAGES + 16 + 1024 alignment
- * slack; with A_ROWS the ring is STAGES·(A_ROWS+BLOCK_N)·128 + (BLOCK_M−A_ROWS)·128), a
+ * STAGES·(BLOCK_M+BLOCK_N)·BLOCK_K + the epilogue staging + 16·STAGES + 16 + 1024 alignment
+ * slack; with A_ROWS the ring is STAGES·(A_ROWS+BLOCK_N)·BLOCK_K + (BLOCK_M−A_ROWS)·128), a
  * multiple of CLUSTER CTAs with the cluster launch attribute {CLUSTER, 1, 1}, at most the
  * number of tile units (CLUSTER tiles each).
  *
@@ -46,6 +46,13 @@
  *   BLOCK_M     64, 128, 256; rows per consumer (BLOCK_M / CONSUMERS, or BLOCK_M with
  *               PINGPONG) must be 64 or 128
  *   BLOCK_N     FP8: 8…256 in steps of 8; INT8: 8, 16, 24, 32, 48…256 in steps of 16
+ *   BLOCK_K     K bytes a stage: 128 (one 128-byte swizzle row), or 256 / 512 (fast
+ *               accumulation only: not promoted, no block scales): a stage holds 2 or 4
+ *               boxes of 128 K bytes side by side (each [rows][128 bytes], swizzled as one),
+ *               loaded back to back, so every tile row's 256 / 512 bytes are read at once,
+ *               and one full barrier covers them. Measured with bench/stream_probe.cu on an
+ *               H200 (session 45, P1/P2): 64-row weight tiles of 4 boxes a stage read
+ *               3-4 % faster than of one (4.04-4.10 against 3.90-3.98 TB/s at 57344×8192)
  *   STAGES      2…16, within the shared-memory limit
  *   CONSUMERS   1 or 2 consumer warpgroups
  *   PINGPONG    0: the consumers share each tile (BLOCK_M / CONSUMERS rows each);
@@ -191,6 +198,9 @@
 #ifndef W8A8_BLOCK_N
 #define W8A8_BLOCK_N 128
 #endif
+#ifndef W8A8_BLOCK_K
+#define W8A8_BLOCK_K 128
+#endif
 #ifndef W8A8_STAGES
 #define W8A8_STAGES 4
 #endif
@@ -266,7 +276,8 @@
 #endif
 #define SM90_SUB_M (SM90_WG_M / 64)               /* m64 wgmmas per k32 step */
 #define SM90_ACC (W8A8_BLOCK_N / 2)               /* accumulators per m64 block, per thread */
-#define SM90_BK 128                               /* K bytes per stage: one swizzle row */
+#define SM90_BK 128                               /* K bytes of a box: one swizzle row */
+#define SM90_KBOXES (W8A8_BLOCK_K / SM90_BK)      /* boxes a stage, side by side along K */
 /* A_ROWS (set by the host for M <= 96, never with SWAP): a stage holds only the tile's first
  * A_ROWS rows of A (the TMA box is that tall), so the loads skip the rows past M that TMA would
  * zero-fill: on an H200, 16x10240x8192 per-tensor ran 24.5 -> 22.5 us with the same 64x80
@@ -277,9 +288,11 @@
 #define W8A8_A_ROWS 0
 #endif
 #define SM90_A_ROWS (W8A8_A_ROWS ? W8A8_A_ROWS : W8A8_BLOCK_M)
-#define SM90_A_BYTES (SM90_A_ROWS * SM90_BK)      /* a stage's A: loaded bytes and stride */
+#define SM90_A_BOX (SM90_A_ROWS * SM90_BK)        /* one box of a stage's A */
+#define SM90_A_BYTES (SM90_A_BOX * SM90_KBOXES)   /* a stage's A: loaded bytes and stride */
 #define SM90_A_PAD ((W8A8_BLOCK_M - SM90_A_ROWS) * SM90_BK)
-#define SM90_B_BYTES (W8A8_BLOCK_N * SM90_BK)
+#define SM90_B_BOX (W8A8_BLOCK_N * SM90_BK)
+#define SM90_B_BYTES (SM90_B_BOX * SM90_KBOXES)
 #define SM90_INT8 (W8A8_A_TYPE == W8A8_T_INT8)
 /* wgmma's A operand (tile rows) and B operand (tile columns): SWAP exchanges the problem's */
 #define SM90_OP_A_TYPE (W8A8_SWAP ? W8A8_B_TYPE : W8A8_A_TYPE)
@@ -335,6 +348,8 @@ static_assert(W8A8_BLOCK_N % 8 == 0 && W8A8_BLOCK_N >= 8 && W8A8_BLOCK_N <= 256,
 static_assert(!SM90_INT8 || W8A8_BLOCK_N <= 32 || W8A8_BLOCK_N % 16 == 0,
               "INT8 wgmma N: 8, 16, 24, 32, 48..256 step 16");
 static_assert(W8A8_STAGES >= 2 && W8A8_STAGES <= 16, "STAGES");
+static_assert(W8A8_BLOCK_K == 128 || W8A8_BLOCK_K == 256 || W8A8_BLOCK_K == 512,
+              "BLOCK_K is 128, 256 or 512");
 static_assert(W8A8_A_ROWS == 0 || (W8A8_A_ROWS % 8 == 0 && W8A8_A_ROWS < W8A8_BLOCK_M && !W8A8_SWAP),
               "A_ROWS: 0, or a multiple of 8 below BLOCK_M (whole 1024-byte swizzle atoms), not "
               "with SWAP");
@@ -370,6 +385,8 @@ static_assert(W8A8_PROMOTE == 0 || (W8A8_PROMOTE == 1 && !SM90_BLOCK && !SM90_IN
 /* Promoted accumulation: a K block's wgmmas into tmp, then acc += tmp (times its block
  * scales when there are any). */
 #define SM90_PROMOTED (SM90_BLOCK || W8A8_PROMOTE)
+static_assert(W8A8_BLOCK_K == 128 || !SM90_PROMOTED,
+              "BLOCK_K 256, 512: fast accumulation only (promotion and block scales go by 128 K)");
 static_assert(W8A8_OVERLAP == 0 || (W8A8_OVERLAP >= 1 && W8A8_OVERLAP <= 5 && SM90_PROMOTED),
               "OVERLAP is 0, or 1..5 with promoted accumulation");
 static_assert(W8A8_OVERLAP <= 3 || !SM90_BLOCK || 128 % W8A8_BLOCK_N == 0 || W8A8_PINGPONG,
@@ -1000,18 +1017,22 @@ __device__ __forceinline__ void sm90_wgmma_step(sm90_acc_t (&d)[SM90_ACC], sm90_
     sm90_wgmma(d, desc_a + 2 * k + (8192 >> 4) * s, desc_b + 2 * k, accumulate);
 }
 
-/* Issues (and commits as one group) the wgmmas of one 128-byte K block for a consumer's rows
- * (descriptors of A at its first row, and of B): 4 k32 steps × SUB_M m64 blocks. The first
- * step overwrites acc when kb is 0 (pass 0 to always overwrite). */
+/* Issues (and commits as one group) the wgmmas of one stage's K block for a consumer's rows
+ * (descriptors of A at its first row, and of B, in the stage's first box): per 128-byte box
+ * (KBOXES, each A_BOX / B_BOX bytes further) 4 k32 steps × SUB_M m64 blocks. The first step
+ * overwrites acc when kb is 0 (pass 0 to always overwrite). */
 __device__ __forceinline__ void sm90_issue_k_block(sm90_acc_t (&acc)[SM90_SUB_M][SM90_ACC],
                                                    sm90_u64 desc_a, sm90_u64 desc_b, int kb)
 {
     sm90_wgmma_fence();
 #pragma unroll
-    for (int k = 0; k < SM90_BK / 32; ++k)
+    for (int j = 0; j < SM90_KBOXES; ++j)
 #pragma unroll
-        for (int s = 0; s < SM90_SUB_M; ++s)
-            sm90_wgmma_step(acc[s], desc_a, desc_b, k, s, (kb | k) != 0);
+        for (int k = 0; k < SM90_BK / 32; ++k)
+#pragma unroll
+            for (int s = 0; s < SM90_SUB_M; ++s)
+                sm90_wgmma_step(acc[s], desc_a + (SM90_A_BOX >> 4) * j,
+                                desc_b + (SM90_B_BOX >> 4) * j, k, s, (kb | j | k) != 0);
     sm90_wgmma_commit();
 }
 
@@ -1490,7 +1511,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
     (void)bulk_a;
     const int m_tiles = (int)((SM90_ROWS + W8A8_BLOCK_M - 1) / W8A8_BLOCK_M);
     const int n_tiles = (int)((SM90_COLS + W8A8_BLOCK_N - 1) / W8A8_BLOCK_N);
-    const int k_blocks = (int)((SM90_K + SM90_BK - 1) / SM90_BK);
+    const int k_blocks = (int)((SM90_K + W8A8_BLOCK_K - 1) / W8A8_BLOCK_K); /* stages a tile */
     /* OVERLAP takes K blocks in groups: a count not a multiple of the group gets more, wholly
      * past K (TMA zero-fills them, their scales are 0) */
     const int k_steps = (k_blocks + SM90_GROUP - 1) & ~(SM90_GROUP - 1);
@@ -1552,19 +1573,24 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
                 /* our A tile, and the whole B tile: half from us, half from the peer */
                 sm90_bar_arrive_expect_tx(full, SM90_A_BYTES + SM90_B_BYTES);
                 const int row = (int)SM90_TILE_ROW(mt), col = (int)SM90_TILE_COL(nt);
-                sm90_tma_load_2d_policy(a_smem + stage * SM90_A_BYTES, &tma_a, kb * SM90_BK,
-                                        row, full, W8A8_EVICT && W8A8_SWAP,
-                                        weights_policy);
+                /* the stage's boxes, in K order (past K, TMA zero-fills whole boxes) */
+#pragma unroll
+                for (int j = 0; j < SM90_KBOXES; ++j) {
+                    const int k = (kb * SM90_KBOXES + j) * SM90_BK;
+                    sm90_tma_load_2d_policy(a_smem + stage * SM90_A_BYTES + j * SM90_A_BOX,
+                                            &tma_a, k, row, full, W8A8_EVICT && W8A8_SWAP,
+                                            weights_policy);
 #if W8A8_CLUSTER == 2
-                sm90_tma_load_2d_multicast(
-                    b_smem + stage * SM90_B_BYTES + units.rank * (SM90_B_BYTES / 2), &tma_b,
-                    kb * SM90_BK, col + units.rank * (W8A8_BLOCK_N / 2), full,
-                    (unsigned short)0x3);
+                    sm90_tma_load_2d_multicast(b_smem + stage * SM90_B_BYTES + j * SM90_B_BOX +
+                                                   units.rank * (SM90_B_BOX / 2),
+                                               &tma_b, k, col + units.rank * (W8A8_BLOCK_N / 2),
+                                               full, (unsigned short)0x3);
 #else
-                sm90_tma_load_2d_policy(b_smem + stage * SM90_B_BYTES, &tma_b, kb * SM90_BK,
-                                        col, full, W8A8_EVICT && !W8A8_SWAP,
-                                        weights_policy);
+                    sm90_tma_load_2d_policy(b_smem + stage * SM90_B_BYTES + j * SM90_B_BOX,
+                                            &tma_b, k, col, full, W8A8_EVICT && !W8A8_SWAP,
+                                            weights_policy);
 #endif
+                }
             });
             /* Every load of this CTA is issued: the next kernel may launch once all CTAs are
              * here, its prologue overlapping our last main loop and epilogue. Not earlier: a

@@ -26,6 +26,8 @@
  *    against the reference and two runs bitwise equal;
  *  - every config (and every block config) on a problem and its leading corner, whose last
  *    tiles move back inside M and N: the corner's outputs bitwise the whole problem's;
+ *  - stages of 256 and 512 K bytes (block_k) on odd shapes with every schedule, epilogue,
+ *    split-K (two runs bitwise equal), tail and specialization;
  *  - promoted accumulation of per-tensor / per-row FP8 (accum promoted) on the block configs
  *    and odd shapes, and on K = 16384 at least 4× more accurate than fast accumulation;
  *  - configs that the template cannot build are refused with W8A8_INVALID before NVRTC.
@@ -223,6 +225,56 @@ START_TEST(every_config_on_odd_shapes)
 }
 END_TEST
 
+/* Stages of 256 and 512 K bytes (block_k: 2 or 4 boxes of 128 K bytes side by side, fast
+ * accumulation only) on odd shapes, FP8 and INT8 with zero points, bias, every out dtype:
+ * K tails inside a box and boxes wholly past K (K = 16, 48, 272, 1040, 2064); cooperative,
+ * one consumer, ping-pong, a 2-CTA cluster (each box's half of B multicast), staged
+ * epilogues, split-K (slices of whole stages), the last wave split (tail), N and K compiled
+ * in; at M <= 96 a stage's boxes of A hold only M's bucket of rows (A_ROWS). */
+START_TEST(wide_k_stages_on_odd_shapes)
+{
+    static const char *const wide[] = {
+        "block_m=128,block_n=128,block_k=256,stages=3,consumers=2,cluster=1",
+        "block_m=64,block_n=96,block_k=512,stages=2,consumers=1,raster=1,group=4,epilogue=1",
+        "block_m=128,block_n=64,block_k=256,stages=3,consumers=2,pingpong=1,cluster=2,epilogue=1",
+        "block_m=128,block_n=48,block_k=512,stages=2,consumers=2,split=2",
+        "block_m=128,block_n=128,block_k=256,stages=3,consumers=2,epilogue=2,tail=2",
+        "block_m=64,block_n=112,block_k=256,stages=4,consumers=1,specialize=1",
+    };
+    enum { WIDE = sizeof wide / sizeof wide[0] };
+    static const int64_t shapes[][3] = {{1, 8, 16},      {7, 129, 48},     {40, 200, 1040},
+                                        {90, 517, 272},  {129, 200, 1040}, {333, 517, 2064},
+                                        {2000, 1000, 272}};
+    static const w8a8_dtype outs[] = {W8A8_BF16, W8A8_FP16, W8A8_FP32};
+    pgen_rng rng;
+    pgen_rng_seed(&rng, SEED + 7);
+    int runs = 0, failures = 0;
+    for (int int8 = 0; int8 < 2; int8++)
+        for (int si = 0; si < (int)(sizeof shapes / sizeof shapes[0]); si++) {
+            w8a8_problem p;
+            w8a8_problem_init(&p, shapes[si][0], shapes[si][1], shapes[si][2],
+                              int8 ? W8A8_INT8 : (si % 3 == 2 ? W8A8_E5M2 : W8A8_E4M3),
+                              outs[(si + int8) % 3]);
+            p.a_scale.kind = si % 2 ? W8A8_SCALE_ROW : W8A8_SCALE_TENSOR;
+            p.b_scale.kind = si % 3 ? W8A8_SCALE_ROW : W8A8_SCALE_TENSOR;
+            p.bias_type = si % 2 ? W8A8_FP32 : W8A8_DTYPE_NONE;
+            p.azp = int8 ? (si % 2 ? W8A8_AZP_TOKEN : W8A8_AZP_TENSOR) : W8A8_AZP_NONE;
+            p.ldc = test_padded_ldc(shapes[si][1]);
+            failures += test_family_case_configs(ctx, &gemm_family_sm90, &rng, &p, wide, WIDE,
+                                                 &runs);
+        }
+    printf("sm90: %d block_k config × shape runs, %d failed\n", runs, failures);
+    ck_assert_msg(failures == 0, "%d of %d runs differ from the reference", failures, runs);
+    /* split-K's slices of whole stages sum in a fixed order */
+    w8a8_problem p;
+    w8a8_problem_init(&p, 29, 1000, 8208, W8A8_E4M3, W8A8_FP32);
+    p.a_scale.kind = W8A8_SCALE_ROW;
+    pgen_case c;
+    ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
+    test_family_runs_are_bitwise_equal(ctx, &gemm_family_sm90, &c, wide + 3, 1);
+    pgen_case_destroy(&c);
+}
+END_TEST
 
 /* Block scales on every block config × odd shapes, cycling layouts, out dtypes and bias. */
 START_TEST(block_scales_on_odd_shapes)
@@ -760,6 +812,7 @@ int main(void)
     tcase_set_timeout(tc, 1200);
     tcase_add_test(tc, every_supported_trait_combination);
     tcase_add_test(tc, every_config_on_odd_shapes);
+    tcase_add_test(tc, wide_k_stages_on_odd_shapes);
     tcase_add_test(tc, split_k_is_bitwise_deterministic);
     suite_add_tcase(s, tc);
     TCase *tail = tcase_create("tail"); /* CK_RUN_CASE=tail: the last wave split */

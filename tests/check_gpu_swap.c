@@ -7,7 +7,8 @@
  *    shapes, cycling through the configs;
  *  - every config on odd shapes: M = 1, 3, 7, 17, 31, 33, 64 (token tiles of 8…64 with and
  *    without a tail); N = 1, 17, 129, 517, 4100 (weight tiles of 64…256 rows with a tail);
- *    K that neither the 128-byte K blocks nor the split divides (16, 48, 144, 1040, 4112);
+ *    K that neither the 128-byte K blocks nor the split divides (16, 48, 144, 1040, 4112),
+ *    nor the 256- and 512-byte stages of block_k (boxes wholly past K zero-filled);
  *    FP8 (e4m3, e5m2, e5m2 × e4m3) with per-row / per-tensor mixes and INT8 with per-token
  *    and per-tensor zero points, bias, every out dtype;
  *  - block scales (A 1×128, B 128×128, promoted every K block) on odd shapes, row-major and
@@ -48,6 +49,19 @@ static const char *const configs[] = {
     "block_m=128,block_n=32,stages=4,consumers=2,cluster=2,swap=1",
 };
 #define CONFIG_COUNT ((int)(sizeof configs / sizeof configs[0]))
+
+/* Stages of 256 and 512 K bytes (block_k: 2 or 4 boxes side by side; fast accumulation only):
+ * one and two consumers, ping-pong, split 2 and 4 (K slices of whole stages, empty ones at
+ * small K), N and K compiled in, a 2-CTA cluster multicasting each box's half of the tokens. */
+static const char *const wide_configs[] = {
+    "block_m=64,block_n=8,block_k=512,stages=4,consumers=1,split=1,swap=1,evict=1",
+    "block_m=128,block_n=16,block_k=256,stages=6,consumers=2,split=2,swap=1",
+    "block_m=64,block_n=32,block_k=256,stages=6,consumers=2,pingpong=1,swap=1",
+    "block_m=128,block_n=64,block_k=512,stages=2,consumers=2,split=4,specialize=1,swap=1",
+    "block_m=128,block_n=32,block_k=256,stages=4,consumers=2,cluster=2,swap=1",
+    "block_m=256,block_n=24,block_k=512,stages=2,consumers=2,swap=1",
+};
+#define WIDE_COUNT ((int)(sizeof wide_configs / sizeof wide_configs[0]))
 
 static bool check_case(const pgen_case *c, const char *config)
 {
@@ -92,6 +106,8 @@ START_TEST(every_config_on_odd_shapes)
                 p.ldc = test_padded_ldc(nks[s][0]);
                 failures += test_family_case_configs(ctx, &gemm_family_sm90, &rng, &p,
                                                      configs, CONFIG_COUNT, &runs);
+                failures += test_family_case_configs(ctx, &gemm_family_sm90, &rng, &p,
+                                                     wide_configs, WIDE_COUNT, &runs);
             }
     printf("swap: %d config × shape runs, %d failed\n", runs, failures);
     ck_assert_msg(failures == 0, "%d of %d runs differ from the reference", failures, runs);
@@ -163,6 +179,10 @@ START_TEST(split_runs_are_bitwise_equal)
         ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
         test_family_runs_are_bitwise_equal(ctx, &gemm_family_sm90, &c, split,
                                            (int)(sizeof split / sizeof split[0]));
+        if (!block) /* 256- and 512-byte stages: fast accumulation only */
+            test_family_runs_are_bitwise_equal(ctx, &gemm_family_sm90, &c, wide_configs + 1, 1);
+        if (!block)
+            test_family_runs_are_bitwise_equal(ctx, &gemm_family_sm90, &c, wide_configs + 3, 1);
         pgen_case_destroy(&c);
     }
 }
@@ -174,6 +194,8 @@ START_TEST(invalid_configs_are_refused)
         "block_m=64,block_n=16,consumers=1,swap=2",
         "block_m=64,block_n=16,consumers=1,epilogue=1,swap=1", /* staged stores: not swapped */
         "block_m=128,block_n=64,consumers=2,epilogue=2,swap=1",
+        "block_m=64,block_n=16,block_k=384,consumers=1,swap=1", /* 128, 256 or 512 */
+        "block_m=64,block_n=16,block_k=64,consumers=1,swap=1",
     };
     w8a8_problem p;
     w8a8_problem_init(&p, 16, 256, 512, W8A8_E4M3, W8A8_BF16);
@@ -185,6 +207,16 @@ START_TEST(invalid_configs_are_refused)
         ck_assert_ptr_nonnull(strstr(w8a8_errmsg(ctx), "sm90_gemm config"));
         ck_assert_uint_eq(atomic_load(&ctx->nvrtc_compiles), compiles);
     }
+    /* promoted sums go by 128 K bytes: block_k 128 only */
+    p.accum = W8A8_ACCUM_PROMOTED;
+    {
+        gemm_plan plan;
+        w8a8_status st = gemm_family_sm90.plan(
+            ctx, &p, "block_m=64,block_n=16,block_k=256,consumers=1,swap=1", &plan);
+        ck_assert_msg(st == W8A8_INVALID, "promoted block_k=256 gave %s", w8a8_status_string(st));
+        ck_assert_ptr_nonnull(strstr(w8a8_errmsg(ctx), "block_k=256"));
+    }
+    p.accum = W8A8_ACCUM_FAST;
     /* block scales: token tiles of at most 64 (one scale a loader lane), no overlap */
     pgen_block_scales(&p, 0, 0, 0);
     ck_assert(gemm_family_sm90.supports(ctx, &p));
@@ -200,6 +232,10 @@ START_TEST(invalid_configs_are_refused)
                       w8a8_status_string(st));
         ck_assert_ptr_nonnull(strstr(w8a8_errmsg(ctx), "swap=1"));
     }
+    gemm_plan plan; /* block scales go by 128 K bytes too */
+    ck_assert(gemm_family_sm90.plan(ctx, &p, "block_m=64,block_n=16,block_k=512,consumers=1,swap=1",
+                                    &plan) == W8A8_INVALID);
+    ck_assert_ptr_nonnull(strstr(w8a8_errmsg(ctx), "block_k=512"));
 }
 END_TEST
 
