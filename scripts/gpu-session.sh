@@ -89,7 +89,7 @@ step() {
 # The tcases of tests/check_gpu_sm90.c (its main() lists them): run apart, they finish in
 # 250-280 s beside the other suites on an H200 (session 28), where the whole suite takes
 # far longer.
-SM90_TCASES="block promoted gpu_sm90 tail shift plan"
+SM90_TCASES="block promoted gpu_sm90 wide tail shift plan"
 
 # suite NAME BINARY [TCASE]: one GPU suite (or one of its tcases) in its own scratch folder,
 # in the background; appends "NAME exit CODE SECONDS s" to summary.txt.

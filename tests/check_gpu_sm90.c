@@ -812,9 +812,12 @@ int main(void)
     tcase_set_timeout(tc, 1200);
     tcase_add_test(tc, every_supported_trait_combination);
     tcase_add_test(tc, every_config_on_odd_shapes);
-    tcase_add_test(tc, wide_k_stages_on_odd_shapes);
     tcase_add_test(tc, split_k_is_bitwise_deterministic);
     suite_add_tcase(s, tc);
+    TCase *wide = tcase_create("wide"); /* CK_RUN_CASE=wide: 256- and 512-byte stages */
+    tcase_set_timeout(wide, 600);
+    tcase_add_test(wide, wide_k_stages_on_odd_shapes);
+    suite_add_tcase(s, wide);
     TCase *tail = tcase_create("tail"); /* CK_RUN_CASE=tail: the last wave split */
     tcase_set_timeout(tail, 600);
     tcase_add_test(tail, tail_splits_the_last_wave);
