@@ -59,7 +59,7 @@ static const char *const wide_configs[] = {
     "block_m=64,block_n=32,block_k=256,stages=6,consumers=2,pingpong=1,swap=1",
     "block_m=128,block_n=64,block_k=512,stages=2,consumers=2,split=4,specialize=1,swap=1",
     "block_m=128,block_n=32,block_k=256,stages=4,consumers=2,cluster=2,swap=1",
-    "block_m=256,block_n=24,block_k=512,stages=2,consumers=2,swap=1",
+    "block_m=256,block_n=24,block_k=256,stages=3,consumers=2,swap=1",
 };
 #define WIDE_COUNT ((int)(sizeof wide_configs / sizeof wide_configs[0]))
 
