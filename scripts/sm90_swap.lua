@@ -19,10 +19,14 @@
 --   block_k    K bytes a stage: 128, or 256 / 512 (fast accumulation only): 2 or 4 boxes of
 --              128 K bytes side by side, loaded back to back, so each weight row is read in
 --              runs of 256 / 512 bytes (bench/stream_probe.cu, session 45: 64-row tiles of 4
---              boxes a stage read 3-4 % faster than of one on an H200)
+--              boxes a stage read 3-4 % faster than of one on an H200; in the kernel, at 8
+--              per-tensor decode keys, 0.98-1.02x its 128-byte twins: session 46, D1)
 --   stages     depth of the TMA ring (stages · (block_m + block_n) · block_k bytes)
 --   consumers  consumer warpgroups (2: setmaxnreg 40/232)
 --   pingpong   1 (2 consumers): each consumer takes every other tile whole
+--   cluster    1, or 2 (block_n a multiple of 16, split 1): two CTAs of neighbouring weight
+--              tiles in a cluster, each multicasting half of the shared token tile (cuBLASLt's
+--              decode kernels on an H200 run in 2x1 clusters: session 44, D6)
 --   split      1, 2 or 4: split-K in a cluster of `split` CTAs, partial sums added in rank
 --              0's registers in a fixed order (bitwise the same run to run, no workspace)
 --   specialize 0, or 1: N and K compiled in
@@ -85,6 +89,9 @@ local function valid(c, problem, device)
     if c.split > 1 and c.pingpong == 1 then
         return false, "split needs pingpong 0"
     end
+    if c.cluster == 2 and (c.block_n % 16 ~= 0 or c.split > 1) then
+        return false, "cluster 2: block_n a multiple of 16, split 1"
+    end
     if c.block_k ~= BK and is_promoted(problem) then
         return false, "block_k > 128 needs fast accumulation"
     end
@@ -117,9 +124,6 @@ end
 -- shared-memory reads bounding small N) overlap the loads. Each tile ends with the split's
 -- cluster reduction and the transposed stores; the ring fills once.
 local HBM_BYTES_PER_NS = 4000
--- the share of the bandwidth reached by block_k (runs of a weight row read at once): the
--- probe's 64-row tiles with 1, 2 and 4 boxes a stage (bench/results-2026-11-29-s45, P1, P2)
-local RUN_FACTOR = { [128] = 1.0, [256] = 1.02, [512] = 1.03 }
 local INFLIGHT_HALF = 8192
 local SM_BYTES_PER_NS = 60
 local CLOCK_GHZ = 1.75
@@ -127,16 +131,18 @@ local FILL_NS = 1500
 local LAUNCH_NS = 2500
 
 local function rank(c, problem, device)
-    local tiles = ceil_div(problem.n, c.block_m) * ceil_div(problem.m, c.block_n)
+    local tiles = ceil_div(ceil_div(problem.n, c.block_m), c.cluster) * c.cluster
+        * ceil_div(problem.m, c.block_n)
     local ctas = tiles * c.split
-    local slots = gemm.cluster_slots(device, c.split)
+    local slots = gemm.cluster_slots(device, c.split * c.cluster)
     local active = math.min(ctas, slots)
     local waves = ceil_div(ctas, slots)
     local k_blocks = ceil_div(ceil_div(problem.k, c.block_k), c.split)
     local inflight = c.stages * c.block_m * c.block_k
     local efficiency = inflight / (inflight + INFLIGHT_HALF)
+    -- block_k moves nothing here: the probe's 3-4 % for 4 boxes a stage (session 45) did not
+    -- show in the kernel (bench/results-2026-12-01-s46, D1: level to 2 % either way)
     local share = math.min(SM_BYTES_PER_NS, HBM_BYTES_PER_NS / active) * efficiency
-        * RUN_FACTOR[c.block_k]
     local load = c.block_m * c.block_k / share
     local n = c.block_n
     local mma = (c.block_m // 64) * (c.block_k // 32) * math.max(n / 2, 16 + n / 4) / CLOCK_GHZ
@@ -161,7 +167,7 @@ local function rank(c, problem, device)
     -- swap config of each of the 56 keys ranks at median 12, at worst 62 (was 18 and 91
     -- before this term; a fit to the same data).
     local steps = (c.specialize == 1 and 0 or 0.2) + (c.pingpong == 1 and 0 or 0.5)
-        + (c.block_m == 64 and 0 or 1) + (c.evict == 1 and 0 or 0.1)
+        + (c.block_m == 64 and 0 or 1) + (c.evict == 1 and 0 or 0.1) + (c.cluster - 1) * 0.1
     return (waves * tile + FILL_NS + LAUNCH_NS) * (1 + 0.03 * steps)
 end
 
@@ -171,7 +177,7 @@ local function default(problem, device)
     for _, s in ipairs({ { 64, 1 }, { 128, 2 }, { 256, 2 } }) do
         for _, split in ipairs({ 1, 2, 4 }) do
             local c = { block_m = s[1], block_n = token_tile(problem.m), block_k = BK,
-                        consumers = s[2], pingpong = 0, split = split, specialize = 0,
+                        consumers = s[2], pingpong = 0, cluster = 1, split = split, specialize = 0,
                         swap = 1, evict = 0, stages = 2 }
             for _, stages in ipairs({ 16, 12, 10, 8, 6, 4 }) do
                 c.stages = stages
@@ -226,13 +232,14 @@ return {
         stages = { 4, 6, 8, 10, 12, 16 },
         consumers = { 1, 2 },
         pingpong = { 0, 1 },
+        cluster = { 1, 2 },
         split = { 1, 2, 4 },
         specialize = { 0, 1 },
         swap = { 1 },
         evict = { 0, 1 },
     },
-    order = { "block_m", "block_n", "block_k", "stages", "consumers", "pingpong", "split", "specialize",
-        "swap", "evict" },
+    order = { "block_m", "block_n", "block_k", "stages", "consumers", "pingpong", "cluster",
+        "split", "specialize", "swap", "evict" },
 
     valid = valid,
     rank = rank,

@@ -290,10 +290,10 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: evict must be 0 or 1");
     if (c->trigger != 0 && c->trigger != 1)
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: trigger must be 0 or 1");
-    if (c->evict && c->cluster != 1)
+    if (c->evict && c->cluster != 1 && !c->swap)
         return errorf(ctx, W8A8_INVALID,
                       "sm90_gemm config: evict=1 (the weights' loads evict-first in L2) needs "
-                      "cluster 1");
+                      "cluster 1 or swap=1 (whose weights are never multicast)");
     if (c->swap != 0 && c->swap != 1)
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: swap must be 0 or 1");
     if (c->swap && (c->epilogue != 0 || c->overlap || c->stagger))

@@ -164,7 +164,8 @@
  * weight blocks its rows touch; a consumer promotes acc[r, c] += tmp[r, c] · sb[r / 128, kb] ·
  * sa[c, kb] (sm90_swap_scales). OVERLAP and STAGGER stay 0.
  *
- * EVICT 0, or 1 (CLUSTER 1): the weights' TMA loads (tma_b; with SWAP tma_a) carry an L2
+ * EVICT 0, or 1 (CLUSTER 1, or SWAP: its weights are tma_a, never multicast): the weights' TMA
+ * loads (tma_b; with SWAP tma_a) carry an L2
  * evict-first policy, for weights streamed once (few tokens): on an H200 (session 20, X9) the
  * decode grid's sm90_gemm rows ran 0.4 % (per-tensor) to 1.3 % (per-row) faster with it, up to
  * 3.4 %, and two block-scaled swap rows at N = 28672, K = 4096 5.5 % slower; the tuner
@@ -402,8 +403,8 @@ static_assert(W8A8_WAVE == 0 || (W8A8_WAVE == 1 && SM90_PROMOTED && !W8A8_OVERLA
               "WAVE is 0, or 1 with promoted accumulation, OVERLAP 0, SWAP 0 and 128 rows a "
               "consumer");
 static_assert(W8A8_AZP == W8A8_Z_NONE || SM90_INT8, "a zero point needs INT8");
-static_assert(W8A8_EVICT == 0 || (W8A8_EVICT == 1 && W8A8_CLUSTER == 1),
-              "EVICT is 0, or 1 with CLUSTER 1");
+static_assert(W8A8_EVICT == 0 || (W8A8_EVICT == 1 && (W8A8_CLUSTER == 1 || W8A8_SWAP)),
+              "EVICT is 0, or 1 with CLUSTER 1 or SWAP (the weights, tma_a, are never multicast)");
 static_assert(W8A8_SWAP == 0 || (W8A8_SWAP == 1 && W8A8_EPILOGUE == 0 && !W8A8_OVERLAP &&
                                   !W8A8_STAGGER),
               "SWAP is 0, or 1 with EPILOGUE 0, OVERLAP 0 and STAGGER 0");

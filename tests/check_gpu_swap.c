@@ -36,8 +36,8 @@ static w8a8_context *ctx;
 
 /* Weight tiles of 64 (one consumer), 128 (two cooperative, or ping-pong of 64-row tiles) and
  * 256 rows; token tiles of 8…64 (INT8-legal N); split 1, 2 and 4 (K slices that do not divide
- * evenly, and empty ones at K = 16); shapes compiled in; a 2-CTA cluster sharing the tokens;
- * the weights loaded evict-first (evict=1). */
+ * evenly, and empty ones at K = 16); shapes compiled in; 2-CTA clusters sharing the tokens;
+ * the weights loaded evict-first (evict=1), in a cluster too. */
 static const char *const configs[] = {
     "block_m=64,block_n=8,stages=8,consumers=1,split=1,swap=1,evict=1",
     "block_m=128,block_n=16,stages=6,consumers=2,split=2,swap=1,evict=1",
@@ -47,6 +47,8 @@ static const char *const configs[] = {
     "block_m=128,block_n=64,stages=5,consumers=2,split=4,specialize=1,swap=1",
     "block_m=128,block_n=16,stages=6,consumers=1,split=2,specialize=1,swap=1",
     "block_m=128,block_n=32,stages=4,consumers=2,cluster=2,swap=1",
+    /* a cluster with the weights evict-first (swap multicasts only the tokens) */
+    "block_m=64,block_n=16,stages=8,consumers=1,cluster=2,swap=1,evict=1",
 };
 #define CONFIG_COUNT ((int)(sizeof configs / sizeof configs[0]))
 
