@@ -26,7 +26,9 @@
 --   pingpong   1 (2 consumers): each consumer takes every other tile whole
 --   cluster    1, or 2 (block_n a multiple of 16, split 1): two CTAs of neighbouring weight
 --              tiles in a cluster, each multicasting half of the shared token tile (cuBLASLt's
---              decode kernels on an H200 run in 2x1 clusters: session 44, D6)
+--              decode kernels on an H200 run in 2x1 clusters: session 44, D6); measured at 8
+--              per-tensor keys of M = 16, 32 (session 46, D3): 0.97-0.99x their cluster-1
+--              twins (geomean a key), level at 57344×8192, where it won two keys by < 0.5 %
 --   split      1, 2 or 4: split-K in a cluster of `split` CTAs, partial sums added in rank
 --              0's registers in a fixed order (bitwise the same run to run, no workspace)
 --   specialize 0, or 1: N and K compiled in
@@ -167,7 +169,7 @@ local function rank(c, problem, device)
     -- swap config of each of the 56 keys ranks at median 12, at worst 62 (was 18 and 91
     -- before this term; a fit to the same data).
     local steps = (c.specialize == 1 and 0 or 0.2) + (c.pingpong == 1 and 0 or 0.5)
-        + (c.block_m == 64 and 0 or 1) + (c.evict == 1 and 0 or 0.1) + (c.cluster - 1) * 0.1
+        + (c.block_m == 64 and 0 or 1) + (c.evict == 1 and 0 or 0.1) + (c.cluster - 1) * 0.5
     return (waves * tile + FILL_NS + LAUNCH_NS) * (1 + 0.03 * steps)
 end
 
