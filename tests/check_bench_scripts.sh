@@ -4,7 +4,7 @@
 # bench/rounds.py, bench/merge_rows.py (and its ship()), bench/stale_rows.py, bench/select_rows.py,
 # bench/ship_rows.sh, bench/old_rows.py, bench/sweep_rows.sh, bench/sweep_prepare.py,
 # bench/monotone_rows.py, bench/bin_ab.py, bench/ab_rounds.py, bench/ship_tuned.py,
-# bench/decode_table.py and the build of bench/stream_probe.cu, on results committed under bench/
+# bench/decode_table.py, bench/device_slim.sh and the build of bench/stream_probe.cu, on results committed under bench/
 # (bench/results-2026-11-23's geometric means are the README's), with tests/bench_fakes standing in for torch and for `w8a8 bench`
 # where a run is needed. No GPU, no torch. plot.py is checked only where matplotlib imports
 # (said so when not); with a w8a8 binary as $1, its heat map also reads a real tuning database
@@ -658,6 +658,35 @@ PY
     > "$tmp/shipped-rows.jsonl" 2> "$tmp/shipped-rows.err"
   check "the shipped caches: one row per key" 0 '^[1-9][0-9]* rows, 0 keys in two files$' \
     "$python" "$tmp/one_row_per_key.py" "$tmp/shipped-rows.jsonl"
+fi
+
+# bench/device_slim.sh, in a scratch repository (it rewrites the index): "on KEEP" untracks and
+# ignores every other results folder, leaving the files on disk; "off" tracks them again and
+# drops the exclusion (an exclusion kept by hand stays)
+if command -v git >/dev/null 2>&1; then
+  slim=$tmp/slim
+  mkdir -p "$slim/bench/results-a" "$slim/bench/results-b" "$slim/.git/info"
+  git -C "$slim" init -q
+  echo "/kept-by-hand/" > "$slim/.git/info/exclude"
+  cp "$root/bench/device_slim.sh" "$slim/bench/"
+  echo a > "$slim/bench/results-a/x"
+  echo b > "$slim/bench/results-b/y"
+  git -C "$slim" add -A
+  git -C "$slim" -c user.name=t -c user.email=t@t commit -qm one
+  check "device_slim without a verb" 2 'device_slim.sh on' bash "$slim/bench/device_slim.sh"
+  check "device_slim on" 0 '' bash "$slim/bench/device_slim.sh" on bench/results-b
+  check "device_slim on: results-a leaves the index, results-b stays" 0 \
+    '^bench/device_slim.sh bench/results-b/y $' sh -c "git -C '$slim' ls-files | tr '\\n' ' '"
+  check "device_slim on: results-a ignored, still on disk" 0 '^!! bench/results-a/$' \
+    git -C "$slim" status --porcelain --ignored
+  check "device_slim off" 0 '' bash "$slim/bench/device_slim.sh" off
+  check "device_slim off: every folder tracked again" 0 'bench/results-a/x' git -C "$slim" ls-files
+  check "device_slim off: nothing staged" 0 '^0$' \
+    sh -c "git -C '$slim' diff --cached --name-only | wc -l"
+  check "device_slim off: only the hand-made exclusion left" 0 '^/kept-by-hand/$' \
+    cat "$slim/.git/info/exclude"
+  check "device_slim off: the exclusion is one line" 0 '^1$' \
+    sh -c "wc -l < '$slim/.git/info/exclude'"
 fi
 
 echo "check_bench_scripts: $passed passed, $failed failed"
