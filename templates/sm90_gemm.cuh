@@ -52,7 +52,9 @@
  *               loaded back to back, so every tile row's 256 / 512 bytes are read at once,
  *               and one full barrier covers them. Measured with bench/stream_probe.cu on an
  *               H200 (session 45, P1/P2): 64-row weight tiles of 4 boxes a stage read
- *               3-4 % faster than of one (4.04-4.10 against 3.90-3.98 TB/s at 57344×8192)
+ *               3-4 % faster than of one (4.04-4.10 against 3.90-3.98 TB/s at 57344×8192);
+ *               in this kernel (swap-AB, 16 per-tensor decode keys: session 46, D1, D3) the
+ *               best config of each BLOCK_K within 2 % of the others, 256 ahead at M = 16, 32
  *   STAGES      2…16, within the shared-memory limit
  *   CONSUMERS   1 or 2 consumer warpgroups
  *   PINGPONG    0: the consumers share each tile (BLOCK_M / CONSUMERS rows each);
