@@ -153,7 +153,7 @@ local function rank(c, problem, device)
     end
     local per_block = math.max(load, mma)
     if is_promoted(problem) then
-        per_block = per_block + (c.consumers == 2 and 0.3 or 1.0) * 120 -- (block_k 128)
+        per_block = per_block + (c.consumers == 2 and 0.3 or 1.0) * 120
     end
     local epilogue = 400 + c.block_m * c.block_n / 64
     if c.split > 1 then

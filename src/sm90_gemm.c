@@ -26,7 +26,6 @@
  * side), the per-stage and turn barriers, its alignment slack, the warpgroup size, and the
  * setmaxnreg budget of its consumers. */
 #define SM90_BLOCK_K_BYTES 128u
-#define SM90_BLOCK_K_MAX 512
 #define SM90_BARRIER_BYTES 16u
 #define SM90_TURN_BARRIER_BYTES 16u
 #define SM90_SPLIT_BARRIER_BYTES 32u /* split > 1: a ready and a free barrier per consumer */
@@ -68,8 +67,8 @@ enum {
 };
 
 typedef struct sm90_config {
-    int block_m, block_n, block_k, stages, consumers, pingpong, raster, group, cluster, epilogue, split;
-    int specialize, overlap, stagger, wave, swap, evict, tail, trigger;
+    int block_m, block_n, block_k, stages, consumers, pingpong, raster, group, cluster, epilogue;
+    int split, specialize, overlap, stagger, wave, swap, evict, tail, trigger;
 } sm90_config;
 
 /* In the space's parameter order; the canonical config string follows it. raster and group
@@ -79,7 +78,7 @@ typedef struct sm90_config {
 static const gemm_param sm90_params[] = {
     {"block_m", offsetof(sm90_config, block_m), 128, false},
     {"block_n", offsetof(sm90_config, block_n), 128, false},
-    {"block_k", offsetof(sm90_config, block_k), 128, false},
+    {"block_k", offsetof(sm90_config, block_k), SM90_BLOCK_K_BYTES, false},
     {"stages", offsetof(sm90_config, stages), 6, false},
     {"consumers", offsetof(sm90_config, consumers), 2, false},
     {"pingpong", offsetof(sm90_config, pingpong), 0, false},
@@ -223,10 +222,12 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
                       "step 16)", c->block_n);
     if (c->stages < 2 || c->stages > SM90_MAX_STAGES)
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: stages %d (2..16)", c->stages);
-    if (c->block_k != 128 && c->block_k != 256 && c->block_k != SM90_BLOCK_K_MAX)
+    /* a stage: 1, 2 or 4 boxes of 128 K bytes */
+    int boxes = c->block_k / (int)SM90_BLOCK_K_BYTES;
+    if (c->block_k % (int)SM90_BLOCK_K_BYTES != 0 || (boxes != 1 && boxes != 2 && boxes != 4))
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: block_k %d (128, 256 or 512)",
                       c->block_k);
-    if (c->block_k != 128 && sm90_promoted(problem))
+    if (boxes != 1 && sm90_promoted(problem))
         return errorf(ctx, W8A8_INVALID,
                       "sm90_gemm config: block_k=%d needs fast accumulation (promoted sums and "
                       "block scales go by 128 K bytes: block_k 128)", c->block_k);
