@@ -37,8 +37,8 @@
 --              once); on an H200 1 ran the decode grid's rows 0.4-1.3 % faster (up to 3.4 %),
 --              two block-scaled rows at N = 28672, K = 4096 5.5 % slower
 --              (bench/results-2026-11-26-s20, X9)
---   spread     0, or 1 (cluster 1, no block scales): as many weight tiles as fill whole waves
---              of the grid (src/sm90_gemm.c, sm90_spread_rows), moved to overlap by a few rows:
+--   fill       0, or 1 (cluster 1, no block scales): as many weight tiles as fill whole waves
+--              of the grid (src/sm90_gemm.c, sm90_fill_rows), moved to overlap by a few rows:
 --              8192 rows on 132 SMs as 132 tiles of 64, not 128 with 4 SMs idle (cuBLASLt runs
 --              16x8192x28672 on 132 persistent CTAs: session 44, D6). Offered where it changes
 --              the tile count and reads at most 1/8 more rows (the overlaps, mostly from L2)
@@ -85,9 +85,9 @@ local function token_tile(m)
     return TOKEN_TILES[#TOKEN_TILES]
 end
 
--- spread=1's weight tiles (src/sm90_gemm.c, sm90_spread_rows): the smallest multiple of a
+-- fill=1's weight tiles (src/sm90_gemm.c, sm90_fill_rows): the smallest multiple of a
 -- wave's tile rows (the clusters the grid runs at once over the token tiles) holding N's tiles
-local function spread_rows(c, problem, device)
+local function fill_rows(c, problem, device)
     local tiles_m = ceil_div(problem.n, c.block_m)
     local tiles_n = ceil_div(problem.m, c.block_n)
     local per_wave = gemm.cluster_slots(device, c.split) // c.split // tiles_n
@@ -111,16 +111,16 @@ local function valid(c, problem, device)
     if c.cluster == 2 and (c.block_n % 16 ~= 0 or c.split > 1) then
         return false, "cluster 2: block_n a multiple of 16, split 1"
     end
-    if c.spread == 1 then
+    if c.fill == 1 then
         if c.cluster ~= 1 or is_block(problem) then
-            return false, "spread: cluster 1, no block scales"
+            return false, "fill: cluster 1, no block scales"
         end
-        local rows = spread_rows(c, problem, device)
+        local rows = fill_rows(c, problem, device)
         if rows == ceil_div(problem.n, c.block_m) then
-            return false, "spread: the tiles fill the waves already"
+            return false, "fill: the tiles fill the waves already"
         end
         if rows * c.block_m * 8 > problem.n * 9 then
-            return false, "spread: more than 1/8 of the rows read twice"
+            return false, "fill: more than 1/8 of the rows read twice"
         end
     end
     if c.block_k ~= BK and is_promoted(problem) then
@@ -162,7 +162,7 @@ local FILL_NS = 1500
 local LAUNCH_NS = 2500
 
 local function rank(c, problem, device)
-    local rows = c.spread == 1 and spread_rows(c, problem, device)
+    local rows = c.fill == 1 and fill_rows(c, problem, device)
         or ceil_div(ceil_div(problem.n, c.block_m), c.cluster) * c.cluster
     local tiles = rows * ceil_div(problem.m, c.block_n)
     local ctas = tiles * c.split
@@ -174,10 +174,10 @@ local function rank(c, problem, device)
     local efficiency = inflight / (inflight + INFLIGHT_HALF)
     -- block_k moves nothing here: the probe's 3-4 % for 4 boxes a stage (session 45) did not
     -- show in the kernel (bench/results-2026-12-01-s46, D1: level to 2 % either way)
-    -- spread: the rows two tiles share come from L2 (their neighbours load them at about the
+    -- fill: the rows two tiles share come from L2 (their neighbours load them at about the
     -- same time), so the HBM serves N's rows only
     local hbm = HBM_BYTES_PER_NS
-    if c.spread == 1 then
+    if c.fill == 1 then
         hbm = hbm * rows / ceil_div(problem.n, c.block_m)
     end
     local share = math.min(SM_BYTES_PER_NS, hbm / active) * efficiency
@@ -204,11 +204,11 @@ local function rank(c, problem, device)
     -- M = 1…64, per-tensor): 64-row ping-pong tiles won most keys, 128-row ones few; the best
     -- swap config of each of the 56 keys ranks at median 12, at worst 62 (was 18 and 91
     -- before this term; a fit to the same data).
-    -- spread: the model streams at the HBM's rate with any count of CTAs, so a wave's idle
+    -- fill: the model streams at the HBM's rate with any count of CTAs, so a wave's idle
     -- SMs cost it nothing; a fifth of a step ahead of its twin, so both are timed
     local steps = (c.specialize == 1 and 0 or 0.2) + (c.pingpong == 1 and 0 or 0.5)
         + (c.block_m == 64 and 0 or 1) + (c.evict == 1 and 0 or 0.1) + (c.cluster - 1) * 0.5
-        - c.spread * 0.2
+        - c.fill * 0.2
     return (waves * tile + FILL_NS + LAUNCH_NS) * (1 + 0.03 * steps)
 end
 
@@ -219,7 +219,7 @@ local function default(problem, device)
         for _, split in ipairs({ 1, 2, 4 }) do
             local c = { block_m = s[1], block_n = token_tile(problem.m), block_k = BK,
                         consumers = s[2], pingpong = 0, cluster = 1, split = split, specialize = 0,
-                        swap = 1, evict = 0, spread = 0, stages = 2 }
+                        swap = 1, evict = 0, fill = 0, stages = 2 }
             for _, stages in ipairs({ 16, 12, 10, 8, 6, 4 }) do
                 c.stages = stages
                 if smem_bytes(c, problem) <= device.max_smem then
@@ -278,10 +278,10 @@ return {
         specialize = { 0, 1 },
         swap = { 1 },
         evict = { 0, 1 },
-        spread = { 0, 1 },
+        fill = { 0, 1 },
     },
     order = { "block_m", "block_n", "block_k", "stages", "consumers", "pingpong", "cluster",
-        "split", "specialize", "swap", "evict", "spread" },
+        "split", "specialize", "swap", "evict", "fill" },
 
     valid = valid,
     rank = rank,

@@ -354,12 +354,12 @@ START_TEST(test_sm90_trigger_reaches_the_kernel)
 }
 END_TEST
 
-/* swap-AB's spread=1 on the fake's 132 SMs: the weight tiles become the smallest multiple of
+/* swap-AB's fill=1 on the fake's 132 SMs: the weight tiles become the smallest multiple of
  * a wave's tile rows that holds N (8192 rows of 64: 132 tiles, not 128; 57344: 924, 7 a
  * CTA), the grid the CTAs those waves fill; with split 2 a wave is 66 clusters, with two
- * token tiles 66 tile rows. spread=0, and spread=1 where N is a tile, keep the tiles N
+ * token tiles 66 tile rows. fill=0, and fill=1 where N is a tile, keep the tiles N
  * gives. */
-START_TEST(test_sm90_spread_grid)
+START_TEST(test_sm90_fill_grid)
 {
     static const struct {
         int64_t m, n;
@@ -367,14 +367,14 @@ START_TEST(test_sm90_spread_grid)
         unsigned grid;
         int row_tiles;
     } cases[] = {
-        {16, 8192, "block_m=64,block_n=16,stages=8,consumers=1,swap=1,spread=1", 132, 132},
+        {16, 8192, "block_m=64,block_n=16,stages=8,consumers=1,swap=1,fill=1", 132, 132},
         {16, 8192, "block_m=64,block_n=16,stages=8,consumers=1,swap=1", 128, 128},
-        {16, 57344, "block_m=64,block_n=16,stages=8,consumers=1,swap=1,spread=1", 132, 924},
-        {16, 4096, "block_m=64,block_n=16,stages=8,consumers=1,split=2,swap=1,spread=1", 132, 66},
-        {64, 8192, "block_m=64,block_n=32,stages=8,consumers=1,swap=1,spread=1", 132, 132},
-        {16, 1000, "block_m=64,block_n=16,stages=8,consumers=2,pingpong=1,swap=1,spread=1", 132,
+        {16, 57344, "block_m=64,block_n=16,stages=8,consumers=1,swap=1,fill=1", 132, 924},
+        {16, 4096, "block_m=64,block_n=16,stages=8,consumers=1,split=2,swap=1,fill=1", 132, 66},
+        {64, 8192, "block_m=64,block_n=32,stages=8,consumers=1,swap=1,fill=1", 132, 132},
+        {16, 1000, "block_m=64,block_n=16,stages=8,consumers=2,pingpong=1,swap=1,fill=1", 132,
          132},
-        {16, 64, "block_m=64,block_n=16,stages=8,consumers=1,swap=1,spread=1", 1, 1},
+        {16, 64, "block_m=64,block_n=16,stages=8,consumers=1,swap=1,fill=1", 1, 1},
     };
     w8a8_tensors t = tensors_at(1);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -393,16 +393,16 @@ START_TEST(test_sm90_spread_grid)
     }
     /* refused before any compile: not swap, a cluster of 2, or block scales */
     static const char *refused[] = {
-        "block_m=128,block_n=128,stages=4,consumers=2,spread=1",
-        "block_m=64,block_n=16,stages=8,consumers=1,cluster=2,swap=1,spread=1",
-        "block_m=64,block_n=16,stages=8,consumers=1,swap=1,spread=2",
+        "block_m=128,block_n=128,stages=4,consumers=2,fill=1",
+        "block_m=64,block_n=16,stages=8,consumers=1,cluster=2,swap=1,fill=1",
+        "block_m=64,block_n=16,stages=8,consumers=1,swap=1,fill=2",
     };
     w8a8_problem in = problem_make(16, 8192, 4096), p;
     gemm_problem_resolve(&in, &p);
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
         gemm_plan plan;
         ck_assert_int_eq(gemm_family_sm90.plan(ctx, &p, refused[i], &plan), W8A8_INVALID);
-        ck_assert_msg(strstr(w8a8_errmsg(ctx), "spread") != NULL, "%s: %s", refused[i],
+        ck_assert_msg(strstr(w8a8_errmsg(ctx), "fill") != NULL, "%s: %s", refused[i],
                       w8a8_errmsg(ctx));
     }
 }
@@ -527,7 +527,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_launch_floor);
     tcase_add_test(tc, test_sm80_persistent_grid);
     tcase_add_test(tc, test_sm90_trigger_reaches_the_kernel);
-    tcase_add_test(tc, test_sm90_spread_grid);
+    tcase_add_test(tc, test_sm90_fill_grid);
     tcase_add_test(tc, test_bench_output);
     suite_add_tcase(s, tc);
     return test_run_suite(s);
