@@ -37,11 +37,6 @@
 --              once); on an H200 1 ran the decode grid's rows 0.4-1.3 % faster (up to 3.4 %),
 --              two block-scaled rows at N = 28672, K = 4096 5.5 % slower
 --              (bench/results-2026-11-26-s20, X9)
---   fill       0, or 1 (cluster 1, no block scales): as many weight tiles as fill whole waves
---              of the grid (src/sm90_gemm.c, sm90_fill_rows), moved to overlap by a few rows:
---              8192 rows on 132 SMs as 132 tiles of 64, not 128 with 4 SMs idle (cuBLASLt runs
---              16x8192x28672 on 132 persistent CTAs: session 44, D6). Offered where it changes
---              the tile count and reads at most 1/8 more rows (the overlaps, mostly from L2)
 
 local BK = 128                  -- K bytes of a box (a stage holds block_k / BK of them)
 local BARRIER_BYTES = 16
@@ -85,18 +80,6 @@ local function token_tile(m)
     return TOKEN_TILES[#TOKEN_TILES]
 end
 
--- fill=1's weight tiles (src/sm90_gemm.c, sm90_fill_rows): the smallest multiple of a
--- wave's tile rows (the clusters the grid runs at once over the token tiles) holding N's tiles
-local function fill_rows(c, problem, device)
-    local tiles_m = ceil_div(problem.n, c.block_m)
-    local tiles_n = ceil_div(problem.m, c.block_n)
-    local per_wave = gemm.cluster_slots(device, c.split) // c.split // tiles_n
-    if per_wave < 1 or problem.n <= c.block_m then
-        return tiles_m
-    end
-    return ceil_div(tiles_m, per_wave) * per_wave
-end
-
 local function valid(c, problem, device)
     if c.pingpong == 1 and c.consumers ~= 2 then
         return false, "pingpong needs 2 consumers"
@@ -110,18 +93,6 @@ local function valid(c, problem, device)
     end
     if c.cluster == 2 and (c.block_n % 16 ~= 0 or c.split > 1) then
         return false, "cluster 2: block_n a multiple of 16, split 1"
-    end
-    if c.fill == 1 then
-        if c.cluster ~= 1 or is_block(problem) then
-            return false, "fill: cluster 1, no block scales"
-        end
-        local rows = fill_rows(c, problem, device)
-        if rows == ceil_div(problem.n, c.block_m) then
-            return false, "fill: the tiles fill the waves already"
-        end
-        if rows * c.block_m * 8 > problem.n * 9 then
-            return false, "fill: more than 1/8 of the rows read twice"
-        end
     end
     if c.block_k ~= BK and is_promoted(problem) then
         return false, "block_k > 128 needs fast accumulation"
@@ -162,9 +133,8 @@ local FILL_NS = 1500
 local LAUNCH_NS = 2500
 
 local function rank(c, problem, device)
-    local rows = c.fill == 1 and fill_rows(c, problem, device)
-        or ceil_div(ceil_div(problem.n, c.block_m), c.cluster) * c.cluster
-    local tiles = rows * ceil_div(problem.m, c.block_n)
+    local tiles = ceil_div(ceil_div(problem.n, c.block_m), c.cluster) * c.cluster
+        * ceil_div(problem.m, c.block_n)
     local ctas = tiles * c.split
     local slots = gemm.cluster_slots(device, c.split * c.cluster)
     local active = math.min(ctas, slots)
@@ -174,13 +144,7 @@ local function rank(c, problem, device)
     local efficiency = inflight / (inflight + INFLIGHT_HALF)
     -- block_k moves nothing here: the probe's 3-4 % for 4 boxes a stage (session 45) did not
     -- show in the kernel (bench/results-2026-12-01-s46, D1: level to 2 % either way)
-    -- fill: the rows two tiles share come from L2 (their neighbours load them at about the
-    -- same time), so the HBM serves N's rows only
-    local hbm = HBM_BYTES_PER_NS
-    if c.fill == 1 then
-        hbm = hbm * rows / ceil_div(problem.n, c.block_m)
-    end
-    local share = math.min(SM_BYTES_PER_NS, hbm / active) * efficiency
+    local share = math.min(SM_BYTES_PER_NS, HBM_BYTES_PER_NS / active) * efficiency
     local load = c.block_m * c.block_k / share
     local n = c.block_n
     local mma = (c.block_m // 64) * (c.block_k // 32) * math.max(n / 2, 16 + n / 4) / CLOCK_GHZ
@@ -204,11 +168,8 @@ local function rank(c, problem, device)
     -- M = 1…64, per-tensor): 64-row ping-pong tiles won most keys, 128-row ones few; the best
     -- swap config of each of the 56 keys ranks at median 12, at worst 62 (was 18 and 91
     -- before this term; a fit to the same data).
-    -- fill: the model streams at the HBM's rate with any count of CTAs, so a wave's idle
-    -- SMs cost it nothing; a fifth of a step ahead of its twin, so both are timed
     local steps = (c.specialize == 1 and 0 or 0.2) + (c.pingpong == 1 and 0 or 0.5)
         + (c.block_m == 64 and 0 or 1) + (c.evict == 1 and 0 or 0.1) + (c.cluster - 1) * 0.5
-        - c.fill * 0.2
     return (waves * tile + FILL_NS + LAUNCH_NS) * (1 + 0.03 * steps)
 end
 
@@ -219,7 +180,7 @@ local function default(problem, device)
         for _, split in ipairs({ 1, 2, 4 }) do
             local c = { block_m = s[1], block_n = token_tile(problem.m), block_k = BK,
                         consumers = s[2], pingpong = 0, cluster = 1, split = split, specialize = 0,
-                        swap = 1, evict = 0, fill = 0, stages = 2 }
+                        swap = 1, evict = 0, stages = 2 }
             for _, stages in ipairs({ 16, 12, 10, 8, 6, 4 }) do
                 c.stages = stages
                 if smem_bytes(c, problem) <= device.max_smem then
@@ -278,10 +239,9 @@ return {
         specialize = { 0, 1 },
         swap = { 1 },
         evict = { 0, 1 },
-        fill = { 0, 1 },
     },
     order = { "block_m", "block_n", "block_k", "stages", "consumers", "pingpong", "cluster",
-        "split", "specialize", "swap", "evict", "fill" },
+        "split", "specialize", "swap", "evict" },
 
     valid = valid,
     rank = rank,

@@ -87,12 +87,6 @@ int64_t gemm_m_bucket(int64_t m);
  * a cluster and every slice gets a group; else a multiple of ctas. */
 int64_t sm90_tail_whole(int64_t units, int64_t ctas, int64_t tail, int64_t groups);
 
-/* sm90_gemm's fill=1 (src/sm90_gemm.c): the weight tiles for `tiles_m` whole tiles of rows
- * and `tiles_n` token tiles on `clusters` clusters (of split CTAs) at once: the smallest
- * multiple of the tile rows a wave holds (clusters / tiles_n) that is at least tiles_m, so
- * every wave fills the clusters; tiles_m when a wave holds no whole tile row. */
-int64_t sm90_fill_rows(int64_t tiles_m, int64_t tiles_n, int64_t clusters);
-
 /* A tunable family's parameter: its name in config strings and spaces, the offset of its int
  * in the family's config struct, the value a config that leaves it out gets, and whether the
  * kernel takes it at launch (runtime) instead of as a define. */

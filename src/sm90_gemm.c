@@ -63,12 +63,12 @@
 enum {
     SM90_I_BLOCK_M, SM90_I_BLOCK_N, SM90_I_CLUSTER, SM90_I_MAX_CLUSTERS, SM90_I_EPILOGUE,
     SM90_I_WG_M, SM90_I_SPLIT, SM90_I_RASTER, SM90_I_GROUP, SM90_I_SWAP, SM90_I_A_ROWS,
-    SM90_I_TAIL, SM90_I_GROUP_K, SM90_I_TRIGGER, SM90_I_FILL
+    SM90_I_TAIL, SM90_I_GROUP_K, SM90_I_TRIGGER
 };
 
 typedef struct sm90_config {
     int block_m, block_n, block_k, stages, consumers, pingpong, raster, group, cluster, epilogue;
-    int split, specialize, overlap, stagger, wave, swap, evict, tail, fill, trigger;
+    int split, specialize, overlap, stagger, wave, swap, evict, tail, trigger;
 } sm90_config;
 
 /* In the space's parameter order; the canonical config string follows it. raster and group
@@ -94,7 +94,6 @@ static const gemm_param sm90_params[] = {
     {"swap", offsetof(sm90_config, swap), 0, false},
     {"evict", offsetof(sm90_config, evict), 0, false},
     {"tail", offsetof(sm90_config, tail), 1, false},
-    {"fill", offsetof(sm90_config, fill), 0, false},
     {"trigger", offsetof(sm90_config, trigger), 0, true},
 };
 #define SM90_PARAM_COUNT (sizeof sm90_params / sizeof sm90_params[0])
@@ -328,13 +327,6 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
                           "sm90_gemm config: tail %d hands %u bytes of partial sums over in the "
                           "%u-byte ring: more stages", c->tail, sums, ring);
     }
-    if (c->fill != 0 && c->fill != 1)
-        return errorf(ctx, W8A8_INVALID, "sm90_gemm config: fill must be 0 or 1");
-    if (c->fill && (!c->swap || c->cluster != 1 || problem->a_scale.kind == W8A8_SCALE_BLOCK))
-        return errorf(ctx, W8A8_INVALID,
-                      "sm90_gemm config: fill=1 (weight tiles moved to overlap, as many as "
-                      "fill the grid's waves) needs swap=1, cluster 1 and no block scales (whose "
-                      "128-row weight blocks are indexed from whole tiles)");
     int accumulators = (wg_m / 64) * c->block_n / 2;
     int overhead = SM90_REG_OVERHEAD;
     if (sm90_promoted(problem) && c->overlap) {
@@ -379,22 +371,12 @@ int64_t sm90_tail_whole(int64_t units, int64_t ctas, int64_t tail, int64_t group
     return units - rest;
 }
 
-int64_t sm90_fill_rows(int64_t tiles_m, int64_t tiles_n, int64_t clusters)
-{
-    int64_t per_wave = tiles_n > 0 ? clusters / tiles_n : 0;
-    if (per_wave < 1 || tiles_m < 1)
-        return tiles_m;
-    return (tiles_m + per_wave - 1) / per_wave * per_wave;
-}
-
 /* The persistent grid for the problem's actual M and N: one CTA per SM, or with cluster=2
  * as many CTA pairs as run at once, never more than there are units of work (a unit is
  * `cluster` tiles stacked along M, taken by `cluster` CTAs; with split=S one tile, taken by
- * S CTAs; with tail=T a cluster of T CTAs takes T whole tiles or one split one; with fill=1
- * the tile rows are sm90_fill_rows', and the grid the clusters their waves fill). Returns
- * the units, and the tile rows in *row_tiles. */
-static int64_t sm90_grid(const gemm_plan *plan, const w8a8_problem *problem, jit_launch *launch,
-                         int64_t *row_tiles)
+ * S CTAs; with tail=T a cluster of T CTAs takes T whole tiles or one split one). Returns the
+ * units. */
+static int64_t sm90_grid(const gemm_plan *plan, const w8a8_problem *problem, jit_launch *launch)
 {
     int64_t cluster = plan->ints[SM90_I_CLUSTER];
     /* CTAs per cluster */
@@ -404,16 +386,8 @@ static int64_t sm90_grid(const gemm_plan *plan, const w8a8_problem *problem, jit
     int64_t cols = plan->ints[SM90_I_SWAP] ? problem->m : problem->n;
     int64_t tiles_m = (rows + plan->ints[SM90_I_BLOCK_M] - 1) / plan->ints[SM90_I_BLOCK_M];
     int64_t tiles_n = (cols + plan->ints[SM90_I_BLOCK_N] - 1) / plan->ints[SM90_I_BLOCK_N];
-    int64_t clusters = plan->ints[SM90_I_MAX_CLUSTERS];
-    if (plan->ints[SM90_I_FILL] && rows > plan->ints[SM90_I_BLOCK_M]) {
-        int64_t fill = sm90_fill_rows(tiles_m, tiles_n, clusters);
-        if (fill > tiles_m) {
-            tiles_m = fill;
-            clusters = clusters / tiles_n * tiles_n; /* whole waves of tile rows */
-        }
-    }
-    *row_tiles = tiles_m;
     int64_t units = (tiles_m + cluster - 1) / cluster * tiles_n;
+    int64_t clusters = plan->ints[SM90_I_MAX_CLUSTERS];
     launch->grid[0] = (unsigned)((units < clusters ? units : clusters) * ctas);
     launch->grid[1] = 1;
     launch->grid[2] = 1;
@@ -498,7 +472,6 @@ static w8a8_status sm90_plan(w8a8_context *ctx, const w8a8_problem *problem, con
     plan->ints[SM90_I_A_ROWS] = sm90_a_rows(&c, problem);
     plan->ints[SM90_I_TAIL] = c.tail;
     plan->ints[SM90_I_TRIGGER] = c.trigger;
-    plan->ints[SM90_I_FILL] = c.fill;
     /* K bytes of a K group (the template's: 2^overlap stages), for tail's split */
     plan->ints[SM90_I_GROUP_K] = (int64_t)c.block_k << c.overlap;
     plan->launch.block[0] = SM90_WARPGROUP * (unsigned)(c.consumers + 1);
@@ -523,8 +496,7 @@ static w8a8_status sm90_plan(w8a8_context *ctx, const w8a8_problem *problem, con
         clusters = fit < clusters ? fit : clusters;
     }
     plan->ints[SM90_I_MAX_CLUSTERS] = clusters > 0 ? clusters : 1;
-    int64_t row_tiles;
-    sm90_grid(plan, problem, &plan->launch, &row_tiles);
+    sm90_grid(plan, problem, &plan->launch);
     return W8A8_OK;
 }
 
@@ -609,8 +581,7 @@ static w8a8_status sm90_run(w8a8_context *ctx, const gemm_plan *plan, const w8a8
     if (plan->ints[SM90_I_EPILOGUE])
         tma_store = sm90_out_map(ctx, &map_c, plan, problem, &args);
     jit_launch launch = plan->launch;
-    int64_t row_tiles;
-    int64_t units = sm90_grid(plan, problem, &launch, &row_tiles);
+    int64_t units = sm90_grid(plan, problem, &launch);
     launch.stream = stream;
     int raster = (int)plan->ints[SM90_I_RASTER], group = (int)plan->ints[SM90_I_GROUP];
     /* tail > 1: the units that go whole (every unit otherwise; the kernel then ignores it) */
@@ -619,9 +590,9 @@ static w8a8_status sm90_run(w8a8_context *ctx, const gemm_plan *plan, const w8a8
                           ? sm90_tail_whole(units, launch.grid[0], plan->ints[SM90_I_TAIL],
                                             (args.k + group_k - 1) / group_k)
                           : units);
-    int trigger = (int)plan->ints[SM90_I_TRIGGER], rows = (int)row_tiles;
+    int trigger = (int)plan->ints[SM90_I_TRIGGER];
     void *params[] = {&map_a, &map_b, tma_store ? &map_c : (void *)&no_map, &args, &tma_store,
-                      &raster, &group, &whole, &trigger, &rows};
+                      &raster, &group, &whole, &trigger};
     return jit_kernel_launch(ctx, plan->kernels[0], &launch, params);
 }
 

@@ -36,7 +36,6 @@
  *   trigger               programmatic dependent launch (common/pdl.cuh): 0, the producer
  *                         triggers the next kernel's launch once it has issued its last load;
  *                         1, no explicit trigger: the next kernel launches as our CTAs exit
- *   row_tiles             FILL: the weight tiles (FILL below); unused otherwise
  * Launch: block 128·(CONSUMERS+1) threads, dynamic shared memory SM90_SMEM_BYTES (below:
  * STAGES·(BLOCK_M+BLOCK_N)·BLOCK_K + the epilogue staging + 16·STAGES + 16 + 1024 alignment
  * slack; with A_ROWS the ring is STAGES·(A_ROWS+BLOCK_N)·BLOCK_K + (BLOCK_M−A_ROWS)·128), a
@@ -167,15 +166,6 @@
  * weight blocks its rows touch; a consumer promotes acc[r, c] += tmp[r, c] · sb[r / 128, kb] ·
  * sa[c, kb] (sm90_swap_scales). OVERLAP and STAGGER stay 0.
  *
- * FILL 0, or 1 (SWAP, CLUSTER 1, no block scales): the weight tiles are `row_tiles` (a launch
- * argument, at least ⌈N / BLOCK_M⌉) of BLOCK_M rows each, tile t starting at row
- * ⌊t·(N − BLOCK_M) / (row_tiles − 1)⌋ (sm90_fill_start), so neighbouring tiles overlap by a
- * few rows and the host can make the tile count a multiple of the CTAs a wave runs: 8192
- * weight rows go to 132 SMs as 132 tiles, not 128 with 4 SMs idle (sm90_fill_rows in
- * src/sm90_gemm.c). The shared rows are read twice (the second read mostly from L2: the
- * neighbours load them at about the same time) and computed and stored twice, from the same
- * operands in the same order, with bitwise the same values.
- *
  * EVICT 0, or 1 (CLUSTER 1, or SWAP: its weights are tma_a, never multicast): the weights' TMA
  * loads (tma_b; with SWAP tma_a) carry an L2
  * evict-first policy, for weights streamed once (few tokens): on an H200 (session 20, X9) the
@@ -255,9 +245,6 @@
 #endif
 #ifndef W8A8_TAIL
 #define W8A8_TAIL 1
-#endif
-#ifndef W8A8_FILL
-#define W8A8_FILL 0
 #endif
 /* N and K: compiled in (SPECIALIZE) or the run-time arguments (args in scope). */
 #if W8A8_SPECIALIZE
@@ -423,8 +410,6 @@ static_assert(W8A8_EVICT == 0 || (W8A8_EVICT == 1 && (W8A8_CLUSTER == 1 || W8A8_
 static_assert(W8A8_SWAP == 0 || (W8A8_SWAP == 1 && W8A8_EPILOGUE == 0 && !W8A8_OVERLAP &&
                                   !W8A8_STAGGER),
               "SWAP is 0, or 1 with EPILOGUE 0, OVERLAP 0 and STAGGER 0");
-static_assert(W8A8_FILL == 0 || (W8A8_FILL == 1 && W8A8_SWAP && W8A8_CLUSTER == 1 && !SM90_BLOCK),
-              "FILL is 0, or 1 with SWAP, CLUSTER 1 and no block scales");
 static_assert(!W8A8_SWAP || !SM90_BLOCK || W8A8_BLOCK_N <= 64,
               "SWAP with block scales: the tokens' scales of a stage are one per loader lane");
 static_assert(W8A8_OUT_TYPE == W8A8_T_BF16 || W8A8_OUT_TYPE == W8A8_T_FP16 ||
@@ -1398,22 +1383,8 @@ __device__ __forceinline__ long long sm90_tile_start(int t, long long extent)
         return start;
     return (extent - Block + Align - 1) / Align * Align;
 }
-/* FILL: tile t of `tiles` over `extent` rows (tiles at least ⌈extent / BLOCK_M⌉) starts at
- * ⌊t·(extent − BLOCK_M) / (tiles − 1)⌋: the first at 0, the last ending at the extent, no gap
- * between neighbours (at most BLOCK_M apart); t·BLOCK_M when the tiles are the extent's
- * whole ones. One tile, or an extent of at most a tile, starts at 0. */
-__device__ __forceinline__ long long sm90_fill_start(int t, int tiles, long long extent)
-{
-    if (tiles < 2 || extent <= W8A8_BLOCK_M)
-        return (long long)t * W8A8_BLOCK_M;
-    return (long long)t * (extent - W8A8_BLOCK_M) / (tiles - 1);
-}
-/* tile (mt, nt)'s first row and column (args and, with FILL, row_tiles in scope) */
-#if W8A8_FILL
-#define SM90_TILE_ROW(mt) sm90_fill_start((mt), row_tiles, SM90_ROWS)
-#else
+/* tile (mt, nt)'s first row and column (args in scope) */
 #define SM90_TILE_ROW(mt) (sm90_tile_start<W8A8_BLOCK_M, SM90_ROW_ALIGN>((mt), SM90_ROWS))
-#endif
 #define SM90_TILE_COL(nt) (sm90_tile_start<W8A8_BLOCK_N, SM90_COL_ALIGN>((nt), SM90_COLS))
 
 /* The producers' walk of the ring (the TMA thread's, and the scale loaders'): for every tile
@@ -1492,7 +1463,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
                    const __grid_constant__ sm90_tensor_map tma_b,
                    const __grid_constant__ sm90_tensor_map tma_c, const w8a8_gemm_args args,
                    const int tma_store, const int raster, const int group, const int whole,
-                   const int trigger, const int row_tiles)
+                   const int trigger)
 {
     extern __shared__ __align__(1024) unsigned char smem_raw[];
     /* Buffers must be 1024-byte aligned for the 128-byte swizzle; the host adds slack. The
@@ -1541,12 +1512,7 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
     const bool bulk_a = false;
 #endif
     (void)bulk_a;
-#if W8A8_FILL
-    const int m_tiles = row_tiles; /* the host's: at least the rows' tiles */
-#else
-    (void)row_tiles;
     const int m_tiles = (int)((SM90_ROWS + W8A8_BLOCK_M - 1) / W8A8_BLOCK_M);
-#endif
     const int n_tiles = (int)((SM90_COLS + W8A8_BLOCK_N - 1) / W8A8_BLOCK_N);
     const int k_blocks = (int)((SM90_K + W8A8_BLOCK_K - 1) / W8A8_BLOCK_K); /* stages a tile */
     /* OVERLAP takes K blocks in groups: a count not a multiple of the group gets more, wholly

@@ -16,8 +16,6 @@
  *    blocks;
  *  - two runs of each split config give the same bytes (the cluster sums in rank order), per-row
  *    and block-scaled;
- *  - fill=1 (overlapping weight tiles filling the grid's waves) on the odd shapes and on
- *    wide N (8191, 57000), run twice for the same bytes;
  *  - configs the template cannot build (swap with a staged epilogue, with overlap or stagger,
  *    with block scales and a token tile over 64, swap outside 0/1) are refused with
  *    W8A8_INVALID before NVRTC;
@@ -67,19 +65,6 @@ static const char *const wide_configs[] = {
 };
 #define WIDE_COUNT ((int)(sizeof wide_configs / sizeof wide_configs[0]))
 
-/* fill=1 (weight tiles moved to overlap, as many as fill the grid's waves; cluster 1, no
- * block scales): one consumer, ping-pong with 256-byte stages, split 2 (66 clusters a wave)
- * and 4 with N and K compiled in, 256-row tiles. On the odd shapes below 132 tiles of 64 rows
- * cover N = 129 (origins half a row apart), 4100 and 8191; 57000 is 891 tiles on 924. */
-static const char *const fill_configs[] = {
-    "block_m=64,block_n=16,stages=8,consumers=1,swap=1,evict=1,fill=1",
-    "block_m=64,block_n=8,block_k=256,stages=6,consumers=2,pingpong=1,swap=1,fill=1",
-    "block_m=128,block_n=32,stages=6,consumers=2,split=2,swap=1,fill=1",
-    "block_m=64,block_n=64,stages=6,consumers=1,split=4,specialize=1,swap=1,fill=1",
-    "block_m=256,block_n=24,stages=4,consumers=2,swap=1,fill=1",
-};
-#define FILL_COUNT ((int)(sizeof fill_configs / sizeof fill_configs[0]))
-
 static bool check_case(const pgen_case *c, const char *config)
 {
     return test_family_matches_reference(ctx, &gemm_family_sm90, c, config);
@@ -125,48 +110,9 @@ START_TEST(every_config_on_odd_shapes)
                                                      configs, CONFIG_COUNT, &runs);
                 failures += test_family_case_configs(ctx, &gemm_family_sm90, &rng, &p,
                                                      wide_configs, WIDE_COUNT, &runs);
-                failures += test_family_case_configs(ctx, &gemm_family_sm90, &rng, &p,
-                                                     fill_configs, FILL_COUNT, &runs);
             }
     printf("swap: %d config × shape runs, %d failed\n", runs, failures);
     ck_assert_msg(failures == 0, "%d of %d runs differ from the reference", failures, runs);
-}
-END_TEST
-
-/* fill=1 where the tiles overlap by a few rows (as on the decode shapes: 8191 rows in 132
- * tiles of 64, 57000 in 924), with per-row weight scales, bias and zero points indexed by the
- * moved tiles' rows, promoted sums; two runs of each give the same bytes (the shared rows
- * are stored twice with the same values). */
-START_TEST(fill_tiles_on_wide_shapes)
-{
-    static const int64_t shapes[][3] = {{17, 8191, 1040}, {5, 57000, 272}, {64, 4100, 4112}};
-    pgen_rng rng;
-    pgen_rng_seed(&rng, SEED + 5);
-    int runs = 0, failures = 0;
-    for (int s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++)
-        for (int int8 = 0; int8 < 2; int8++) {
-            w8a8_problem p;
-            w8a8_problem_init(&p, shapes[s][0], shapes[s][1], shapes[s][2],
-                              int8 ? W8A8_INT8 : W8A8_E4M3, s == 1 ? W8A8_FP32 : W8A8_BF16);
-            p.a_scale.kind = W8A8_SCALE_ROW;
-            p.b_scale.kind = W8A8_SCALE_ROW;
-            p.bias_type = s == 2 ? W8A8_DTYPE_NONE : p.out_type;
-            p.azp = int8 ? W8A8_AZP_TOKEN : W8A8_AZP_NONE;
-            p.accum = !int8 && s == 2 ? W8A8_ACCUM_PROMOTED : W8A8_ACCUM_FAST;
-            p.ldc = test_padded_ldc(shapes[s][1]);
-            failures += test_family_case_configs(ctx, &gemm_family_sm90, &rng, &p,
-                                                 fill_configs, FILL_COUNT, &runs);
-            if (int8)
-                continue;
-            pgen_case c;
-            ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
-            test_family_runs_are_bitwise_equal(ctx, &gemm_family_sm90, &c, fill_configs,
-                                               FILL_COUNT);
-            pgen_case_destroy(&c);
-        }
-    printf("swap: %d fill config × shape runs, %d failed\n", runs, failures);
-    ck_assert_msg(failures == 0, "%d of %d fill runs differ from the reference", failures,
-                  runs);
 }
 END_TEST
 
@@ -288,13 +234,6 @@ START_TEST(invalid_configs_are_refused)
                       w8a8_status_string(st));
         ck_assert_ptr_nonnull(strstr(w8a8_errmsg(ctx), "swap=1"));
     }
-    {
-        /* fill moves the weight tiles off the 128-row scale blocks */
-        gemm_plan plan;
-        w8a8_status st = gemm_family_sm90.plan(ctx, &p, fill_configs[0], &plan);
-        ck_assert_msg(st == W8A8_INVALID, "block-scaled fill gave %s", w8a8_status_string(st));
-        ck_assert_ptr_nonnull(strstr(w8a8_errmsg(ctx), "fill=1"));
-    }
     gemm_plan plan; /* block scales go by 128 K bytes too */
     ck_assert(gemm_family_sm90.plan(ctx, &p, "block_m=64,block_n=16,block_k=512,consumers=1,swap=1",
                                     &plan) == W8A8_INVALID);
@@ -346,7 +285,6 @@ int main(void)
     tcase_add_test(tc, every_supported_trait_combination);
     tcase_add_test(tc, every_config_on_odd_shapes);
     tcase_add_test(tc, promoted_accumulation_on_odd_shapes);
-    tcase_add_test(tc, fill_tiles_on_wide_shapes);
     tcase_add_test(tc, block_scales_on_odd_shapes);
     tcase_add_test(tc, split_runs_are_bitwise_equal);
     suite_add_tcase(s, tc);

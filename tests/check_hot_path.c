@@ -354,60 +354,6 @@ START_TEST(test_sm90_trigger_reaches_the_kernel)
 }
 END_TEST
 
-/* swap-AB's fill=1 on the fake's 132 SMs: the weight tiles become the smallest multiple of
- * a wave's tile rows that holds N (8192 rows of 64: 132 tiles, not 128; 57344: 924, 7 a
- * CTA), the grid the CTAs those waves fill; with split 2 a wave is 66 clusters, with two
- * token tiles 66 tile rows. fill=0, and fill=1 where N is a tile, keep the tiles N
- * gives. */
-START_TEST(test_sm90_fill_grid)
-{
-    static const struct {
-        int64_t m, n;
-        const char *config;
-        unsigned grid;
-        int row_tiles;
-    } cases[] = {
-        {16, 8192, "block_m=64,block_n=16,stages=8,consumers=1,swap=1,fill=1", 132, 132},
-        {16, 8192, "block_m=64,block_n=16,stages=8,consumers=1,swap=1", 128, 128},
-        {16, 57344, "block_m=64,block_n=16,stages=8,consumers=1,swap=1,fill=1", 132, 924},
-        {16, 4096, "block_m=64,block_n=16,stages=8,consumers=1,split=2,swap=1,fill=1", 132, 66},
-        {64, 8192, "block_m=64,block_n=32,stages=8,consumers=1,swap=1,fill=1", 132, 132},
-        {16, 1000, "block_m=64,block_n=16,stages=8,consumers=2,pingpong=1,swap=1,fill=1", 132,
-         132},
-        {16, 64, "block_m=64,block_n=16,stages=8,consumers=1,swap=1,fill=1", 1, 1},
-    };
-    w8a8_tensors t = tensors_at(1);
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        w8a8_problem in = problem_make(cases[i].m, cases[i].n, 4096), p;
-        gemm_problem_resolve(&in, &p);
-        gemm_plan plan;
-        ck_assert_msg(gemm_family_sm90.plan(ctx, &p, cases[i].config, &plan) == W8A8_OK, "%s: %s",
-                      cases[i].config, w8a8_errmsg(ctx));
-        w8a8_status st = gemm_family_sm90.run(ctx, &plan, &p, &t, NULL);
-        ck_assert_msg(st == W8A8_OK, "%s: %s", cases[i].config, w8a8_errmsg(ctx));
-        fake_cuda_launch l = last_launch();
-        ck_assert_msg(l.grid[0] == cases[i].grid && l.row_tiles == cases[i].row_tiles,
-                      "%s at N %lld: grid %u, row tiles %d; wanted %u, %d", cases[i].config,
-                      (long long)cases[i].n, l.grid[0], l.row_tiles, cases[i].grid,
-                      cases[i].row_tiles);
-    }
-    /* refused before any compile: not swap, a cluster of 2, or block scales */
-    static const char *refused[] = {
-        "block_m=128,block_n=128,stages=4,consumers=2,fill=1",
-        "block_m=64,block_n=16,stages=8,consumers=1,cluster=2,swap=1,fill=1",
-        "block_m=64,block_n=16,stages=8,consumers=1,swap=1,fill=2",
-    };
-    w8a8_problem in = problem_make(16, 8192, 4096), p;
-    gemm_problem_resolve(&in, &p);
-    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
-        gemm_plan plan;
-        ck_assert_int_eq(gemm_family_sm90.plan(ctx, &p, refused[i], &plan), W8A8_INVALID);
-        ck_assert_msg(strstr(w8a8_errmsg(ctx), "fill") != NULL, "%s: %s", refused[i],
-                      w8a8_errmsg(ctx));
-    }
-}
-END_TEST
-
 /* `w8a8 bench --host-overhead` on the fake driver: the text line and the JSON object carry
  * ours, the floor and the difference; the JSON object has no "us" field (bench/rows.py reads
  * rows with one as timings). */
@@ -527,7 +473,6 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_launch_floor);
     tcase_add_test(tc, test_sm80_persistent_grid);
     tcase_add_test(tc, test_sm90_trigger_reaches_the_kernel);
-    tcase_add_test(tc, test_sm90_fill_grid);
     tcase_add_test(tc, test_bench_output);
     suite_add_tcase(s, tc);
     return test_run_suite(s);

@@ -301,16 +301,15 @@ static CUresult fake_launch_ex(const CUlaunchConfig *config, CUfunction f, void 
     l->shared_bytes = config->sharedMemBytes;
     l->attributes = config->numAttrs;
     l->map_base[0] = l->map_base[1] = l->map_hash[0] = l->map_hash[1] = 0;
-    l->trigger = l->row_tiles = -1;
+    l->trigger = -1;
     if (strcmp(function->name, "w8a8_sm90_gemm") == 0) { /* (map A, map B, map C, args, …) */
         for (int i = 0; i < 2; i++) {
             const CUtensorMap *map = params[i];
             memcpy(&l->map_base[i], &map->opaque[0], sizeof l->map_base[i]);
             memcpy(&l->map_hash[i], &map->opaque[1], sizeof l->map_hash[i]);
         }
-        /* (…, tma_store, raster, group, whole, trigger, row_tiles) */
+        /* (…, tma_store, raster, group, whole, trigger) */
         l->trigger = *(const int *)params[8];
-        l->row_tiles = *(const int *)params[9];
     }
     return CUDA_SUCCESS;
 }

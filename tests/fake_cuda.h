@@ -17,13 +17,12 @@ typedef struct fake_cuda_counts {
 
 /* The calling thread's last launch. For w8a8_sm90_gemm, what its tensor maps A and B
  * (parameters 0 and 1) say: the base address and the hash of the other encode arguments; and
- * its launch arguments trigger (parameter 8) and row_tiles (parameter 9; both -1 for other
- * kernels). */
+ * its launch argument trigger (parameter 8; -1 for other kernels). */
 typedef struct fake_cuda_launch {
     const char *entry; /* the function's entry name (the fake's storage) */
     unsigned grid[3], block, shared_bytes, attributes;
     uint64_t map_base[2], map_hash[2];
-    int trigger, row_tiles;
+    int trigger;
 } fake_cuda_launch;
 
 #define FAKE_CUDA_COUNTS_SYMBOL "fake_cuda"
