@@ -34,9 +34,11 @@ typedef struct gemm_family {
     /* Launches plan on stream. No allocation, no synchronization. */
     w8a8_status (*run)(w8a8_context *ctx, const gemm_plan *plan, const w8a8_problem *problem,
                        const w8a8_tensors *tensors, CUstream stream);
-    /* The defines of config's kernel for problem, when some config items are launch
-     * arguments rather than macros (configs differing only there share one cubin, so the
-     * tuner compiles it once); NULL: every item is a define (gemm_defines). */
+    /* The defines of config's kernel for problem, as plan compiles it: the config parsed and
+     * checked (a config the family refuses has none; `w8a8 compile --winners` and the shipped
+     * caches' test find stale rows so), some items possibly launch arguments rather than
+     * macros (configs differing only there share one cubin, so the tuner compiles it once);
+     * NULL: every item is a define (gemm_defines). */
     w8a8_status (*defines)(w8a8_context *ctx, const w8a8_problem *problem, const char *config,
                            char *out, size_t size);
 } gemm_family;

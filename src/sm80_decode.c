@@ -107,6 +107,30 @@ static void decode_grid(const gemm_plan *plan, const w8a8_problem *problem, jit_
     launch->grid[2] = 1;
 }
 
+/* The config parsed and checked (a config decode_config_check refuses has no kernel), its
+ * canonical string into canonical, and the kernel's defines from it into out. */
+static w8a8_status decode_config_defines(w8a8_context *ctx, const w8a8_problem *problem,
+                                         const char *config, decode_config *c, char *canonical,
+                                         size_t canonical_size, char *out, size_t size)
+{
+    w8a8_status st = gemm_config_parse(ctx, DECODE_TEMPLATE, decode_params, DECODE_PARAM_COUNT,
+                                       config, c);
+    if (st == W8A8_OK)
+        st = decode_config_check(ctx, problem, c);
+    if (st == W8A8_OK)
+        st = gemm_config_format(ctx, DECODE_TEMPLATE, decode_params, DECODE_PARAM_COUNT, c,
+                                canonical, canonical_size);
+    return st == W8A8_OK ? gemm_defines(ctx, problem, canonical, out, size) : st;
+}
+
+static w8a8_status decode_defines(w8a8_context *ctx, const w8a8_problem *problem,
+                                  const char *config, char *out, size_t size)
+{
+    decode_config c;
+    char canonical[W8A8_CONFIG_BYTES];
+    return decode_config_defines(ctx, problem, config, &c, canonical, sizeof canonical, out, size);
+}
+
 static w8a8_status decode_plan(w8a8_context *ctx, const w8a8_problem *problem, const char *config,
                                gemm_plan *plan)
 {
@@ -119,17 +143,9 @@ static w8a8_status decode_plan(w8a8_context *ctx, const w8a8_problem *problem, c
                       "128×128 block scales, N ≤ %d, and accum fast)",
                       DECODE_GRID_Y_MAX * DECODE_ROWS_PER_TILE);
     decode_config c;
-    w8a8_status st = gemm_config_parse(ctx, DECODE_TEMPLATE, decode_params, DECODE_PARAM_COUNT,
-                                       config, &c);
-    if (st == W8A8_OK)
-        st = decode_config_check(ctx, problem, &c);
-    if (st == W8A8_OK)
-        st = gemm_config_format(ctx, DECODE_TEMPLATE, decode_params, DECODE_PARAM_COUNT, &c,
-                                plan->config, sizeof plan->config);
-    if (st != W8A8_OK)
-        return st;
     char defines[2 * W8A8_CONFIG_BYTES];
-    st = gemm_defines(ctx, problem, plan->config, defines, sizeof defines);
+    w8a8_status st = decode_config_defines(ctx, problem, config, &c, plan->config,
+                                           sizeof plan->config, defines, sizeof defines);
     if (st == W8A8_OK)
         st = jit_kernel_get(ctx, DECODE_TEMPLATE, defines, NULL, DECODE_ENTRY, &plan->kernels[0]);
     if (st != W8A8_OK)
@@ -163,4 +179,5 @@ const gemm_family gemm_family_sm80_decode = {
     .supports = decode_supports,
     .plan = decode_plan,
     .run = decode_run,
+    .defines = decode_defines,
 };

@@ -173,6 +173,29 @@ static void g80_grid(const gemm_plan *plan, const w8a8_problem *problem, jit_lau
     launch->grid[1] = launch->grid[2] = 1;
 }
 
+/* The config parsed and checked (a config g80_config_check refuses has no kernel), its
+ * canonical string into canonical, and the kernel's defines from it into out. */
+static w8a8_status g80_config_defines(w8a8_context *ctx, const w8a8_problem *problem,
+                                      const char *config, g80_config *c, char *canonical,
+                                      size_t canonical_size, char *out, size_t size)
+{
+    w8a8_status st = gemm_config_parse(ctx, G80_TEMPLATE, g80_params, G80_PARAM_COUNT, config, c);
+    if (st == W8A8_OK)
+        st = g80_config_check(ctx, problem, c);
+    if (st == W8A8_OK)
+        st = gemm_config_format(ctx, G80_TEMPLATE, g80_params, G80_PARAM_COUNT, c, canonical,
+                                canonical_size);
+    return st == W8A8_OK ? gemm_defines(ctx, problem, canonical, out, size) : st;
+}
+
+static w8a8_status g80_defines(w8a8_context *ctx, const w8a8_problem *problem, const char *config,
+                               char *out, size_t size)
+{
+    g80_config c;
+    char canonical[W8A8_CONFIG_BYTES];
+    return g80_config_defines(ctx, problem, config, &c, canonical, sizeof canonical, out, size);
+}
+
 static w8a8_status g80_plan(w8a8_context *ctx, const w8a8_problem *problem, const char *config,
                             gemm_plan *plan)
 {
@@ -184,16 +207,9 @@ static w8a8_status g80_plan(w8a8_context *ctx, const w8a8_problem *problem, cons
                       "operands on cc 8.0–9.0, per-tensor or per-row scales or 1×128 × "
                       "128×128 block scales; accum fast)");
     g80_config c;
-    w8a8_status st = gemm_config_parse(ctx, G80_TEMPLATE, g80_params, G80_PARAM_COUNT, config, &c);
-    if (st == W8A8_OK)
-        st = g80_config_check(ctx, problem, &c);
-    if (st == W8A8_OK)
-        st = gemm_config_format(ctx, G80_TEMPLATE, g80_params, G80_PARAM_COUNT, &c, plan->config,
-                                sizeof plan->config);
-    if (st != W8A8_OK)
-        return st;
     char defines[2 * W8A8_CONFIG_BYTES];
-    st = gemm_defines(ctx, problem, plan->config, defines, sizeof defines);
+    w8a8_status st = g80_config_defines(ctx, problem, config, &c, plan->config,
+                                        sizeof plan->config, defines, sizeof defines);
     if (st == W8A8_OK)
         st = jit_kernel_get(ctx, G80_TEMPLATE, defines, NULL, G80_ENTRY, &plan->kernels[0]);
     if (st != W8A8_OK)
@@ -240,4 +256,5 @@ const gemm_family gemm_family_sm80_gemm = {
     .supports = g80_supports,
     .plan = g80_plan,
     .run = g80_run,
+    .defines = g80_defines,
 };

@@ -15,6 +15,7 @@
 #include <lua5.4/lua.h>
 #endif
 
+#include "gemm.h"
 #include "testutil.h"
 
 #define SPACES W8A8_SOURCE_DIR "/tests/spaces/"
@@ -242,6 +243,51 @@ START_TEST(shipped_cache_answers)
 }
 END_TEST
 
+/* Every row of the caches shipped in cache/ names a family of this build and a config that
+ * family takes for the row's problem (parsed and checked as a plan does, no compile): a row
+ * whose config a later build refuses (an item taken back out) is otherwise skipped by the
+ * dispatcher at run time, which then runs a slower link of its chain. */
+typedef struct shipped_walk {
+    w8a8_context *ctx;
+    int rows, bad;
+    char first[2048];
+} shipped_walk;
+
+static int check_shipped_row(void *user, const w8a8_cache_entry *e)
+{
+    shipped_walk *w = user;
+    w->rows++;
+    const gemm_family *family = gemm_family_find(e->family);
+    char defines[2 * W8A8_CONFIG_BYTES];
+    w8a8_status st = family ? gemm_family_defines(family, w->ctx, &e->problem, e->config,
+                                                  defines, sizeof defines)
+                            : W8A8_UNSUPPORTED;
+    if (st != W8A8_OK) {
+        w->bad++;
+        size_t used = strlen(w->first);
+        if (w->bad <= 5)
+            snprintf(w->first + used, sizeof w->first - used, "\n  %s %s (%lld,%lld,%lld) in %s: %s",
+                     e->family, e->config, (long long)e->problem.m, (long long)e->problem.n,
+                     (long long)e->problem.k, e->source,
+                     family ? w8a8_errmsg(w->ctx) : "no such family");
+    }
+    return 0;
+}
+
+START_TEST(shipped_rows_have_kernels)
+{
+    w8a8_context_options o = {.cache_db = "/nonexistent/dir/tuning.db",
+                              .cache_path = W8A8_SOURCE_DIR "/cache",
+                              .flags = W8A8_CONTEXT_CPU_ONLY};
+    shipped_walk w = {.rows = 0};
+    ck_assert_int_eq(w8a8_context_open(&w.ctx, &o), W8A8_OK);
+    ck_assert_int_eq(w8a8_cache_list(w.ctx, NULL, check_shipped_row, &w), W8A8_OK);
+    w8a8_context_close(w.ctx);
+    ck_assert_msg(w.rows > 1000, "%d shipped rows", w.rows);
+    ck_assert_msg(w.bad == 0, "%d of %d shipped rows have no kernel:%s", w.bad, w.rows, w.first);
+}
+END_TEST
+
 START_TEST(gpu_commands_without_a_device)
 {
     char out[16384];
@@ -268,6 +314,7 @@ int main(void)
     tcase_add_test(tc, bytecode_space_is_refused);
     tcase_add_test(tc, a_space_file_compiles);
     tcase_add_test(tc, shipped_cache_answers);
+    tcase_add_test(tc, shipped_rows_have_kernels);
     tcase_add_test(tc, compile_winners_builds_the_cached_kernels);
     tcase_add_test(tc, gpu_commands_without_a_device);
     suite_add_tcase(s, tc);
