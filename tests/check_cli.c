@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -196,6 +197,38 @@ START_TEST(compile_winners_builds_the_cached_kernels)
                   "%s", out);
     expect("compile --arch sm_90 --winners", 0, "sm80_gemm");
     expect("compile --arch sm_80 --winners", 1, "nothing to compile for sm_80");
+    /* --check: the same kernels' defines and nothing compiled; a row whose config this build
+     * refuses (an item it does not have) is listed, and the exit status is 1 */
+    expect("compile --arch sm_90a --winners --check", 0,
+           "checked 2 kernels for sm_90a (nothing compiled): 0 refused");
+    char layer[600], bad[700];
+    snprintf(layer, sizeof layer, "%s/layer", dir);
+    ck_assert_int_eq(mkdir(layer, 0700), 0);
+    snprintf(bad, sizeof bad, "%s/bad.sql", layer);
+    FILE *in = fopen(W8A8_SOURCE_DIR "/tests/caches/winners.sql", "r"), *out_sql = fopen(bad, "w");
+    ck_assert(in && out_sql);
+    char line[4096];
+    int marked = 0;
+    while (fgets(line, sizeof line, in)) {
+        const char *item = "overlap=0,stagger=0,wave=0";
+        char *at = strstr(line, item);
+        if (at && !marked) { /* the per-tensor winner with an item this build does not have */
+            fprintf(out_sql, "%.*s%s,fill=1%s", (int)(at - line), line, item, at + strlen(item));
+            marked = 1;
+        } else if (strncmp(line, "INSERT", 6) == 0) {
+            fputs(line, out_sql);
+        }
+    }
+    fclose(in);
+    fclose(out_sql);
+    ck_assert_int_eq(marked, 1);
+    /* bad.sql alone, as a shipped layer */
+    setenv("W8A8_CACHE_DB", "/nonexistent/dir/tuning.db", 1);
+    setenv("W8A8_CACHE_PATH", layer, 1);
+    expect("compile --arch sm_90a --winners --check", 1, "unknown item at 'fill=1'");
+    expect("compile --arch sm_90a --winners --check", 1, "1 refused");
+    remove(bad);
+    rmdir(layer);
     if (had_db)
         setenv("W8A8_CACHE_DB", saved_db, 1);
     else

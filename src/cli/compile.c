@@ -255,6 +255,10 @@ static void usage(FILE *f)
             "  --winners          every key's winner in the tuning caches ($W8A8_CACHE_DB and\n"
             "                     $W8A8_CACHE_PATH) whose kernel builds for --arch, with the\n"
             "                     defines the dispatcher compiles it with\n"
+            "  --check            compile nothing: make each kernel's defines (the config\n"
+            "                     parsed and checked by its family, as a plan does) and list\n"
+            "                     the configs refused; exit 1 if any (e.g. --winners --check:\n"
+            "                     the cache rows this build cannot run)\n"
             "  --max-configs N    per problem, the N best-ranked configs (default: all for\n"
             "                     --space, 8 for --all)\n"
             "  --jobs N           parallel NVRTC compiles (default: CPU count)\n"
@@ -271,7 +275,7 @@ static void usage(FILE *f)
 
 typedef struct compile_args {
     const char *arch, *defines, *space;
-    bool all, json, winners;
+    bool all, json, winners, check;
     long max_configs, jobs;
     const char *templates[32];
     int ntemplates;
@@ -328,6 +332,8 @@ static int parse_args(int argc, char **argv, compile_args *a)
             a->winners = true;
         } else if (strcmp(arg, "--json") == 0) {
             a->json = true;
+        } else if (strcmp(arg, "--check") == 0) {
+            a->check = true;
         } else if (arg[0] == '-') {
             return cli_usage_error("compile: unknown option or missing value: '%s'", arg);
         } else if (a->ntemplates < 32) {
@@ -345,6 +351,8 @@ static int parse_args(int argc, char **argv, compile_args *a)
         return cli_usage_error("compile: name templates, --space FILE, --all or --winners");
     if (a->rank_count && (!a->space || a->all || a->winners || a->ntemplates))
         return cli_usage_error("compile: --rank goes with --space alone");
+    if (a->check && a->rank_count)
+        return cli_usage_error("compile: --check compiles nothing already with --rank");
     if (a->jobs < 1)
         a->jobs = 1;
     return -1;
@@ -470,6 +478,20 @@ int cmd_compile(int argc, char **argv)
     w8a8_status st = collect_jobs(ctx, &a, &l);
     if (st != W8A8_OK) {
         rc = cli_fail_ctx(ctx, st);
+    } else if (a.check) {
+        /* the jobs whose defines could not be made hold their error already */
+        size_t refused = 0;
+        for (size_t i = 0; i < l.count; i++)
+            if (l.items[i].error[0]) {
+                l.items[i].status = l.items[i].status != W8A8_OK ? l.items[i].status : W8A8_INVALID;
+                job_print(&l, &l.items[i]);
+                refused++;
+            }
+        fprintf(stderr, "w8a8: checked %zu kernel%s for %s (nothing compiled): %zu refused\n",
+                l.count, l.count == 1 ? "" : "s", a.arch, refused);
+        rc = refused ? 1 : 0;
+        if (l.count == 0)
+            rc = cli_fail("compile: nothing to check for %s", a.arch);
     } else {
         double t0 = util_now();
         pthread_t threads[64];
