@@ -9,8 +9,11 @@ DIR holds tune/table.txt (bench/ab_rounds.py's table of shipped
 against tuned rows: a line per shape "M N K ship <us> us tuned <us> us <round 1> <round 2>
 <config>") and tune/tuned.sql.gz (`w8a8 cache export` of the tuned database). SCALE (tensor,
 row, block) and ACCUM (fast, promoted) select the tuned rows that are shipped: the table's
-keys of that granularity on an H200. CMD is the w8a8 command (default build/ci/w8a8). Exit 0;
-1 when a faster key has no tuned winner or no shipped file holds its key; 2 on bad
+keys of that granularity on an H200. CMD is the w8a8 command (default build/ci/w8a8): the rows
+go in only when it runs each of them (`w8a8 compile --winners --check` over them: a config its
+family refuses, such as one a build with another parameter spelled, would be skipped by the
+dispatcher). Exit 0; 1 when a faster key has no tuned winner, a row's config is refused or
+no shipped file holds its key; 2 on bad
 arguments, a missing command or an unreadable table. (Sessions 44 and 45 timed their retunes
 this way; a retune is otherwise bench/sweep_rows.sh, shipped by bench/ship_rows.sh.)"""
 import argparse
@@ -54,6 +57,23 @@ def tuned_winners(sql_gz, w8a8):
         return [l for l in open(winners) if l.startswith(PREFIX)]
 
 
+def refused(lines, w8a8):
+    """The output of `w8a8 compile --winners --check` over the rows (a scratch layer of them),
+    for both the sm_90a family and the sm_90 ones, when it refuses any; else None."""
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(os.path.join(tmp, "rows.sql"), "w") as f:
+            f.write("".join(lines))
+        env = dict(os.environ, W8A8_CACHE_DB=os.path.join(tmp, "none", "t.db"),
+                   W8A8_CACHE_PATH=tmp)
+        said = []
+        for arch in ("sm_90a", "sm_90"):
+            r = subprocess.run([w8a8, "compile", "--arch", arch, "--winners", "--check"],
+                               env=env, capture_output=True, text=True)
+            if r.returncode != 0 and "nothing to check" not in r.stderr:
+                said.append(r.stdout + r.stderr)
+        return "".join(said) or None
+
+
 def main():
     ap = argparse.ArgumentParser(usage=__doc__.split("\n\n")[1].strip())
     ap.add_argument("dir")
@@ -82,6 +102,9 @@ def main():
             keys.discard((mb, n, k))
     if keys:
         raise SystemExit("ship_tuned: no tuned winner for %s" % sorted(keys))
+    bad = refused(rows, a.w8a8)
+    if bad:
+        raise SystemExit("ship_tuned: %s refuses rows to be shipped:\n%s" % (a.w8a8, bad))
     print("ship_tuned: %d rows" % len(rows))
     ship(rows, glob.glob("cache/h200-*.sql"), "ship_tuned", a.dry_run)
     return 0

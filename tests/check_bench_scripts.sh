@@ -615,7 +615,9 @@ if [ -n "$w8a8" ]; then
   mkdir -p "$tmp/st/cache" "$tmp/st/call/tune"
   grep '^INSERT' "$root/cache/h200-llama3-promoted.sql" | grep "'tensor', 'tensor'" | head -3 \
     > "$tmp/st/cache/h200-promoted.sql"
-  sed "s/'sm90_gemm', 'block_m=128,/'sm90_gemm', 'block_m=128,tuned=1,/" \
+  # the tuned rows marked with an item that changes nothing (trigger=1 is a launch argument;
+  # a later item of the same name wins) and, below, with one this build does not have
+  sed "s/'sm90_gemm', 'block_m=128,/'sm90_gemm', 'block_m=128,fill=1,/" \
     "$tmp/st/cache/h200-promoted.sql" | gzip > "$tmp/st/call/tune/tuned.sql.gz"
   keys=$(sed -E "s/.* ([0-9]+), ([0-9]+), ([0-9]+), 'promoted'.*/\3 \1 \2/" \
     "$tmp/st/cache/h200-promoted.sql")
@@ -625,12 +627,18 @@ if [ -n "$w8a8" ]; then
     printf '%6d %6d %6d  ship  10.00 us  tuned   9.00 us  1.050 1.010  cfg\n' "$4" "$5" "$6"
     printf '%6d %6d %6d  ship  10.00 us  tuned  10.00 us  1.000 1.000  cfg\n' "$7" "$8" "$9"
   } > "$tmp/st/call/tune/table.txt"
+  cp "$tmp/st/cache/h200-promoted.sql" "$tmp/st/before.sql"
+  check "ship_tuned: a row whose config the build refuses" 1 "unknown item at 'fill=1" \
+    sh -c "cd '$tmp/st' && '$python' '$shipt' call tensor promoted --w8a8 '$w8a8_abs'"
+  expect "ship_tuned: ... nothing shipped" cmp -s "$tmp/st/before.sql" "$tmp/st/cache/h200-promoted.sql"
+  sed "s/'sm90_gemm', 'block_m=128,/'sm90_gemm', 'block_m=128,trigger=1,/" \
+    "$tmp/st/cache/h200-promoted.sql" | gzip > "$tmp/st/call/tune/tuned.sql.gz"
   check "ship_tuned: the row faster in both rounds" 0 '^ship_tuned: 1 rows' \
     sh -c "cd '$tmp/st' && '$python' '$shipt' call tensor promoted --w8a8 '$w8a8_abs'"
   expect "ship_tuned: one tuned row shipped" \
-    [ "$(grep -c 'tuned=1' "$tmp/st/cache/h200-promoted.sql")" -eq 1 ]
+    [ "$(grep -c 'block_m=128,trigger=1,' "$tmp/st/cache/h200-promoted.sql")" -eq 1 ]
   expect "ship_tuned: ... for the first key" \
-    grep -q " $2, $3, $1, 'promoted', 'sm90_gemm', 'block_m=128,tuned=1," "$tmp/st/cache/h200-promoted.sql"
+    grep -q " $2, $3, $1, 'promoted', 'sm90_gemm', 'block_m=128,trigger=1," "$tmp/st/cache/h200-promoted.sql"
   check "ship_tuned: no rows of another granularity" 1 'no tuned winner' \
     sh -c "cd '$tmp/st' && '$python' '$shipt' call row promoted --w8a8 '$w8a8_abs'"
 fi
