@@ -3,20 +3,27 @@
 # tune's 96 best-ranked candidates hold none (the rank puts cluster 2 a step behind: measured
 # no faster with per-tensor 128-row tiles) and three DeepSeek-V3 shapes run under torch.block
 # (session 46, D4): `w8a8 tune --space sm90_cluster2.lua --seed` (sm90_gemm's space with
-# cluster = {2}, split 1, tail 1; the shipped rows timed first) into /tmp/tuned.db, then the
+# cluster = {2}, split 1, tail 1, stages 2-16, made by bench/narrow_space.py below; the shipped
+# rows timed first) into /tmp/tuned.db, then the
 # shipped rows against the tuned ones as 20-call graph replays (ship tuned tuned ship,
 # peers.py torch.block between).
 o=$OUT/d2; mkdir -p $o
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 nvidia-smi --query-gpu=name,clocks.max.sm,clocks.max.memory,power.limit,serial --format=csv > $o/gpu.txt 2>&1
 W=$PWD/carry/static/w8a8
+space=/tmp/sm90_cluster2.lua
+python3 bench/narrow_space.py scripts/sm90_gemm.lua "block_m=64/128/256,\
+block_n=8/16/24/32/48/64/80/96/112/128/144/160/176/192/208/224/240/256,\
+stages=2/3/4/5/6/7/8/9/10/11/12/13/14/15/16,consumers=1/2,pingpong=0/1,raster=0/1,\
+group=1/4/8/16,cluster=2,epilogue=0/1/2,split=1,specialize=0/1,overlap=0/1/2/3/4/5,\
+stagger=0/1,wave=0/1,tail=1" > $space
 t=$o/tune; mkdir -p $t
 rm -f /tmp/tuned.db /tmp/empty.db
 S="--shape 4096,4096,7168 --shape 4096,24576,1536 --shape 2048,7168,16384"
 S="$S --shape 2048,24576,1536 --shape 2048,4096,7168"
 # shellcheck disable=SC2086
 W8A8_TUNE=off W8A8_CACHE_PATH=$PWD/cache timeout 260 $W tune $S --scale block,block \
-  --space bench/results-2026-12-02-s47/sm90_cluster2.lua --seed --db /tmp/tuned.db \
+  --space $space --seed --db /tmp/tuned.db \
   --budget 240 --max-candidates 24 --json > $t/tune.jsonl 2> $t/tune.err
 echo "tune $? $SECONDS" >> $o/gpu.txt
 two() { # label db round [args]

@@ -479,11 +479,10 @@ int cmd_compile(int argc, char **argv)
     if (st != W8A8_OK) {
         rc = cli_fail_ctx(ctx, st);
     } else if (a.check) {
-        /* the jobs whose defines could not be made hold their error already */
+        /* the jobs whose defines could not be made hold their status and error already */
         size_t refused = 0;
         for (size_t i = 0; i < l.count; i++)
-            if (l.items[i].error[0]) {
-                l.items[i].status = l.items[i].status != W8A8_OK ? l.items[i].status : W8A8_INVALID;
+            if (l.items[i].status != W8A8_OK) {
                 job_print(&l, &l.items[i]);
                 refused++;
             }
