@@ -33,6 +33,10 @@
 --              0's registers in a fixed order (bitwise the same run to run, no workspace)
 --   specialize 0, or 1: N and K compiled in
 --   swap       always 1 here (sm90_gemm's own space leaves it at 0)
+--   overlap    0, or 1..3 (promoted accumulation: block scales, or --accum promoted): a third
+--              accumulator set, K blocks in groups of 2^overlap, each promoted while the next
+--              one's wgmmas run (sm90_gemm's; the last group padded with zero blocks, split-K
+--              slices of whole groups)
 --   evict      0, or 1: the weights' TMA loads carry an L2 evict-first policy (they are read
 --              once); on an H200 1 ran the decode grid's rows 0.4-1.3 % faster (up to 3.4 %),
 --              two block-scaled rows at N = 28672, K = 4096 5.5 % slower
@@ -45,6 +49,7 @@ local SPLIT_BAR_BYTES = 32
 local ALIGN_SLACK = 1024
 local REG_OVERHEAD = 40
 local PROMOTED_REGS = 16
+local OVERLAP_OVERHEAD = 32     -- overlap >= 1: registers beside the three sets (+8 per 64 rows)
 local B_SCALE_AREA = 16         -- block scales: a stage's weight-block scales, after its tokens'
 local CONSUMER_REGS = { 255, 232 }
 local MAX_M = 64
@@ -100,6 +105,12 @@ local function valid(c, problem, device)
     if c.split > 1 and ceil_div(problem.k, c.block_k) < 2 * c.split then
         return false, "split: at least 2 K blocks a slice"
     end
+    if c.overlap > 0 and not is_promoted(problem) then
+        return false, "overlap: promoted accumulation (block scales, or --accum promoted)"
+    end
+    if c.overlap > 0 and ceil_div(ceil_div(problem.k, BK), 1 << c.overlap) < c.split then
+        return false, "overlap: a group of K blocks for every split-K slice"
+    end
     -- no wider than the narrowest listed token tile that holds M (more only pads)
     if c.block_n > token_tile(problem.m) then
         return false, "token tile past M"
@@ -109,7 +120,9 @@ local function valid(c, problem, device)
     end
     local acc = (wg_m // 64) * c.block_n // 2
     local overhead = REG_OVERHEAD
-    if is_promoted(problem) then
+    if is_promoted(problem) and c.overlap > 0 then
+        acc, overhead = 3 * acc, OVERLAP_OVERHEAD + 8 * (wg_m // 64)
+    elseif is_promoted(problem) then
         acc, overhead = 2 * acc, overhead + PROMOTED_REGS
     end
     if acc + overhead > CONSUMER_REGS[c.consumers] then
@@ -139,7 +152,9 @@ local function rank(c, problem, device)
     local slots = gemm.cluster_slots(device, c.split * c.cluster)
     local active = math.min(ctas, slots)
     local waves = ceil_div(ctas, slots)
-    local k_blocks = ceil_div(ceil_div(problem.k, c.block_k), c.split)
+    -- overlap: groups of 2^overlap K blocks, the last one filled with zero blocks
+    local g = 1 << c.overlap
+    local k_blocks = ceil_div(ceil_div(ceil_div(problem.k, c.block_k), g) * g, c.split)
     local inflight = c.stages * c.block_m * c.block_k
     local efficiency = inflight / (inflight + INFLIGHT_HALF)
     -- block_k moves nothing here: the probe's 3-4 % for 4 boxes a stage (session 45) did not
@@ -153,7 +168,8 @@ local function rank(c, problem, device)
     end
     local per_block = math.max(load, mma)
     if is_promoted(problem) then
-        per_block = per_block + (c.consumers == 2 and 0.3 or 1.0) * 120
+        -- the promotion waits for the tensor cores; with overlap, one in 2^overlap does
+        per_block = per_block + (c.consumers == 2 and 0.3 or 1.0) * 120 / g
     end
     local epilogue = 400 + c.block_m * c.block_n / 64
     if c.split > 1 then
@@ -180,7 +196,7 @@ local function default(problem, device)
         for _, split in ipairs({ 1, 2, 4 }) do
             local c = { block_m = s[1], block_n = token_tile(problem.m), block_k = BK,
                         consumers = s[2], pingpong = 0, cluster = 1, split = split, specialize = 0,
-                        swap = 1, evict = 0, stages = 2 }
+                        overlap = 0, swap = 1, evict = 0, stages = 2 }
             for _, stages in ipairs({ 16, 12, 10, 8, 6, 4 }) do
                 c.stages = stages
                 if smem_bytes(c, problem) <= device.max_smem then
@@ -237,11 +253,12 @@ return {
         cluster = { 1, 2 },
         split = { 1, 2, 4 },
         specialize = { 0, 1 },
+        overlap = { 0, 1, 2, 3 },
         swap = { 1 },
         evict = { 0, 1 },
     },
     order = { "block_m", "block_n", "block_k", "stages", "consumers", "pingpong", "cluster",
-        "split", "specialize", "swap", "evict" },
+        "split", "specialize", "overlap", "swap", "evict" },
 
     valid = valid,
     rank = rank,

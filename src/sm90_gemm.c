@@ -297,10 +297,10 @@ static w8a8_status sm90_config_check(w8a8_context *ctx, const w8a8_problem *prob
                       "cluster 1 or swap=1 (whose weights are never multicast)");
     if (c->swap != 0 && c->swap != 1)
         return errorf(ctx, W8A8_INVALID, "sm90_gemm config: swap must be 0 or 1");
-    if (c->swap && (c->epilogue != 0 || c->overlap || c->stagger))
+    if (c->swap && (c->epilogue != 0 || c->stagger))
         return errorf(ctx, W8A8_INVALID,
                       "sm90_gemm config: swap=1 (weights on wgmma's M side) needs epilogue 0 "
-                      "(it stores the transposed tile directly), overlap 0 and stagger 0");
+                      "(it stores the transposed tile directly) and stagger 0");
     if (c->swap && problem->a_scale.kind == W8A8_SCALE_BLOCK && c->block_n > 64)
         return errorf(ctx, W8A8_INVALID,
                       "sm90_gemm config: swap=1 with block scales needs block_n <= 64 (a stage "

@@ -77,7 +77,7 @@
  *               trip count and the grid's tile count are constants, and when BLOCK_N divides
  *               N the epilogue drops its column predicates (every tile is whole along N). The
  *               cubin then serves that (N, K) only; the host adds the two defines.
- *   SWAP        0, or 1 (EPILOGUE 0, no block scales): swap-AB, the weights on wgmma's M
+ *   SWAP        0, or 1 (EPILOGUE 0, STAGGER 0): swap-AB, the weights on wgmma's M
  *               side and the tokens on its N (below).
  *   A_ROWS      0, or 8, 16, 24, 32, 48, 64, 96 below BLOCK_M (not with SWAP): the rows of A a
  *               stage loads (SM90_A_ROWS above). Not a config item: the host adds it from M
@@ -153,7 +153,7 @@
  *               stage goes back after the last sub-tile's wgmmas. 128-row consumers then fit
  *               block-scaled tiles such as 256×112 (two consumers) or 128×128 (one).
  *
- * SWAP 0, or 1 (swap-AB, for few tokens; EPILOGUE 0, no block scales): the host builds
+ * SWAP 0, or 1 (swap-AB, for few tokens; EPILOGUE 0, STAGGER 0): the host builds
  * tma_a over B (the weights, boxes of BLOCK_M rows) and tma_b over A (the tokens, boxes of
  * BLOCK_N rows), so the weights fill wgmma's M side (64 rows a warpgroup) and the tokens
  * its N = BLOCK_N (8…64) instead of padding 64-row tiles of a few tokens. The kernel's tile
@@ -164,7 +164,8 @@
  * same code on the exchanged operands. With block scales (BLOCK_N ≤ 64) a stage's scale area
  * holds the tile's BLOCK_N token scales sa[m, kb] and the SM90_RB_COUNT scales of the 128-row
  * weight blocks its rows touch; a consumer promotes acc[r, c] += tmp[r, c] · sb[r / 128, kb] ·
- * sa[c, kb] (sm90_swap_scales). OVERLAP and STAGGER stay 0.
+ * sa[c, kb] (sm90_swap_scales). OVERLAP runs as without SWAP (each K block promoted while the
+ * next one's wgmmas run); STAGGER stays 0.
  *
  * EVICT 0, or 1 (CLUSTER 1, or SWAP: its weights are tma_a, never multicast): the weights' TMA
  * loads (tma_b; with SWAP tma_a) carry an L2
@@ -407,9 +408,8 @@ static_assert(W8A8_WAVE == 0 || (W8A8_WAVE == 1 && SM90_PROMOTED && !W8A8_OVERLA
 static_assert(W8A8_AZP == W8A8_Z_NONE || SM90_INT8, "a zero point needs INT8");
 static_assert(W8A8_EVICT == 0 || (W8A8_EVICT == 1 && (W8A8_CLUSTER == 1 || W8A8_SWAP)),
               "EVICT is 0, or 1 with CLUSTER 1 or SWAP (the weights, tma_a, are never multicast)");
-static_assert(W8A8_SWAP == 0 || (W8A8_SWAP == 1 && W8A8_EPILOGUE == 0 && !W8A8_OVERLAP &&
-                                  !W8A8_STAGGER),
-              "SWAP is 0, or 1 with EPILOGUE 0, OVERLAP 0 and STAGGER 0");
+static_assert(W8A8_SWAP == 0 || (W8A8_SWAP == 1 && W8A8_EPILOGUE == 0 && !W8A8_STAGGER),
+              "SWAP is 0, or 1 with EPILOGUE 0 and STAGGER 0");
 static_assert(!W8A8_SWAP || !SM90_BLOCK || W8A8_BLOCK_N <= 64,
               "SWAP with block scales: the tokens' scales of a stage are one per loader lane");
 static_assert(W8A8_OUT_TYPE == W8A8_T_BF16 || W8A8_OUT_TYPE == W8A8_T_FP16 ||

@@ -16,9 +16,13 @@
  *    blocks;
  *  - two runs of each split config give the same bytes (the cluster sums in rank order), per-row
  *    and block-scaled;
- *  - configs the template cannot build (swap with a staged epilogue, with overlap or stagger,
- *    with block scales and a token tile over 64, swap outside 0/1) are refused with
- *    W8A8_INVALID before NVRTC;
+ *  - overlap (promoted sums: each K block promoted while the next one's wgmmas run, groups of
+ *    2, 4, 8 K blocks, the last padded with zero blocks) with block scales and promoted FP8
+ *    sums on odd shapes: one consumer, two cooperative, ping-pong, split-K (slices of whole
+ *    groups; two runs bitwise equal), a cluster, 256-row tiles;
+ *  - configs the template cannot build (swap with a staged epilogue, with stagger, overlap
+ *    without promoted sums, block scales with a token tile over 64, swap outside 0/1) are
+ *    refused with W8A8_INVALID before NVRTC;
  *  - a plan's grid counts tiles over N × M.
  * The dispatched swap row captured in a CUDA graph is check_gpu_dispatch's. FP8 wgmma
  * accumulates with a reduced-precision adder (test_accumulation_bound). Needs compute
@@ -159,6 +163,54 @@ START_TEST(block_scales_on_odd_shapes)
 }
 END_TEST
 
+/* overlap with swap: block scales and promoted FP8 sums (fast sums refuse it: below) */
+static const char *const overlap_configs[] = {
+    "block_m=64,block_n=16,stages=8,consumers=1,overlap=1,swap=1",
+    "block_m=128,block_n=32,stages=6,consumers=2,overlap=2,swap=1,evict=1",
+    "block_m=64,block_n=64,stages=6,consumers=2,pingpong=1,overlap=3,swap=1",
+    "block_m=128,block_n=16,stages=6,consumers=1,split=2,overlap=1,swap=1",
+    "block_m=64,block_n=8,stages=10,consumers=1,split=4,overlap=2,specialize=1,swap=1",
+    "block_m=256,block_n=24,stages=4,consumers=2,overlap=1,swap=1",
+    "block_m=128,block_n=32,stages=4,consumers=2,cluster=2,overlap=2,swap=1",
+};
+#define OVERLAP_COUNT ((int)(sizeof overlap_configs / sizeof overlap_configs[0]))
+
+START_TEST(overlap_on_odd_shapes)
+{
+    /* K blocks 17, 4, 1, 33, 9 and 8: groups padded with zero blocks, slices empty or short */
+    static const int64_t block_shapes[][3] = {
+        {1, 200, 2064}, {7, 517, 400}, {17, 129, 16}, {33, 1032, 4112}, {64, 4100, 1040},
+        {5, 7168, 1024}};
+    test_family_block_shapes(ctx, &gemm_family_sm90, SEED + 5, block_shapes,
+                             (int)(sizeof block_shapes / sizeof block_shapes[0]),
+                             overlap_configs, OVERLAP_COUNT, "swap overlap");
+    static const int64_t shapes[][3] = {{3, 517, 4112}, {31, 129, 1040}};
+    pgen_rng rng;
+    pgen_rng_seed(&rng, SEED + 6);
+    int runs = 0, failures = 0;
+    for (int s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++) {
+        w8a8_problem p;
+        w8a8_problem_init(&p, shapes[s][0], shapes[s][1], shapes[s][2], W8A8_E4M3,
+                          s == 1 ? W8A8_FP32 : W8A8_BF16);
+        p.accum = W8A8_ACCUM_PROMOTED;
+        p.b_scale.kind = W8A8_SCALE_ROW;
+        p.bias_type = s == 0 ? W8A8_FP32 : W8A8_DTYPE_NONE;
+        p.ldc = test_padded_ldc(shapes[s][1]);
+        pgen_case c;
+        ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
+        for (int ci = 0; ci < OVERLAP_COUNT; ci++) {
+            failures += !check_case(&c, overlap_configs[ci]);
+            runs++;
+        }
+        if (s == 1) /* the split ones, twice */
+            test_family_runs_are_bitwise_equal(ctx, &gemm_family_sm90, &c, overlap_configs + 3, 2);
+        pgen_case_destroy(&c);
+    }
+    printf("swap: %d promoted overlap config × shape runs, %d failed\n", runs, failures);
+    ck_assert_msg(failures == 0, "%d of %d promoted overlap runs differ", failures, runs);
+}
+END_TEST
+
 START_TEST(split_runs_are_bitwise_equal)
 {
     static const char *const split[] = {
@@ -219,12 +271,20 @@ START_TEST(invalid_configs_are_refused)
         ck_assert_ptr_nonnull(strstr(w8a8_errmsg(ctx), "block_k=256"));
     }
     p.accum = W8A8_ACCUM_FAST;
-    /* block scales: token tiles of at most 64 (one scale a loader lane), no overlap */
+    /* overlap: promoted sums only */
+    {
+        gemm_plan plan;
+        w8a8_status st = gemm_family_sm90.plan(
+            ctx, &p, "block_m=64,block_n=16,consumers=1,overlap=1,swap=1", &plan);
+        ck_assert_msg(st == W8A8_INVALID, "fast sums with overlap=1 gave %s",
+                      w8a8_status_string(st));
+        ck_assert_ptr_nonnull(strstr(w8a8_errmsg(ctx), "overlap=1"));
+    }
+    /* block scales: token tiles of at most 64 (one scale a loader lane), no stagger */
     pgen_block_scales(&p, 0, 0, 0);
     ck_assert(gemm_family_sm90.supports(ctx, &p));
     static const char *const bad_block[] = {
         "block_m=64,block_n=80,consumers=1,swap=1",
-        "block_m=128,block_n=64,consumers=2,overlap=1,swap=1",
         "block_m=128,block_n=64,consumers=2,stagger=1,swap=1",
     };
     for (size_t i = 0; i < sizeof bad_block / sizeof bad_block[0]; i++) {
@@ -282,6 +342,7 @@ int main(void)
     tcase_set_timeout(tc, 900);
     tcase_add_test(tc, invalid_configs_are_refused);
     tcase_add_test(tc, grid_counts_swapped_tiles);
+    tcase_add_test(tc, overlap_on_odd_shapes);
     tcase_add_test(tc, every_supported_trait_combination);
     tcase_add_test(tc, every_config_on_odd_shapes);
     tcase_add_test(tc, promoted_accumulation_on_odd_shapes);
