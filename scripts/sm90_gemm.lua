@@ -84,10 +84,6 @@ local TURN_BYTES = 16           -- the two ping-pong turn mbarriers
 local SPLIT_BAR_BYTES = 32      -- split > 1: a ready and a free mbarrier per consumer
 local B_SCALE_AREA = 16         -- block scales: a stage's B scales, after its block_m A scales
 local ALIGN_SLACK = 1024        -- the kernel aligns its dynamic shared memory to 1024
-local REG_OVERHEAD = 40         -- registers a consumer needs beside its accumulators
-local BLOCK_SCALE_REGS = 16     -- promoted accumulation: the sa/sb values of a K block
-local OVERLAP_OVERHEAD = 32     -- overlap >= 1: registers beside the three sets (+8 per 64 rows)
-local WAVE_OVERHEAD = 16        -- wave = 1: registers beside the main set and one sub-tile's
 local CONSUMER_REGS = { 255, 232 } -- per consumer count: no setmaxnreg / setmaxnreg.inc 232
 
 local gemm = gemm -- scripts/lib/gemm.lua
@@ -218,27 +214,9 @@ local function smem_bytes(c, problem)
     return ring_bytes(c, problem) + staging_bytes(c, problem) + partials_bytes(c)
 end
 
--- Registers a consumer needs with `wave` and `overlap`: its accumulator sets (promoted
--- accumulation: a temporary set beside the main one, or two with overlap, or one 64-row
--- sub-tile's with wave) and what it keeps beside them.
+-- Registers a consumer needs with `wave` and `overlap` (scripts/lib/gemm.lua)
 local function consumer_regs(c, problem, wave, overlap)
-    local wg_m = rows_per_consumer(c)
-    local acc = (wg_m // 64) * c.block_n // 2
-    if wave == 1 then
-        -- the main set and one 64-row sub-tile's temporary set: measured (NVRTC, CUDA 13.0,
-        -- block scales, two consumers) 256x128 compiles clean with epilogue 1 or 2 (0 spills
-        -- 20 bytes), 256x144 clean with specialize 0 and 16 bytes of spills with 1 (the
-        -- tuner's compile rejects configs that spill); one-consumer 128x160 spilled
-        return acc + c.block_n // 2 + WAVE_OVERHEAD
-    elseif is_promoted(problem) and overlap >= 1 then
-        -- two temporary sets beside the main one; what else the consumer keeps was measured
-        -- (NVRTC, CUDA 13): 3 x 64 accumulators of a 64-row consumer compile clean; 3 x 72,
-        -- one consumer with 3 x 72, and a 128-row consumer with 3 x 64 spill
-        return 3 * acc + OVERLAP_OVERHEAD + 8 * (wg_m // 64)
-    elseif is_promoted(problem) then
-        return 2 * acc + REG_OVERHEAD + BLOCK_SCALE_REGS
-    end
-    return acc + REG_OVERHEAD
+    return gemm.sm90_consumer_regs(rows_per_consumer(c), c.block_n, problem, wave, overlap)
 end
 
 -- The checks go in the walk's order of the params (`order` below): a config rejected by a

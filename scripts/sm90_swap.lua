@@ -47,9 +47,6 @@ local BARRIER_BYTES = 16
 local TURN_BYTES = 16
 local SPLIT_BAR_BYTES = 32
 local ALIGN_SLACK = 1024
-local REG_OVERHEAD = 40
-local PROMOTED_REGS = 16
-local OVERLAP_OVERHEAD = 32     -- overlap >= 1: registers beside the three sets (+8 per 64 rows)
 local B_SCALE_AREA = 16         -- block scales: a stage's weight-block scales, after its tokens'
 local CONSUMER_REGS = { 255, 232 }
 local MAX_M = 64
@@ -118,14 +115,8 @@ local function valid(c, problem, device)
     if smem_bytes(c, problem) > device.max_smem then
         return false, "shared memory"
     end
-    local acc = (wg_m // 64) * c.block_n // 2
-    local overhead = REG_OVERHEAD
-    if is_promoted(problem) and c.overlap > 0 then
-        acc, overhead = 3 * acc, OVERLAP_OVERHEAD + 8 * (wg_m // 64)
-    elseif is_promoted(problem) then
-        acc, overhead = 2 * acc, overhead + PROMOTED_REGS
-    end
-    if acc + overhead > CONSUMER_REGS[c.consumers] then
+    local regs = gemm.sm90_consumer_regs(wg_m, c.block_n, problem, 0, c.overlap)
+    if regs > CONSUMER_REGS[c.consumers] then
         return false, "accumulator registers"
     end
     return true

@@ -120,31 +120,45 @@ START_TEST(every_config_on_odd_shapes)
 }
 END_TEST
 
-/* Promoted FP8 sums (accum promoted: the temporary set added every K block) with swap. */
-START_TEST(promoted_accumulation_on_odd_shapes)
+/* Promoted FP8 sums (accum promoted) on each shape with every config: per-row scales on A
+ * (row_a) or B, the second shape's out fp32 (bf16 otherwise), bias of bias_type on shape
+ * bias_shape; then the bitwise configs run twice on the last shape. */
+static void promoted_runs(const int64_t (*shapes)[3], int shape_count, uint64_t seed, bool row_a,
+                          int bias_shape, w8a8_dtype bias_type, const char *const *cfgs,
+                          int cfg_count, const char *const *bitwise, int bitwise_count,
+                          const char *label)
 {
-    static const int64_t shapes[][3] = {{1, 517, 4112}, {17, 129, 1040}, {33, 4100, 144}};
     pgen_rng rng;
-    pgen_rng_seed(&rng, SEED + 2);
+    pgen_rng_seed(&rng, seed);
     int runs = 0, failures = 0;
-    for (int s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++) {
+    for (int s = 0; s < shape_count; s++) {
         w8a8_problem p;
         w8a8_problem_init(&p, shapes[s][0], shapes[s][1], shapes[s][2], W8A8_E4M3,
                           s == 1 ? W8A8_FP32 : W8A8_BF16);
         p.accum = W8A8_ACCUM_PROMOTED;
-        p.a_scale.kind = W8A8_SCALE_ROW;
-        p.bias_type = s == 2 ? W8A8_BF16 : W8A8_DTYPE_NONE;
+        (row_a ? &p.a_scale : &p.b_scale)->kind = W8A8_SCALE_ROW;
+        p.bias_type = s == bias_shape ? bias_type : W8A8_DTYPE_NONE;
         p.ldc = test_padded_ldc(shapes[s][1]);
         pgen_case c;
         ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
-        for (int ci = 0; ci < CONFIG_COUNT; ci++) {
-            failures += !check_case(&c, configs[ci]);
+        for (int ci = 0; ci < cfg_count; ci++) {
+            failures += !check_case(&c, cfgs[ci]);
             runs++;
         }
+        if (bitwise_count && s == shape_count - 1)
+            test_family_runs_are_bitwise_equal(ctx, &gemm_family_sm90, &c, bitwise, bitwise_count);
         pgen_case_destroy(&c);
     }
-    printf("swap: %d promoted config × shape runs, %d failed\n", runs, failures);
-    ck_assert_msg(failures == 0, "%d of %d promoted runs differ", failures, runs);
+    printf("swap: %d %s config × shape runs, %d failed\n", runs, label, failures);
+    ck_assert_msg(failures == 0, "%d of %d %s runs differ", failures, runs, label);
+}
+
+/* Promoted FP8 sums (accum promoted: the temporary set added every K block) with swap. */
+START_TEST(promoted_accumulation_on_odd_shapes)
+{
+    static const int64_t shapes[][3] = {{1, 517, 4112}, {17, 129, 1040}, {33, 4100, 144}};
+    promoted_runs(shapes, 3, SEED + 2, true, 2, W8A8_BF16, configs, CONFIG_COUNT, NULL, 0,
+                  "promoted");
 }
 END_TEST
 
@@ -185,29 +199,9 @@ START_TEST(overlap_on_odd_shapes)
                              (int)(sizeof block_shapes / sizeof block_shapes[0]),
                              overlap_configs, OVERLAP_COUNT, "swap overlap");
     static const int64_t shapes[][3] = {{3, 517, 4112}, {31, 129, 1040}};
-    pgen_rng rng;
-    pgen_rng_seed(&rng, SEED + 6);
-    int runs = 0, failures = 0;
-    for (int s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++) {
-        w8a8_problem p;
-        w8a8_problem_init(&p, shapes[s][0], shapes[s][1], shapes[s][2], W8A8_E4M3,
-                          s == 1 ? W8A8_FP32 : W8A8_BF16);
-        p.accum = W8A8_ACCUM_PROMOTED;
-        p.b_scale.kind = W8A8_SCALE_ROW;
-        p.bias_type = s == 0 ? W8A8_FP32 : W8A8_DTYPE_NONE;
-        p.ldc = test_padded_ldc(shapes[s][1]);
-        pgen_case c;
-        ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
-        for (int ci = 0; ci < OVERLAP_COUNT; ci++) {
-            failures += !check_case(&c, overlap_configs[ci]);
-            runs++;
-        }
-        if (s == 1) /* the split ones, twice */
-            test_family_runs_are_bitwise_equal(ctx, &gemm_family_sm90, &c, overlap_configs + 3, 2);
-        pgen_case_destroy(&c);
-    }
-    printf("swap: %d promoted overlap config × shape runs, %d failed\n", runs, failures);
-    ck_assert_msg(failures == 0, "%d of %d promoted overlap runs differ", failures, runs);
+    /* the split ones run twice too */
+    promoted_runs(shapes, 2, SEED + 6, false, 0, W8A8_FP32, overlap_configs, OVERLAP_COUNT,
+                  overlap_configs + 3, 2, "promoted overlap");
 }
 END_TEST
 

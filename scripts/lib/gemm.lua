@@ -27,6 +27,32 @@ function M.is_promoted(problem)
     return M.is_block(problem) or problem.accum == "promoted"
 end
 
+-- Registers a Hopper GEMM consumer warpgroup (sm90_gemm's template, either space) needs for
+-- wg_m rows × block_n columns: its accumulator sets (promoted accumulation: a temporary set
+-- beside the main one, or two with overlap >= 1, or one 64-row sub-tile's with wave 1) and
+-- what it keeps beside them. Measured (NVRTC, CUDA 13.0): with overlap, 3 × 64 accumulators
+-- of a 64-row consumer compile clean, 3 × 72, one consumer with 3 × 72 and a 128-row consumer
+-- with 3 × 64 spill; with wave (block scales, two consumers) 256x128 compiles clean with
+-- epilogue 1 or 2 (0 spills; 20 bytes with 0), 256x144 clean with specialize 0 and 16 bytes
+-- of spills with 1, one-consumer 128x160 spilled (the tuner's compile rejects configs that
+-- spill).
+M.SM90_REG_OVERHEAD = 40      -- beside the accumulators
+M.SM90_BLOCK_SCALE_REGS = 16  -- promoted accumulation: the scales of a K block
+M.SM90_OVERLAP_OVERHEAD = 32  -- overlap >= 1: beside the three sets (+8 per 64 rows)
+M.SM90_WAVE_OVERHEAD = 16     -- wave 1: beside the main set and one sub-tile's
+
+function M.sm90_consumer_regs(wg_m, block_n, problem, wave, overlap)
+    local acc = (wg_m // 64) * block_n // 2
+    if wave == 1 then
+        return acc + block_n // 2 + M.SM90_WAVE_OVERHEAD
+    elseif M.is_promoted(problem) and overlap >= 1 then
+        return 3 * acc + M.SM90_OVERLAP_OVERHEAD + 8 * (wg_m // 64)
+    elseif M.is_promoted(problem) then
+        return 2 * acc + M.SM90_REG_OVERHEAD + M.SM90_BLOCK_SCALE_REGS
+    end
+    return acc + M.SM90_REG_OVERHEAD
+end
+
 function M.out_bytes(problem)
     return problem.out_type == "fp32" and 4 or 2
 end
