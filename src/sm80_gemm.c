@@ -114,8 +114,9 @@ static w8a8_status g80_config_check(w8a8_context *ctx, const w8a8_problem *probl
     if (c->block_n < G80_LDMATRIX_N || c->block_n > G80_MAX_BLOCK || c->block_n % G80_LDMATRIX_N)
         return errorf(ctx, W8A8_INVALID, "sm80_gemm config: block_n %d (16..256, step 16)",
                       c->block_n);
-    if (c->block_k != 64 && c->block_k != 128)
-        return errorf(ctx, W8A8_INVALID, "sm80_gemm config: block_k %d (64 or 128)", c->block_k);
+    if (c->block_k != 64 && c->block_k != 128 && c->block_k != 256)
+        return errorf(ctx, W8A8_INVALID, "sm80_gemm config: block_k %d (64, 128 or 256)",
+                      c->block_k);
     if (c->stages < G80_MIN_STAGES || c->stages > G80_MAX_STAGES)
         return errorf(ctx, W8A8_INVALID, "sm80_gemm config: stages %d (2..6)", c->stages);
     if (!g80_power_of_two_in(c->slice_k, 1, 4) || (c->block_k / G80_MMA_K) % c->slice_k)

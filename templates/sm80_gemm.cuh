@@ -10,8 +10,8 @@
  * its own instance of the main loop (g80_main_loop<true>; not with block scales) whose copies
  * carry no predicate: a pointer a thread and operand, stepped a pass and a K tile. Its loop
  * issues about half the other instructions (neither mma nor ldmatrix) of the predicated one.
- * Rows are stored with an XOR swizzle of their 16-byte chunks (chunk ^ (row % 8) for 128-byte
- * rows, chunk ^ ((row / 2) % 4) for 64-byte rows), so both the cp.async writes
+ * Rows are stored with an XOR swizzle of their 16-byte chunks (chunk ^ (row % 8) for 128- and
+ * 256-byte rows, chunk ^ ((row / 2) % 4) for 64-byte rows), so both the cp.async writes
  * and the ldmatrix reads of 8 rows at one chunk hit 8 distinct bank groups. One barrier per K
  * tile: after it, every warp has finished the stage the next load overwrites.
  *
@@ -66,7 +66,7 @@
  * Config macros (W8A8_<NAME>) and their legal values:
  *   BLOCK_M   16, 32, 64, 128, 256   rows of the tile
  *   BLOCK_N   16 … 256, a multiple of 16   columns of the tile
- *   BLOCK_K   64, 128                K bytes per stage (block scales: 128)
+ *   BLOCK_K   64, 128, 256           K bytes per stage (block scales: 128)
  *   STAGES    2 … 6                  depth of the cp.async ring
  *   WARPS_M, WARPS_N   warp grid; BLOCK_M / WARPS_M and BLOCK_N / WARPS_N multiples of 16
  *   SLICE_K   1, 2, 4                K slices (dividing BLOCK_K / 32); all warps:
@@ -134,11 +134,22 @@
 #define G80_A_STAGE_BYTES (G80_BM * G80_BK)
 #define G80_STAGE_BYTES ((G80_BM + G80_BN) * G80_BK)
 #define G80_ROWS_PER_PASS (G80_THREADS / G80_CHUNKS)     /* rows one pass of cp.async covers */
+#define G80_PASSES(ROWS) (((ROWS) + G80_ROWS_PER_PASS - 1) / G80_ROWS_PER_PASS)
+/* PREFETCH 1 with 8 k32 steps a tile (BLOCK_K 256): a tile's copies are spread over its first
+ * COPY_STEPS steps, COPY_PER passes a step (A's passes, then B's), and the group closes after
+ * the last of them: over 6 steps (all but the last two) with 3 stages or more; over 2 with 2
+ * stages, where the tile being loaded is the next one, needed after step 6. With 4 steps or
+ * fewer they go as two parts (G80_B_STEP, above). */
+#define G80_COPY_STEPS (G80_STEPS == 8 ? (W8A8_STAGES == 2 ? 2 : G80_STEPS - 2) : 0)
+#define G80_COPY_PER                                                                              \
+    (G80_COPY_STEPS ? (G80_PASSES(G80_BM) + G80_PASSES(G80_BN) + G80_COPY_STEPS - 1) /            \
+                          (G80_COPY_STEPS ? G80_COPY_STEPS : 1)                                   \
+                    : 0)
 
 static_assert(G80_BM == 16 || G80_BM == 32 || G80_BM == 64 || G80_BM == 128 || G80_BM == 256,
               "BLOCK_M is 16, 32, 64, 128 or 256");
 static_assert(G80_BN % 16 == 0 && G80_BN >= 16 && G80_BN <= 256, "BLOCK_N: 16..256 step 16");
-static_assert(G80_BK == 64 || G80_BK == 128, "BLOCK_K is 64 or 128 bytes");
+static_assert(G80_BK == 64 || G80_BK == 128 || G80_BK == 256, "BLOCK_K is 64, 128 or 256 bytes");
 static_assert(W8A8_STAGES >= 2 && W8A8_STAGES <= 6, "STAGES is 2..6");
 static_assert(W8A8_SLICE_K == 1 || W8A8_SLICE_K == 2 || W8A8_SLICE_K == 4, "SLICE_K");
 static_assert((G80_BK / 32) % W8A8_SLICE_K == 0, "SLICE_K divides the K tile's k32 steps");
@@ -151,7 +162,8 @@ static_assert(W8A8_EPILOGUE == 0 || W8A8_EPILOGUE == 1, "EPILOGUE is 0 or 1");
 static_assert(W8A8_PERSIST == 0 || W8A8_PERSIST == 1, "PERSIST is 0 or 1");
 static_assert(!W8A8_PERSIST || (W8A8_SLICE_K == 1 && !G80_BLOCK),
               "PERSIST: one K slice, per-tensor or per-row scales");
-static_assert(G80_STEPS == 1 || G80_STEPS == 2 || G80_STEPS == 4, "k32 steps a tile: 1, 2 or 4");
+static_assert(G80_STEPS == 1 || G80_STEPS == 2 || G80_STEPS == 4 || G80_STEPS == 8,
+              "k32 steps a tile: 1, 2, 4 or 8");
 static_assert(G80_INT8 == (W8A8_B_TYPE == W8A8_T_INT8), "INT8 pairs only with INT8");
 static_assert(W8A8_A_TYPE == W8A8_T_E4M3 || W8A8_A_TYPE == W8A8_T_E5M2 || G80_INT8, "A_TYPE");
 static_assert(W8A8_B_TYPE == W8A8_T_E4M3 || W8A8_B_TYPE == W8A8_T_E5M2 || G80_INT8, "B_TYPE");
@@ -174,7 +186,7 @@ typedef g80_mma::acc_t g80_acc_t;
 extern __shared__ __align__(128) unsigned char g80_smem[];
 
 /* The XOR applied to a row's chunk index; depends only on row % 8. */
-W8A8_DEVICE int g80_swizzle(int row) { return G80_BK == 128 ? (row & 7) : ((row >> 1) & 3); }
+W8A8_DEVICE int g80_swizzle(int row) { return G80_BK >= 128 ? (row & 7) : ((row >> 1) & 3); }
 
 /* ---- loads: one K tile of A and B into a stage ------------------------------------------- */
 
@@ -191,16 +203,16 @@ W8A8_DEVICE w8a8_u32 g80_chunk_offset(int tid)
 
 template <int ROWS>
 W8A8_DEVICE void g80_load_rows(w8a8_u32 stage, const w8a8_u8 *base, long long ld,
-                               long long rows_left, long long k_left, int tid)
+                               long long rows_left, long long k_left, int tid, int p0, int p1)
 {
     const int chunk = tid % G80_CHUNKS, row = tid / G80_CHUNKS;
     const bool k_ok = 16 * chunk < k_left;
     const w8a8_u32 dst = stage + g80_chunk_offset(tid);
     const w8a8_u8 *src = base + row * ld + 16 * chunk;
 #pragma unroll
-    for (int j = 0; j < (ROWS + G80_ROWS_PER_PASS - 1) / G80_ROWS_PER_PASS; ++j) {
+    for (int j = 0; j < G80_PASSES(ROWS); ++j) {
         const int r = row + j * G80_ROWS_PER_PASS;
-        if (ROWS % G80_ROWS_PER_PASS == 0 || r < ROWS) {
+        if ((ROWS % G80_ROWS_PER_PASS == 0 || r < ROWS) && j >= p0 && j < p1) {
             const bool ok = k_ok && r < rows_left;
             w8a8_cp_async16(dst + j * G80_ROWS_PER_PASS * G80_BK,
                             ok ? (const void *)(src + (long long)j * G80_ROWS_PER_PASS * ld)
@@ -253,20 +265,23 @@ W8A8_DEVICE g80_copier g80_copier_at(const w8a8_u8 *base, long long ld, int tid)
  * the operand) into a stage: FAST, the copier's unpredicated copies; else g80_load_rows. */
 template <bool FAST, int ROWS>
 W8A8_DEVICE void g80_load(w8a8_u32 stage, const g80_copier &c, const w8a8_u8 *base, long long ld,
-                          long long rows_left, g80_kt kt, long long k, int tid)
+                          long long rows_left, g80_kt kt, long long k, int tid, int p0 = 0,
+                          int p1 = G80_PASSES(ROWS))
 {
+    /* passes [p0, p1) only: constants once the callers' loops are unrolled */
     if (FAST) {
         const int row = tid / G80_CHUNKS;
         const w8a8_u8 *src = c.src + (long long)kt * G80_BK;
 #pragma unroll
-        for (int j = 0; j < (ROWS + G80_ROWS_PER_PASS - 1) / G80_ROWS_PER_PASS; ++j) {
-            if (ROWS % G80_ROWS_PER_PASS == 0 || row + j * G80_ROWS_PER_PASS < ROWS)
+        for (int j = 0; j < G80_PASSES(ROWS); ++j) {
+            if ((ROWS % G80_ROWS_PER_PASS == 0 || row + j * G80_ROWS_PER_PASS < ROWS) &&
+                j >= p0 && j < p1)
                 w8a8_cp_async16_all(stage + c.dst + j * G80_ROWS_PER_PASS * G80_BK, src);
             src += c.step;
         }
     } else {
         g80_load_rows<ROWS>(stage, base + (long long)kt * G80_BK, ld, rows_left,
-                            k - (long long)kt * G80_BK, tid);
+                            k - (long long)kt * G80_BK, tid, p0, p1);
     }
 }
 
@@ -779,14 +794,28 @@ W8A8_DEVICE void g80_main_loop(g80_acc_t (&acc)[G80_MT][G80_NT][4], const w8a8_g
          * tile's fragments. */
 #pragma unroll
         for (int j = 0; j < G80_STEPS; ++j) {
-            if (j == 0 && next < k_tiles)
-                g80_load<FAST, G80_BM>(write, x.a_copy, a_base, args.lda, args.m - m0, next,
-                                       args.k, tid);
-            if (j == G80_B_STEP) {
-                if (next < k_tiles)
+            if (G80_COPY_STEPS) {
+                /* passes [lo, hi) of A's then B's (G80_COPY_STEPS) */
+                const int lo = j * G80_COPY_PER, hi = lo + G80_COPY_PER;
+                if (j < G80_COPY_STEPS && next < k_tiles) {
+                    g80_load<FAST, G80_BM>(write, x.a_copy, a_base, args.lda, args.m - m0, next,
+                                           args.k, tid, lo, hi);
                     g80_load<FAST, G80_BN>(write + G80_A_STAGE_BYTES, x.b_copy, b_base,
-                                           args.ldb, args.n - n0, next, args.k, tid);
-                w8a8_cp_async_commit(); /* empty groups keep the count uniform */
+                                           args.ldb, args.n - n0, next, args.k, tid,
+                                           lo - G80_PASSES(G80_BM), hi - G80_PASSES(G80_BM));
+                }
+                if (j == G80_COPY_STEPS - 1)
+                    w8a8_cp_async_commit(); /* empty groups keep the count uniform */
+            } else {
+                if (j == 0 && next < k_tiles)
+                    g80_load<FAST, G80_BM>(write, x.a_copy, a_base, args.lda, args.m - m0, next,
+                                           args.k, tid);
+                if (j == G80_B_STEP) {
+                    if (next < k_tiles)
+                        g80_load<FAST, G80_BN>(write + G80_A_STAGE_BYTES, x.b_copy, b_base,
+                                               args.ldb, args.n - n0, next, args.k, tid);
+                    w8a8_cp_async_commit(); /* empty groups keep the count uniform */
+                }
             }
             if (G80_STEPS == 1) {
                 g80_mma_frags(G80_TARGET, f[0]);

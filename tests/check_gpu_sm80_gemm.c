@@ -35,12 +35,13 @@
 
 static w8a8_context *ctx;
 
-/* Each fits 99 KB of shared memory (sm_86/89); together they cover block_k 64/128, 2–6
+/* Each fits 99 KB of shared memory (sm_86/89); together they cover block_k 64/128/256, 2–6
  * stages, 4 and 8 warps, slice_k 1/2/4, warp tiles from 16×16 to 64×64 (n8 tiles 2…8,
  * 48-wide ones too), block_n 256 and raster groups 1…8; and both main loops: prefetch 1 with
- * 2 and 4 k32 steps a tile (one of them on a 2-stage ring) and, outside what the space
- * offers, with 1 step (slice_k 4); and both epilogues (staged: with slices too, and at N and
- * row ends that split a 16-byte chunk). */
+ * 2, 4 and 8 k32 steps a tile (one of 4 and one of 8 on a 2-stage ring: block_k 256 copies
+ * over 2 steps there, over 6 on 3 stages) and, outside what the space offers, with 1 step
+ * (slice_k 4); and both epilogues (staged: with slices too, and at N and row ends that split
+ * a 16-byte chunk). */
 static const char *const configs[] = {
     "block_m=128,block_n=128,block_k=128,stages=3,warps_m=2,warps_n=2,slice_k=1,group=8",
     "block_m=64,block_n=128,block_k=64,stages=5,warps_m=2,warps_n=4,slice_k=1,group=4",
@@ -59,6 +60,10 @@ static const char *const configs[] = {
     "epilogue=1",
     "block_m=128,block_n=128,block_k=128,stages=3,warps_m=2,warps_n=2,slice_k=1,group=8,prefetch=1,"
     "epilogue=1",
+    "block_m=64,block_n=128,block_k=256,stages=2,warps_m=2,warps_n=2,slice_k=1,group=8,prefetch=1,"
+    "epilogue=1",
+    "block_m=64,block_n=64,block_k=256,stages=3,warps_m=2,warps_n=2,slice_k=1,group=4,prefetch=1",
+    "block_m=32,block_n=64,block_k=256,stages=4,warps_m=1,warps_n=2,slice_k=2,group=1",
 };
 #define CONFIG_COUNT ((int)(sizeof configs / sizeof configs[0]))
 
@@ -290,6 +295,8 @@ static const char *const persist_configs[] = {
     "block_m=64,block_n=64,block_k=64,stages=3,warps_m=2,warps_n=2,slice_k=1,group=2,persist=1",
     "block_m=128,block_n=64,block_k=128,stages=2,warps_m=2,warps_n=2,slice_k=1,group=1,epilogue=1,"
     "persist=1",
+    "block_m=128,block_n=256,block_k=256,stages=2,warps_m=2,warps_n=4,slice_k=1,group=8,prefetch=1,"
+    "epilogue=1,persist=1",
 };
 #define PERSIST_CONFIG_COUNT ((int)(sizeof persist_configs / sizeof persist_configs[0]))
 
