@@ -14,7 +14,10 @@
 --
 -- Parameters:
 --   block_m, block_n   the CTA's output tile
---   block_k            K bytes per stage: 64 or 128 (block scales: 128, one scale block)
+--   block_k            K bytes per stage: 64, 128 or 256 (block scales: 128, one scale
+--                      block); 256 halves the K tiles' turns (barrier, stage counters): on the
+--                      8-warp 128×256 / 256×128 tiles (2 stages, 192 KB) 1.012× the best 128
+--                      config, INT8 at M >= 2048 on an H200 (bench/results-2026-12-02-s49/)
 --   stages             depth of the cp.async ring (stages · (block_m + block_n) · block_k B)
 --   warps_m, warps_n   the warp grid over the tile; warp tile multiples of 16 × 16
 --   slice_k            in-CTA split-K: that many warp slices share each K tile's k32 steps
@@ -182,6 +185,12 @@ local SMEM_BYTES_PER_CLK = 128
 local L2_BYTES_PER_CLK = 32     -- per SM with every SM loading: ~5 TB/s of L2 over 108–132 SMs
 local DRAM_BYTES_PER_CLK = 1500 -- whole GPU: ~2–3 TB/s at ~1.5–1.8 GHz
 local TILE_LATENCY = 1200       -- first load to first mma, and the epilogue's round trips
+-- a K tile's turn (the barrier, the stage counters, the copies' issue), in cycles, when one CTA
+-- holds the SM: block_k 256 on 8-warp
+-- 128×256 / 256×128 tiles (2 stages, 192 KB) ran 1.012× (geomean; faster at 22 of 24 keys) the
+-- best block_k 128 config of the same tiles, INT8 at M >= 2048 on an H200 (half the turns;
+-- bench/results-2026-12-02-s49/d1/)
+local K_TILE_TURN = 100
 -- per K tile, when a single CTA holds an SM: with prefetch 0, and with prefetch 1 (its barrier
 -- comes before the tile's last mmas, whose fragments are in registers)
 local ONE_CTA_PENALTY = { [0] = 1.06, [1] = 0.97 }
@@ -211,6 +220,11 @@ local function cost_model(c, problem, device)
         per_k = per_k + wm * wn // WARP * 2 -- the promotion's FMAs, per warp in parallel
     end
     local per_sm = resident(c, problem, device)
+    -- block_k 256: one turn saved per 256 bytes of K, where one CTA holds the SM (no other
+    -- CTA's mmas cover its barrier; the model's 128-byte figures have their turns in them)
+    if per_sm == 1 and c.block_k == 256 then
+        per_k = per_k - K_TILE_TURN
+    end
     -- latency hiding: warps in flight per SM and K bytes in flight per CTA (three 64-byte K
     -- tiles are enough: 128 × 128 tiles with block_k 128 and 3 stages ran as fast as with
     -- block_k 64 and 4 stages on an H100, bench/results-2026-11-25-s14/sm80/d3-ab-table.txt)
@@ -254,7 +268,9 @@ local function cost_model(c, problem, device)
     -- variants the model cannot tell apart: 2 % per step from the usual choice, so the
     -- first candidates differ in tile shape first
     -- (and square warp tiles first: fewer ldmatrix bytes per mma)
-    local steps = (c.group == 8 and 0 or 1) + (c.block_k == 128 and 0 or 1)
+    -- (block_k 256 measured on one-CTA tiles only: behind 128 elsewhere)
+    local steps = (c.group == 8 and 0 or 1)
+        + ((c.block_k == 64 or (c.block_k == 256 and per_sm > 1)) and 1 or 0)
         -- (valid() offers prefetch 1 only on 64×64 warp tiles: the usual choice there, but for
         -- FP8 as f16 mmas on 4-warp tiles, not measured)
         + ((c.prefetch == 0 and wm == 64 and wn == 64 and (warps(c) == 8 or not f16)) and 1 or 0)
@@ -264,7 +280,8 @@ local function cost_model(c, problem, device)
         -- just behind it, so the first candidates differ in tile shape
         + c.persist * 0.5
         + math.abs(math.log(wm / wn, 2)) * 0.5
-        + math.abs(c.stages - math.min(4, math.max(2, k_tiles))) * 0.5
+        -- the usual ring: 4 stages of 64 or 128 bytes of K (fewer when K is short), 2 of 256
+        + math.abs(c.stages - (c.block_k == 256 and 2 or math.min(4, math.max(2, k_tiles)))) * 0.5
     return cost * (1 + 0.02 * steps)
 end
 
