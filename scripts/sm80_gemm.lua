@@ -17,7 +17,8 @@
 --   block_k            K bytes per stage: 64, 128 or 256 (block scales: 128, one scale
 --                      block); 256 halves the K tiles' turns (barrier, stage counters): on the
 --                      8-warp 128×256 / 256×128 tiles (2 stages, 192 KB) 1.012× the best 128
---                      config, INT8 at M >= 2048 on an H200 (bench/results-2026-12-02-s49/)
+--                      config, INT8 at M >= 2048 on an H200 (bench/results-2026-12-02-s49/);
+--                      offered on 8 warps with prefetch 1 and epilogue 1 only
 --   stages             depth of the cp.async ring (stages · (block_m + block_n) · block_k B)
 --   warps_m, warps_n   the warp grid over the tile; warp tile multiples of 16 × 16
 --   slice_k            in-CTA split-K: that many warp slices share each K tile's k32 steps
@@ -152,6 +153,14 @@ local function valid(c, problem, device)
     end
     if c.prefetch == 1 and (c.slice_k ~= 1 or wm ~= 64 or wn ~= 64) then
         return false, "prefetch 1: 64×64 warp tiles"
+    end
+    -- block_k 256 where it was measured: 8 warps of 64×64 warp tiles with prefetch 1 and the
+    -- staged epilogue (2 stages, 192 KB: Hopper's shared memory). Smaller tiles, with more CTAs
+    -- an SM and so fewer registers a thread, spilled 4-12 bytes (ptxas, CUDA 13, sm_89: 74 of
+    -- 3,356 configs); the 8-warp ones with epilogue 0 4-24 bytes (INT8) and 76-80 (FP8 as f16
+    -- mmas) on sm_90.
+    if c.block_k == 256 and (c.prefetch ~= 1 or warps(c) ~= 8 or c.epilogue ~= 1) then
+        return false, "block_k 256: prefetch 1 on 8 warps, staged epilogue"
     end
     if c.persist == 1 then
         if c.slice_k ~= 1 or is_block(problem) then
