@@ -29,14 +29,17 @@
  *      then the tile's steps (its first fragments load after the barrier);
  *   1  the fragments run ahead across tiles too: the barrier for tile kt + 1 follows the mmas
  *      of tile kt's second-to-last step (the last step's fragments are in registers, so the
- *      tensor pipe has work while the warps wait), and the last step's mmas cover the
- *      ldmatrix of tile kt + 1's first fragments; a tile's copies are issued in two parts (A
- *      before its first step, B before its second when it has more than two), so ldmatrix
- *      does not queue behind a whole tile of copies. It keeps more registers live (ptxas,
- *      CUDA 13, sm_90, INT8: 126 → 196 for a 64×32 warp tile, which then loses its second
- *      CTA per SM; 220 → 234 for 64×64, which keeps its CTAs per SM either way: one of 8
- *      warps, where it measured 10–20 % faster on an H100, or two of 4 warps at 254 registers,
- *      1.07× on an H200: scripts/sm80_gemm.lua offers it for 64×64 warp tiles).
+ *      tensor pipe has work while the warps wait), and the last step's mmas cover the ldmatrix
+ *      of tile kt + 1's first fragments; a tile's copies are issued in two parts (A before its
+ *      first step, B before its second when it has more than two), so ldmatrix does not queue
+ *      behind a whole tile of copies; a 256-byte K tile (8 steps) spreads them evenly over its
+ *      first 6 steps, or its first 2 on a 2-stage ring, where the tile being loaded is needed
+ *      after step 6 (G80_COPY_STEPS; in the two parts a 128×256 INT8 tile spilled 24 bytes). It
+ *      keeps more registers live (ptxas, CUDA 13, sm_90, INT8: 126 → 196 for a 64×32 warp tile,
+ *      which then loses its second CTA per SM; 220 → 234 for 64×64, which keeps its CTAs per SM
+ *      either way: one of 8 warps, where it measured 10–20 % faster on an H100, or two of 4
+ *      warps at 254 registers, 1.07× on an H200: scripts/sm80_gemm.lua offers it for 64×64 warp
+ *      tiles).
  *
  * Block scales (A 1×128, B 128×128): BLOCK_K = 128 makes a K tile one scale block, so the
  * tile's mmas go into a zeroed temporary and are promoted, acc += tmp · sa[m, kb] · sb[n/128,
