@@ -195,10 +195,9 @@ local L2_BYTES_PER_CLK = 32     -- per SM with every SM loading: ~5 TB/s of L2 o
 local DRAM_BYTES_PER_CLK = 1500 -- whole GPU: ~2–3 TB/s at ~1.5–1.8 GHz
 local TILE_LATENCY = 1200       -- first load to first mma, and the epilogue's round trips
 -- a K tile's turn (the barrier, the stage counters, the copies' issue), in cycles, when one CTA
--- holds the SM: block_k 256 on 8-warp
--- 128×256 / 256×128 tiles (2 stages, 192 KB) ran 1.012× (geomean; faster at 22 of 24 keys) the
--- best block_k 128 config of the same tiles, INT8 at M >= 2048 on an H200 (half the turns;
--- bench/results-2026-12-02-s49/d1/)
+-- holds the SM: block_k 256 on 8-warp 128×256 / 256×128 tiles (2 stages, 192 KB; half the
+-- turns) ran 1.012× (geomean; faster at 22 of 24 keys) the best block_k 128 config of the same
+-- tiles, INT8 at M >= 2048 on an H200 (bench/results-2026-12-02-s49/d1/)
 local K_TILE_TURN = 100
 -- per K tile, when a single CTA holds an SM: with prefetch 0, and with prefetch 1 (its barrier
 -- comes before the tile's last mmas, whose fragments are in registers)

@@ -145,9 +145,8 @@
  * fewer they go as two parts (G80_B_STEP, above). */
 #define G80_COPY_STEPS (G80_STEPS == 8 ? (W8A8_STAGES == 2 ? 2 : G80_STEPS - 2) : 0)
 #define G80_COPY_PER                                                                              \
-    (G80_COPY_STEPS ? (G80_PASSES(G80_BM) + G80_PASSES(G80_BN) + G80_COPY_STEPS - 1) /            \
-                          (G80_COPY_STEPS ? G80_COPY_STEPS : 1)                                   \
-                    : 0)
+    ((G80_PASSES(G80_BM) + G80_PASSES(G80_BN) + G80_COPY_STEPS - 1) /                             \
+     (G80_COPY_STEPS ? G80_COPY_STEPS : 1))
 
 static_assert(G80_BM == 16 || G80_BM == 32 || G80_BM == 64 || G80_BM == 128 || G80_BM == 256,
               "BLOCK_M is 16, 32, 64, 128 or 256");
