@@ -284,17 +284,31 @@ if [ -n "$w8a8" ]; then
   expect "w8a8 compile --rank: 2 lines" [ "$(grep -c '^{' "$tmp/out")" -eq 2 ]
   # bench/rank_offline.py on a tuning database: sm80_gemm's rank() against session 26's INT8
   # tune on an H200 (D7: the space's first 32 configs a key, 24 Llama keys at M >= 2048, the
-  # main loop with unpredicated copies); the space's first 16 must hold each key's fastest
+  # main loop with unpredicated copies); the space's first 32 must hold each key's fastest
   # config (timed configs only: the tune took rank()'s first 32; since session 38 the
-  # persist=1 twins, which that tune never timed, take about half the first places)
+  # persist=1 twins and since session 49 the block_k 256 ones, which that tune never timed,
+  # take most of the first places), and its first 8 one within 2 % of it
   s26=$root/bench/results-2026-11-27-s26/d7
   gzip -dc "$s26/sm80.db.gz" > "$tmp/d7-sm80.db"
   check "rank_offline: the shipped sm80_gemm space on a database" 0 \
     "mean spearman 0\.[5-9][0-9] \(order against measured time, 24 keys\)" \
     "$python" "$root/bench/rank_offline.py" --w8a8 "$w8a8" --space sm80_gemm --arch sm_90 \
     --dtype int8 --scale row --min-m 2048 "$tmp/d7-sm80.db"
-  expect "rank_offline: the first 16 hold every winner" \
+  expect "rank_offline: the first 32 hold every winner" \
+    grep -qE '^\| 32 \| 24 of 24 \| 1\.000 \| [0-9]+ \|$' "$tmp/out"
+  expect "rank_offline: the first 8 hold one within 2 % of every winner" \
+    grep -qE '^\| 8 \| 24 of 24 \| 1\.00[0-9] \| [0-9]+ \|$' "$tmp/out"
+  # and against session 49's narrowed tunes of the same keys (D1: block_k 128 and 256 on the
+  # winners' tiles): the first 16 hold every winner, the first 4 one within 2 % on 23 keys
+  s49=$root/bench/results-2026-12-02-s49/d1
+  check "rank_offline: the sm80_gemm space on block_k 256 measurements" 0 \
+    'fastest measured config at positions [0-9]+-[0-9]+ of the space.s order \(24 keys\)' \
+    "$python" "$root/bench/rank_offline.py" --w8a8 "$w8a8" --space sm80_gemm --arch sm_90 \
+    --dtype int8 --scale row --min-m 2048 "$s49/tune-128.jsonl.gz" "$s49/tune-256.jsonl.gz"
+  expect "rank_offline: block_k 256, the first 16 hold every winner" \
     grep -qE '^\| 16 \| 24 of 24 \| 1\.000 \| [0-9]+ \|$' "$tmp/out"
+  expect "rank_offline: block_k 256, the first 4 within 2 % on 23 keys" \
+    grep -qE '^\| 4 \| 2[34] of 24 \| 1\.00[0-9] \| [0-9]+ \|$' "$tmp/out"
   # --accum and the variants: session 45's promoted per-row retune (D6), whose finalists ran
   # with trigger=1 too; folded into their base configs (the default) every key's fastest
   # config has a place in the space's order, without that fewer do
