@@ -147,6 +147,8 @@
 #define G80_COPY_PER                                                                              \
     ((G80_PASSES(G80_BM) + G80_PASSES(G80_BN) + G80_COPY_STEPS - 1) /                             \
      (G80_COPY_STEPS ? G80_COPY_STEPS : 1))
+/* the step whose copies close the tile's cp.async group */
+#define G80_COPY_CLOSE (G80_COPY_STEPS ? G80_COPY_STEPS - 1 : G80_B_STEP)
 
 static_assert(G80_BM == 16 || G80_BM == 32 || G80_BM == 64 || G80_BM == 128 || G80_BM == 256,
               "BLOCK_M is 16, 32, 64, 128 or 256");
@@ -729,6 +731,21 @@ W8A8_DEVICE void g80_prologue(const w8a8_gemm_args &args, const g80_cta &x)
     }
 }
 
+/* PREFETCH 1: the copy passes of a K tile that its step j issues, [lo, hi) counted over A's
+ * passes then B's: A's before step 0 and B's before step G80_B_STEP, or COPY_PER a step over
+ * the first COPY_STEPS steps (constants once the loop over j is unrolled) */
+W8A8_DEVICE void g80_copy_passes(int j, int &lo, int &hi)
+{
+    const int pa = G80_PASSES(G80_BM), all = pa + G80_PASSES(G80_BN);
+    if (G80_COPY_STEPS) {
+        lo = j < G80_COPY_STEPS ? j * G80_COPY_PER : all;
+        hi = j < G80_COPY_STEPS ? lo + G80_COPY_PER : all;
+    } else {
+        lo = j == 0 ? 0 : j == G80_B_STEP ? pa : all;
+        hi = j == G80_B_STEP ? all : j == 0 ? pa : all;
+    }
+}
+
 /* The main loop over every K tile into acc (zeroed by the caller), PROLOGUE: issuing the
  * prologue first (else its STAGES − 1 groups are already committed). FAST: the CTA's tile
  * lies inside M and N and K is a multiple of BLOCK_K, so every copy takes the
@@ -789,36 +806,24 @@ W8A8_DEVICE void g80_main_loop(g80_acc_t (&acc)[G80_MT][G80_NT][4], const w8a8_g
         g80_acc_t tmp[G80_MT][G80_NT][4];
         g80_zero(tmp);
 #endif
-        /* Per step j: the copies of tile kt + STAGES − 1 (A before step 0, B before step
-         * G80_B_STEP, which closes the group), the fragments of step j + 1 (past the last
+        /* Per step j: its copies of tile kt + STAGES − 1 (g80_copy_passes; G80_COPY_CLOSE's
+         * close the group), the fragments of step j + 1 (past the last
          * step: the next tile's first), this step's mmas, and after step STEPS − 2 the
          * barrier for tile kt + 1. One step a tile: its mmas, the barrier, then the next
          * tile's fragments. */
 #pragma unroll
         for (int j = 0; j < G80_STEPS; ++j) {
-            if (G80_COPY_STEPS) {
-                /* passes [lo, hi) of A's then B's (G80_COPY_STEPS) */
-                const int lo = j * G80_COPY_PER, hi = lo + G80_COPY_PER;
-                if (j < G80_COPY_STEPS && next < k_tiles) {
-                    g80_load<FAST, G80_BM>(write, x.a_copy, a_base, args.lda, args.m - m0, next,
-                                           args.k, tid, lo, hi);
-                    g80_load<FAST, G80_BN>(write + G80_A_STAGE_BYTES, x.b_copy, b_base,
-                                           args.ldb, args.n - n0, next, args.k, tid,
-                                           lo - G80_PASSES(G80_BM), hi - G80_PASSES(G80_BM));
-                }
-                if (j == G80_COPY_STEPS - 1)
-                    w8a8_cp_async_commit(); /* empty groups keep the count uniform */
-            } else {
-                if (j == 0 && next < k_tiles)
-                    g80_load<FAST, G80_BM>(write, x.a_copy, a_base, args.lda, args.m - m0, next,
-                                           args.k, tid);
-                if (j == G80_B_STEP) {
-                    if (next < k_tiles)
-                        g80_load<FAST, G80_BN>(write + G80_A_STAGE_BYTES, x.b_copy, b_base,
-                                               args.ldb, args.n - n0, next, args.k, tid);
-                    w8a8_cp_async_commit(); /* empty groups keep the count uniform */
-                }
+            int lo, hi; /* this step's copy passes, A's then B's */
+            g80_copy_passes(j, lo, hi);
+            if (next < k_tiles) {
+                g80_load<FAST, G80_BM>(write, x.a_copy, a_base, args.lda, args.m - m0, next,
+                                       args.k, tid, lo, hi);
+                g80_load<FAST, G80_BN>(write + G80_A_STAGE_BYTES, x.b_copy, b_base, args.ldb,
+                                       args.n - n0, next, args.k, tid, lo - G80_PASSES(G80_BM),
+                                       hi - G80_PASSES(G80_BM));
             }
+            if (j == G80_COPY_CLOSE)
+                w8a8_cp_async_commit(); /* empty groups keep the count uniform */
             if (G80_STEPS == 1) {
                 g80_mma_frags(G80_TARGET, f[0]);
                 if (more) {
