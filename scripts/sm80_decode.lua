@@ -16,6 +16,10 @@
 --   row_tiles    16-row weight tiles per CTA
 --   token_tiles  8-token tiles per CTA (tokens past M are zeros, never stored)
 --   unroll       K chunks whose loads a warp issues before its mmas (bytes in flight)
+--   span         K segments a 16-row mma tile spreads each weight row over (16 / span weight
+--                rows × span segments; its 8 columns 8 / span tokens × the same segments), so
+--                a warp's load reads 64·span contiguous bytes of a row; > 1 with one token
+--                tile, no block scales, and only where 8 / span tokens hold the bucket
 
 local CHUNK = 128               -- K bytes per warp step
 local PARTIAL_BYTES = 512       -- 4 accumulators × 32 lanes × 4 bytes per tile pair
@@ -27,6 +31,10 @@ local WARP_THREADS = 32
 
 local gemm = gemm -- scripts/lib/gemm.lua
 local ceil_div, is_block = gemm.ceil_div, gemm.is_block
+
+local function span(c)
+    return c.span or 1
+end
 
 local function load_words(c)
     return c.unroll * (16 * c.row_tiles + 8 * c.token_tiles)
@@ -48,7 +56,8 @@ local function registers(c, problem, device)
 end
 
 local function smem_bytes(c)
-    return c.warps > 1 and c.warps * c.row_tiles * c.token_tiles * PARTIAL_BYTES or 0
+    return (c.warps > 1 or span(c) > 1) and c.warps * c.row_tiles * c.token_tiles * PARTIAL_BYTES
+        or 0
 end
 
 local function valid(c, problem, device)
@@ -67,6 +76,18 @@ local function valid(c, problem, device)
     -- more token tiles than the bucket has tokens only pads
     if c.token_tiles > 1 and 8 * (c.token_tiles // 2) >= problem.m then
         return false, "token tiles past M"
+    end
+    if span(c) > 1 then
+        if c.token_tiles > 1 or is_block(problem) then
+            return false, "span > 1 needs one token tile and no block scales"
+        end
+        -- the bucket's tokens in one tile: a second tile would read the weights again
+        if 8 // span(c) < problem.m then
+            return false, "span leaves fewer tokens a tile than M"
+        end
+        if ceil_div(problem.n, 16 * c.row_tiles // span(c)) > 65535 then
+            return false, "more row tiles than a grid has rows"
+        end
     end
     return true
 end
@@ -87,7 +108,7 @@ local MMA_NS = 0.25                -- one m16n8k32 per SM sub-partition, pipelin
 local LAUNCH_NS = 2500
 
 local function rank(c, problem, device)
-    local rows, tokens = 16 * c.row_tiles, 8 * c.token_tiles
+    local rows, tokens = 16 * c.row_tiles // span(c), 8 * c.token_tiles // span(c)
     local tiles_n, tiles_m = ceil_div(problem.n, rows), ceil_div(problem.m, tokens)
     local ctas = tiles_n * tiles_m
     local threads = 32 * c.warps
@@ -100,10 +121,10 @@ local function rank(c, problem, device)
     per_sm = math.max(per_sm, 1)
     local active = math.min(ctas, device.sm_count * per_sm)
     local busy_sms = math.min(device.sm_count, ctas)
-    local chunks = ceil_div(problem.k, CHUNK)
+    local chunks = ceil_div(problem.k, CHUNK * span(c))
     -- warps that have chunks: the rest only wait at the reduction
     local k_use = chunks / (c.warps * ceil_div(chunks, c.warps))
-    local inflight = active * c.warps * k_use * rows * CHUNK * c.unroll
+    local inflight = active * c.warps * k_use * rows * CHUNK * span(c) * c.unroll
     local efficiency = math.min(1.0, inflight / (device.sm_count * INFLIGHT_PER_SM))
     local bandwidth = math.min(HBM_BYTES_PER_NS * efficiency, busy_sms * SM_BYTES_PER_NS)
     local weight_bytes = problem.n * problem.k
@@ -116,7 +137,12 @@ local function rank(c, problem, device)
     -- Variants the model cannot tell apart cost 2 % per step from the usual choice, so the
     -- first candidates of a problem differ in tile shape first.
     local steps = math.abs(c.unroll - 2) / 2
-    return (math.max(memory, mma) + reduce + LAUNCH_NS) * (1 + 0.02 * steps)
+    -- Spans read whole runs of a row a load (the session-45 probe: 512 contiguous bytes of a
+    -- row a warp load streamed ~2 % over sm80_decode's 8-row pattern); the model cannot
+    -- tell, so the widest span the bucket allows ranks 2 % ahead, the others level.
+    local widest = span(c) > 1 and 8 // span(c) >= problem.m and 4 // span(c) < problem.m
+    local runs = widest and 0.98 or 1.0
+    return (math.max(memory, mma) + reduce + LAUNCH_NS) * (1 + 0.02 * steps) * runs
 end
 
 local function default(problem, device)
@@ -182,8 +208,9 @@ return {
         row_tiles = { 1, 2, 4 },
         token_tiles = { 1, 2, 4 },
         unroll = { 1, 2, 4 },
+        span = { 1, 2, 4, 8 },
     },
-    order = { "warps", "row_tiles", "token_tiles", "unroll" },
+    order = { "warps", "row_tiles", "token_tiles", "unroll", "span" },
 
     valid = valid,
     rank = rank,

@@ -1,7 +1,7 @@
 /* The decode family: host side of templates/sm80_decode.cuh (tuning space
  * scripts/sm80_decode.lua), the memory-bound small-M GEMM on mma.sync with the weights on the
  * instruction's M side (swap-AB) and K split across the warps of a CTA. Parses a config
- * ("warps=8,row_tiles=1,token_tiles=1,unroll=2"), compiles the kernel for the device's own
+ * ("warps=8,row_tiles=1,token_tiles=1,unroll=2,span=1"), compiles the kernel for the device's own
  * arch (INT8 and FP8 from sm_80), and per call launches one CTA per (token tile,
  * weight-row tile). No workspace: the split-K sum stays inside a CTA, in a fixed order. */
 #include <stddef.h>
@@ -23,6 +23,7 @@
 #define DECODE_MAX_WARPS 16
 #define DECODE_MAX_TILES 4
 #define DECODE_MAX_UNROLL 4
+#define DECODE_MAX_SPAN 8 /* K segments of a weight row in a 16-row tile */
 /* Registers the loads of one batch may take per thread (words): ROW_TILES·16 + TOKEN_TILES·8
  * per chunk, UNROLL chunks; more spills or starves occupancy. */
 #define DECODE_MAX_LOAD_WORDS 128
@@ -30,7 +31,7 @@
 #define DECODE_GRID_Y_MAX 65535
 
 typedef struct decode_config {
-    int warps, row_tiles, token_tiles, unroll;
+    int warps, row_tiles, token_tiles, unroll, span;
 } decode_config;
 
 /* In the space's parameter order; the canonical config string follows it. */
@@ -39,6 +40,7 @@ static const gemm_param decode_params[] = {
     {"row_tiles", offsetof(decode_config, row_tiles), 1, false},
     {"token_tiles", offsetof(decode_config, token_tiles), 1, false},
     {"unroll", offsetof(decode_config, unroll), 2, false},
+    {"span", offsetof(decode_config, span), 1, false},
 };
 #define DECODE_PARAM_COUNT (sizeof decode_params / sizeof decode_params[0])
 
@@ -56,11 +58,23 @@ static bool decode_supports(const w8a8_context *ctx, const w8a8_problem *problem
     return (problem->n + DECODE_ROWS_PER_TILE - 1) / DECODE_ROWS_PER_TILE <= DECODE_GRID_Y_MAX;
 }
 
-/* The warps' partial sums (a single warp keeps its own in registers). */
+/* The warps' partial sums (a single warp with span 1 keeps its own in registers). */
 static unsigned decode_smem_bytes(const decode_config *c)
 {
-    return c->warps > 1 ? (unsigned)(c->warps * c->row_tiles * c->token_tiles) * DECODE_PARTIAL_BYTES
-                        : 0u;
+    return c->warps > 1 || c->span > 1
+               ? (unsigned)(c->warps * c->row_tiles * c->token_tiles) * DECODE_PARTIAL_BYTES
+               : 0u;
+}
+
+/* Weight rows and tokens of a CTA. */
+static int decode_rows(const decode_config *c)
+{
+    return DECODE_ROWS_PER_TILE * c->row_tiles / c->span;
+}
+
+static int decode_tokens(const decode_config *c)
+{
+    return DECODE_TOKENS_PER_TILE * c->token_tiles / c->span;
 }
 
 static bool decode_one_of(int value, int limit)
@@ -85,6 +99,21 @@ static w8a8_status decode_config_check(w8a8_context *ctx, const w8a8_problem *pr
                       c->token_tiles);
     if (!decode_one_of(c->unroll, DECODE_MAX_UNROLL))
         return errorf(ctx, W8A8_INVALID, "sm80_decode config: unroll %d (1, 2 or 4)", c->unroll);
+    if (!decode_one_of(c->span, DECODE_MAX_SPAN))
+        return errorf(ctx, W8A8_INVALID, "sm80_decode config: span %d (1, 2, 4 or 8)", c->span);
+    if (c->span > 1 && c->token_tiles != 1)
+        return errorf(ctx, W8A8_INVALID, "sm80_decode config: span %d needs token_tiles 1",
+                      c->span);
+    if (c->span > 1 && (problem->a_scale.kind == W8A8_SCALE_BLOCK ||
+                        problem->b_scale.kind == W8A8_SCALE_BLOCK))
+        return errorf(ctx, W8A8_INVALID, "sm80_decode config: span %d with block scales (span 1 "
+                      "only)", c->span);
+    int64_t tiles_n = (problem->n + decode_rows(c) - 1) / decode_rows(c);
+    if (tiles_n > DECODE_GRID_Y_MAX)
+        return errorf(ctx, W8A8_INVALID,
+                      "sm80_decode config: N %lld in tiles of %d rows needs %lld grid rows (at "
+                      "most %d)", (long long)problem->n, decode_rows(c), (long long)tiles_n,
+                      DECODE_GRID_Y_MAX);
     int words = c->unroll * (c->row_tiles * 16 + c->token_tiles * 8);
     if (words > DECODE_MAX_LOAD_WORDS)
         return errorf(ctx, W8A8_INVALID,
@@ -95,7 +124,6 @@ static w8a8_status decode_config_check(w8a8_context *ctx, const w8a8_problem *pr
         return errorf(ctx, W8A8_INVALID,
                       "sm80_decode config: %u bytes of shared memory exceed the device's %d", smem,
                       ctx->max_smem_optin);
-    (void)problem;
     return W8A8_OK;
 }
 
@@ -103,7 +131,7 @@ static void decode_grid(const gemm_plan *plan, const w8a8_problem *problem, jit_
 {
     int64_t tokens = plan->ints[DECODE_I_TOKENS], rows = plan->ints[DECODE_I_ROWS];
     launch->grid[0] = (unsigned)((problem->m + tokens - 1) / tokens); /* validate caps M */
-    launch->grid[1] = (unsigned)((problem->n + rows - 1) / rows);     /* supports() caps N */
+    launch->grid[1] = (unsigned)((problem->n + rows - 1) / rows); /* the config check caps N */
     launch->grid[2] = 1;
 }
 
@@ -150,8 +178,8 @@ static w8a8_status decode_plan(w8a8_context *ctx, const w8a8_problem *problem, c
         st = jit_kernel_get(ctx, DECODE_TEMPLATE, defines, NULL, DECODE_ENTRY, &plan->kernels[0]);
     if (st != W8A8_OK)
         return st;
-    plan->ints[DECODE_I_ROWS] = DECODE_ROWS_PER_TILE * c.row_tiles;
-    plan->ints[DECODE_I_TOKENS] = DECODE_TOKENS_PER_TILE * c.token_tiles;
+    plan->ints[DECODE_I_ROWS] = decode_rows(&c);
+    plan->ints[DECODE_I_TOKENS] = decode_tokens(&c);
     plan->launch.block[0] = DECODE_WARP * (unsigned)c.warps;
     plan->launch.block[1] = plan->launch.block[2] = 1;
     plan->launch.shared_bytes = decode_smem_bytes(&c);

@@ -21,21 +21,36 @@
  * 16+4t…16+4t+3) and B's (4t…4t+3, col) and (16+4t…, col) in those registers, so both sides
  * see chunk byte 32t + 8s + i at the same k slot, and the 4 steps cover the 128 bytes once.
  *
- * A chunk is one 128-wide K block, so block scales (A 1×128, B 128×128; promoted
+ * Spans (SPAN = S > 1, one token tile, no block scales): a 16-row mma tile need not hold 16
+ * weight rows. With S segments a row, its 16 "rows" are 16 / S weight rows × S K segments and
+ * its 8 columns 8 / S tokens × the same S segments: row slot p is weight row p / S, segment
+ * p % S, and column slot j token j / S, segment j % S. Lane (g, t) then loads bytes
+ * 64 · S · piece + 64 · (g % S) + 16 t of a 128 · S-byte chunk for its row slots g and g + 8
+ * and its column slot g, so one load instruction of the warp reads 64 · S contiguous bytes of
+ * each weight row (S = 8: a whole 512-byte run of one row, where S = 1 reads 16 bytes at
+ * 32-byte strides of 8 rows). The products of matching segments (p % S == j % S) are the
+ * partial dot products; the others are never read. The end sums, for each (weight row,
+ * token), its S segments' accumulators across the warps, in a fixed order (warp, then
+ * segment). Same tensor-core work as S = 1 with 8 / S tokens; fewer weight rows a tile.
+ *
+ * A chunk (S = 1) is one 128-wide K block, so block scales (A 1×128, B 128×128; promoted
  * accumulation) cost one fp32 FMA per accumulator per chunk: the chunk's 4 mmas go into a
  * zeroed temporary, then acc += tmp · sa[m, kb] · sb[n / 128, kb]. K tails: K is a multiple
  * of 16, each 16-byte piece past K loads as zeros. Rows past N and tokens past M load zeros
  * and are never stored.
  *
  * Kernel parameters: args (w8a8_gemm_args, common/gemm_args.h). Launch: block 32·WARPS,
- * grid (ceil(M / TOKENS), ceil(N / ROWS)), dynamic shared memory WARPS · ROW_TILES ·
- * TOKEN_TILES · 512 bytes (the warps' partial sums; none with one warp).
+ * grid (ceil(M / TOKENS), ceil(N / ROWS)) with TOKENS = 8 · TOKEN_TILES / SPAN and ROWS =
+ * 16 · ROW_TILES / SPAN, dynamic shared memory WARPS · ROW_TILES · TOKEN_TILES · 512 bytes
+ * (the warps' partial sums; none with one warp and SPAN 1).
  *
  * Config macros (W8A8_<NAME>) and their legal values:
  *   WARPS        1, 2, 4, 8, 16 (warps of a CTA; they split K)
  *   ROW_TILES    1, 2, 4        (16-row weight tiles per CTA)
  *   TOKEN_TILES  1, 2, 4        (8-token tiles per CTA)
  *   UNROLL       1, 2, 4        (K chunks whose loads a warp issues before its mmas)
+ *   SPAN         1, 2, 4, 8     (K segments a 16-row tile spreads one weight row over; > 1
+ *                               needs TOKEN_TILES 1 and no block scales)
  * Problem traits: A_TYPE, B_TYPE (E4M3/E5M2 mixes or INT8 with INT8, from sm_80 on; FP8 on
  * sm_80/86 as f16 mmas, DEC_F16), OUT_TYPE (BF16, FP16, FP32), BIAS_TYPE (NONE, OUT_TYPE
  * or FP32), A_SCALE and B_SCALE (TENSOR or ROW each, or BLOCK on both), AZP (INT8 only: NONE,
@@ -51,8 +66,8 @@
 #error "sm80_decode needs W8A8_A_TYPE, B_TYPE, OUT_TYPE, BIAS_TYPE, A_SCALE, B_SCALE, AZP"
 #endif
 #if !defined(W8A8_WARPS) || !defined(W8A8_ROW_TILES) || !defined(W8A8_TOKEN_TILES) ||        \
-    !defined(W8A8_UNROLL)
-#error "sm80_decode needs W8A8_WARPS, ROW_TILES, TOKEN_TILES, UNROLL"
+    !defined(W8A8_UNROLL) || !defined(W8A8_SPAN)
+#error "sm80_decode needs W8A8_WARPS, ROW_TILES, TOKEN_TILES, UNROLL, SPAN"
 #endif
 
 #include "common/epilogue.cuh"
@@ -61,9 +76,10 @@
 
 #define DEC_INT8 (W8A8_A_TYPE == W8A8_T_INT8)
 #define DEC_BLOCK (W8A8_A_SCALE == W8A8_S_BLOCK)
-#define DEC_CHUNK 128 /* K bytes per warp step: one block-scale K block */
-#define DEC_ROWS (16 * W8A8_ROW_TILES)
-#define DEC_TOKENS (8 * W8A8_TOKEN_TILES)
+#define DEC_CHUNK (128 * W8A8_SPAN) /* K bytes per warp step (SPAN 1: one block-scale K block) */
+#define DEC_TILE_ROWS (16 / W8A8_SPAN) /* weight rows of a 16-row mma tile */
+#define DEC_ROWS (DEC_TILE_ROWS * W8A8_ROW_TILES)
+#define DEC_TOKENS (8 * W8A8_TOKEN_TILES / W8A8_SPAN)
 #define DEC_THREADS (32 * W8A8_WARPS)
 #define DEC_PARTIALS (W8A8_ROW_TILES * W8A8_TOKEN_TILES * 4 * 32) /* accumulators of a warp */
 
@@ -73,6 +89,9 @@ static_assert(W8A8_ROW_TILES == 1 || W8A8_ROW_TILES == 2 || W8A8_ROW_TILES == 4,
 static_assert(W8A8_TOKEN_TILES == 1 || W8A8_TOKEN_TILES == 2 || W8A8_TOKEN_TILES == 4,
               "TOKEN_TILES");
 static_assert(W8A8_UNROLL == 1 || W8A8_UNROLL == 2 || W8A8_UNROLL == 4, "UNROLL");
+static_assert(W8A8_SPAN == 1 || W8A8_SPAN == 2 || W8A8_SPAN == 4 || W8A8_SPAN == 8, "SPAN");
+static_assert(W8A8_SPAN == 1 || (W8A8_TOKEN_TILES == 1 && W8A8_A_SCALE != W8A8_S_BLOCK),
+              "SPAN > 1 needs one token tile and no block scales");
 static_assert(DEC_INT8 == (W8A8_B_TYPE == W8A8_T_INT8), "INT8 pairs only with INT8");
 static_assert(W8A8_A_TYPE == W8A8_T_E4M3 || W8A8_A_TYPE == W8A8_T_E5M2 || DEC_INT8, "A_TYPE");
 static_assert(W8A8_B_TYPE == W8A8_T_E4M3 || W8A8_B_TYPE == W8A8_T_E5M2 || DEC_INT8, "B_TYPE");
@@ -143,33 +162,44 @@ struct dec_chunk {
 #endif
 };
 
+/* The K offset in its chunk of lane (g, t)'s 16-byte piece (0 or 1), on both sides. */
+W8A8_DEVICE int dec_piece_k(int g, int t, int piece)
+{
+    return W8A8_SPAN == 1 ? 32 * t + 16 * piece
+                          : 64 * W8A8_SPAN * piece + 64 * (g % W8A8_SPAN) + 16 * t;
+}
+
 /* Issues the loads of chunk c (< chunks). */
 W8A8_DEVICE void dec_chunk_load(dec_chunk &d, const w8a8_gemm_args &args, long long c,
                                 long long m0, long long n0, int g, int t, w8a8_u64 policy)
 {
-    const long long k = c * DEC_CHUNK + 32 * t;
+    const long long k = c * DEC_CHUNK;
     const w8a8_u32x4 zero = {0u, 0u, 0u, 0u};
 #pragma unroll
     for (int r = 0; r < W8A8_ROW_TILES; ++r)
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
-            const long long n = n0 + 16 * r + 8 * h + g;
+            /* row slot 8h + g: weight row (8h + g) / SPAN of the tile */
+            const long long n = n0 + DEC_TILE_ROWS * r + (8 * h + g) / W8A8_SPAN;
             const w8a8_u8 *row = (const w8a8_u8 *)args.b + n * args.ldb + k;
 #pragma unroll
-            for (int piece = 0; piece < 2; ++piece)
-                d.w[r][h][piece] = n < args.n && k + 16 * piece < args.k
-                                       ? dec_load_weights(row + 16 * piece, policy)
+            for (int piece = 0; piece < 2; ++piece) {
+                const int kp = dec_piece_k(g, t, piece);
+                d.w[r][h][piece] = n < args.n && k + kp < args.k
+                                       ? dec_load_weights(row + kp, policy)
                                        : zero;
+            }
         }
 #pragma unroll
     for (int q = 0; q < W8A8_TOKEN_TILES; ++q) {
-        const long long m = m0 + 8 * q + g;
+        /* column slot g: token g / SPAN of the tile */
+        const long long m = m0 + (8 * q + g) / W8A8_SPAN;
         const w8a8_u8 *row = (const w8a8_u8 *)args.a + m * args.lda + k;
 #pragma unroll
-        for (int piece = 0; piece < 2; ++piece)
-            d.x[q][piece] = m < args.m && k + 16 * piece < args.k
-                                ? dec_load_tokens(row + 16 * piece)
-                                : zero;
+        for (int piece = 0; piece < 2; ++piece) {
+            const int kp = dec_piece_k(g, t, piece);
+            d.x[q][piece] = m < args.m && k + kp < args.k ? dec_load_tokens(row + kp) : zero;
+        }
     }
 #if DEC_BLOCK
 #pragma unroll
@@ -273,13 +303,9 @@ W8A8_DEVICE void dec_chunk_mma(dec_acc_t (&acc)[W8A8_ROW_TILES][W8A8_TOKEN_TILES
     }
 }
 
-/* Scales, corrects and stores one output: accumulator register i of lane (g, t) in row tile r
- * and token tile q is token m0 + 8q + 2t + (i & 1), weight row n0 + 16r + g + 8(i >> 1). */
-W8A8_DEVICE void dec_store(const w8a8_gemm_args &args, dec_acc_t sum, long long m0, long long n0,
-                           int r, int q, int i, int lane)
+/* Scales, corrects and stores the output of token m, weight row n. */
+W8A8_DEVICE void dec_store_at(const w8a8_gemm_args &args, dec_acc_t sum, long long m, long long n)
 {
-    const long long m = m0 + 8 * q + 2 * (lane & 3) + (i & 1);
-    const long long n = n0 + 16 * r + (lane >> 2) + 8 * (i >> 1);
     if (m >= args.m || n >= args.n)
         return;
 #if DEC_F16
@@ -291,6 +317,15 @@ W8A8_DEVICE void dec_store(const w8a8_gemm_args &args, dec_acc_t sum, long long 
     v += w8a8_load_bias(args.bias, n);
 #endif
     w8a8_store1((char *)args.out + m * args.ldc * W8A8_OUT_BYTES, n, v);
+}
+
+/* SPAN 1: accumulator register i of lane (g, t) in row tile r and token tile q is token
+ * m0 + 8q + 2t + (i & 1), weight row n0 + 16r + g + 8(i >> 1). */
+W8A8_DEVICE void dec_store(const w8a8_gemm_args &args, dec_acc_t sum, long long m0, long long n0,
+                           int r, int q, int i, int lane)
+{
+    dec_store_at(args, sum, m0 + 8 * q + 2 * (lane & 3) + (i & 1),
+                 n0 + 16 * r + (lane >> 2) + 8 * (i >> 1));
 }
 
 /* FP8 with integer unpacks: at least one CTA an SM said outright (without it ptxas, CUDA 13,
@@ -341,7 +376,30 @@ extern "C" __global__ void DEC_BOUNDS w8a8_sm80_decode(const w8a8_gemm_args args
 
     /* The warps' partial sums, added in warp order (deterministic). */
     dec_acc_t *partials = (dec_acc_t *)dec_smem;
-    if (W8A8_WARPS > 1) {
+    if (W8A8_SPAN > 1) {
+        /* every warp's accumulators, then per (weight row, token) of the CTA its segments'
+         * products (row slot p = S·row + s, column slot j = S·token + s: lane 4(p & 7) + j / 2,
+         * register 2(p >> 3) + (j & 1)) summed over the warps, then the segments */
+#pragma unroll
+        for (int r = 0; r < W8A8_ROW_TILES; ++r)
+#pragma unroll
+            for (int i = 0; i < 4; ++i)
+                partials[warp * DEC_PARTIALS + (r * 4 + i) * 32 + lane] = acc[r][0][i];
+        __syncthreads();
+        for (int e = threadIdx.x; e < DEC_ROWS * DEC_TOKENS; e += DEC_THREADS) {
+            const int row = e / DEC_TOKENS, token = e % DEC_TOKENS;
+            const int r = row / DEC_TILE_ROWS, tile_row = row % DEC_TILE_ROWS;
+            dec_acc_t sum = 0;
+            for (int w = 0; w < W8A8_WARPS; ++w)
+#pragma unroll
+                for (int s = 0; s < W8A8_SPAN; ++s) {
+                    const int p = W8A8_SPAN * tile_row + s, j = W8A8_SPAN * token + s;
+                    sum += partials[w * DEC_PARTIALS + (r * 4 + 2 * (p >> 3) + (j & 1)) * 32 +
+                                    4 * (p & 7) + (j >> 1)];
+                }
+            dec_store_at(args, sum, m0 + token, n0 + row);
+        }
+    } else if (W8A8_WARPS > 1) {
 #pragma unroll
         for (int r = 0; r < W8A8_ROW_TILES; ++r)
 #pragma unroll

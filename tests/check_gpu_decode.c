@@ -5,7 +5,8 @@
  *    out dtype × bias × zero point) on random shapes, cycling through the configs;
  *  - every config on odd shapes: M = 1, 3, 7, 17, 31, 33; N = 1, 17, 129, 517 (not a
  *    multiple of a tile); K that the warps' 128-byte split does not divide (16, 48, 144,
- *    1040, 4112), FP8 per-row and INT8 with per-token zero points, bias;
+ *    1040, 4112), FP8 per-row and INT8 with per-token zero points, bias; the span configs
+ *    (a weight row over 2…8 K segments of a tile, 128·span-byte chunks) among them;
  *  - block scales (A 1×128, B 128×128; promoted per chunk) on odd shapes, row-major and
  *    K-major scale matrices with padded ld, every out dtype;
  *  - FP8 with the integer unpacks of sm_80/86 (gemm_force_soft_fp8), every config on odd
@@ -37,8 +38,15 @@ static const char *const configs[] = {
     "warps=2,row_tiles=1,token_tiles=1,unroll=4",
     "warps=16,row_tiles=2,token_tiles=1,unroll=2",
     "warps=8,row_tiles=2,token_tiles=4,unroll=1",
+    /* span > 1 (not with block scales: those take the first SPAN1_COUNT) */
+    "warps=4,row_tiles=1,token_tiles=1,unroll=1,span=8",
+    "warps=8,row_tiles=2,token_tiles=1,unroll=2,span=8",
+    "warps=1,row_tiles=4,token_tiles=1,unroll=1,span=4",
+    "warps=16,row_tiles=1,token_tiles=1,unroll=1,span=2",
+    "warps=2,row_tiles=2,token_tiles=1,unroll=4,span=8",
 };
 #define CONFIG_COUNT ((int)(sizeof configs / sizeof configs[0]))
+#define SPAN1_COUNT 7
 
 static void setup(void)
 {
@@ -55,8 +63,8 @@ static void teardown(void)
 /* The run-th supported trait combination's config: the list in turn. */
 static void config_of(int run, const w8a8_problem *p, char *out, size_t size)
 {
-    (void)p;
-    snprintf(out, size, "%s", configs[run % CONFIG_COUNT]);
+    bool block = p->a_scale.kind == W8A8_SCALE_BLOCK;
+    snprintf(out, size, "%s", configs[run % (block ? SPAN1_COUNT : CONFIG_COUNT)]);
 }
 
 START_TEST(every_supported_trait_combination)
@@ -103,7 +111,7 @@ START_TEST(block_scales_on_odd_shapes)
         return; /* FP8 only */
     test_family_block_shapes(ctx, &gemm_family_sm80_decode, SEED + 2, shapes,
                              (int)(sizeof shapes / sizeof shapes[0]), configs,
-                             CONFIG_COUNT, "decode");
+                             SPAN1_COUNT, "decode");
 }
 END_TEST
 
@@ -137,7 +145,7 @@ START_TEST(fp8_integer_unpacks_on_odd_shapes)
     printf("decode: %d FP8 config × shape runs with integer unpacks, %d failed\n", runs,
            failures);
     test_family_block_shapes(ctx, &gemm_family_sm80_decode, SEED + 6, block_shapes, 3, configs,
-                             CONFIG_COUNT, "decode, integer unpacks");
+                             SPAN1_COUNT, "decode, integer unpacks");
     gemm_force_soft_fp8(false);
     ck_assert_int_gt(runs, 0);
     ck_assert_msg(failures == 0, "%d of %d runs differ from the reference", failures, runs);
@@ -196,6 +204,7 @@ START_TEST(invalid_configs_are_refused)
         "warps=3",          "row_tiles=3",          "token_tiles=8",
         "unroll=8",         "warps=8,bogus=1",      "warps=x",
         "warps=16,row_tiles=4,token_tiles=4,unroll=4", /* load registers past the cap */
+        "span=3",           "span=16",              "span=2,token_tiles=2",
     };
     w8a8_problem p;
     w8a8_problem_init(&p, 4, 256, 512, W8A8_INT8, W8A8_BF16);

@@ -1186,6 +1186,76 @@ START_TEST(sm90_swap_space)
 }
 END_TEST
 
+/* sm80_decode's spans: the space offers span > 1 only with one token tile, no block scales and
+ * a bucket whose tokens fit the 8 / span a tile holds, and every config it offers is one the
+ * family's host check accepts; the host refuses the spans the space leaves out. */
+START_TEST(sm80_decode_span_configs)
+{
+    w8a8_context *ctx = ctx_open();
+    space *s = NULL;
+    space_device dev;
+    space_enumeration e;
+    w8a8_problem p;
+    ck_assert(space_device_nominal(ctx, "sm_90a", &dev) == W8A8_OK);
+    ck_assert_msg(space_load(ctx, "sm80_decode", &s) == W8A8_OK, "%s", w8a8_errmsg(ctx));
+    static const int64_t ms[] = {1, 2, 3, 4, 8, 16};
+    static const int widest[] = {8, 4, 2, 2, 1, 1};
+    for (size_t mi = 0; mi < sizeof ms / sizeof ms[0]; mi++) {
+        w8a8_problem_init(&p, ms[mi], 57344, 8192, W8A8_E4M3, W8A8_BF16);
+        ck_assert_msg(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
+        int most = 1;
+        for (size_t i = 0; i < e.count; i++) {
+            const char *c = e.candidates[i].config;
+            const char *sp = strstr(c, "span=");
+            ck_assert_ptr_nonnull(sp);
+            int span = atoi(sp + 5);
+            most = span > most ? span : most;
+            ck_assert_msg(span == 1 || strstr(c, "token_tiles=1,") != NULL, "%s", c);
+            char defines[1024];
+            ck_assert_msg(gemm_family_defines(&gemm_family_sm80_decode, ctx, &p, c, defines,
+                                              sizeof defines) == W8A8_OK,
+                          "%s: %s", c, w8a8_errmsg(ctx));
+        }
+        ck_assert_msg(most == widest[mi], "M %lld: widest span %d", (long long)ms[mi], most);
+        space_enumeration_free(&e);
+    }
+    /* block scales: span 1 only, in the space and on the host */
+    w8a8_problem_init(&p, 1, 7168, 2048, W8A8_E4M3, W8A8_BF16);
+    pgen_block_scales(&p, 0, 0, 0);
+    ck_assert(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK);
+    ck_assert_uint_gt(e.count, 10);
+    for (size_t i = 0; i < e.count; i++)
+        ck_assert_ptr_nonnull(strstr(e.candidates[i].config, "span=1"));
+    space_enumeration_free(&e);
+    char defines[1024];
+    static const char *const refused[][2] = {
+        {"warps=4,row_tiles=1,token_tiles=1,unroll=1,span=2", "block scales"},
+        {"warps=4,row_tiles=1,token_tiles=2,unroll=1,span=2", "token_tiles 1"},
+        {"warps=4,row_tiles=1,token_tiles=1,unroll=1,span=3", "span 3"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        ck_assert_int_eq(gemm_family_defines(&gemm_family_sm80_decode, ctx, &p, refused[i][0],
+                                             defines, sizeof defines),
+                         W8A8_INVALID);
+        ck_assert_msg(strstr(w8a8_errmsg(ctx), refused[i][1]), "%s", w8a8_errmsg(ctx));
+    }
+    /* 2-row CTAs: N past 65535 grid rows is refused by both */
+    w8a8_problem_init(&p, 1, 131072 + 16, 512, W8A8_E4M3, W8A8_BF16);
+    const char *two_rows = "warps=4,row_tiles=1,token_tiles=1,unroll=1,span=8";
+    ck_assert_int_eq(gemm_family_defines(&gemm_family_sm80_decode, ctx, &p, two_rows, defines,
+                                         sizeof defines),
+                     W8A8_INVALID);
+    ck_assert_ptr_nonnull(strstr(w8a8_errmsg(ctx), "grid rows"));
+    ck_assert(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK);
+    for (size_t i = 0; i < e.count; i++)
+        ck_assert_msg(!strstr(e.candidates[i].config, "row_tiles=1,token_tiles=1,unroll=1,span=8"),
+                      "%s", e.candidates[i].config);
+    space_enumeration_free(&e);
+    space_free(s);
+    w8a8_context_close(ctx);
+}
+END_TEST
+
 START_TEST(sm90_space_prunes_to_exact_counts)
 {
     w8a8_context *ctx = ctx_open();
@@ -1409,6 +1479,7 @@ int main(void)
     tcase_add_test(shipped, reference_compile_plan_covers_every_trait);
     tcase_add_test(shipped, sm90_space_prunes_to_exact_counts);
     tcase_add_test(shipped, sm90_swap_space);
+    tcase_add_test(shipped, sm80_decode_span_configs);
     tcase_add_test(shipped, shipped_sm90_rows_are_valid_configs);
     tcase_add_test(shipped, sm90_tile_order_is_a_launch_argument);
     tcase_add_test(shipped, sm90_small_m_loads_fewer_rows_of_a);
