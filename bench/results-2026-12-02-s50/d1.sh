@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# D1 (H200): sm80_decode's span (a 16-row mma tile over 16 / span weight rows × span K
+# segments, so a warp load reads 64·span contiguous bytes of a row) at the decode keys it can
+# serve (M = 1, 2, 4 on the decode grid's five (N, K)), per-tensor, per-row and INT8: the
+# decode GPU suite (span configs among its configs), then a narrowed tune with --seed (the
+# shipped rows timed first) into one database, span's worth from the tuner's own times
+# (bench/param_wins.py), then the shipped rows (A) against the database's winners (B) as graph
+# replays, A B B A, beside peers.py.
+o=$OUT/d1; mkdir -p $o
+export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
+export W8A8_KERNEL_DIR=/tmp/d1-kernels
+nvidia-smi --query-gpu=name,clocks.max.sm,clocks.max.memory,power.limit --format=csv > $o/gpu.txt 2>&1
+W=$PWD/carry/static/w8a8
+W8A8_SUITES=decode OUT=$o scripts/gpu-session.sh tests > $o/suite.log 2>&1
+echo "suite $? $SECONDS" >> $o/gpu.txt
+python3 bench/narrow_space.py scripts/sm80_decode.lua \
+  "warps=4/8/16,row_tiles=1/2/4,token_tiles=1,unroll=1/2,span=1/2/4/8" > /tmp/span.lua
+S=""
+for nk in 4096,14336 8192,8192 8192,28672 28672,4096 57344,8192; do
+  for m in 1 2 4; do S="$S $m,$nk"; done
+done
+targs=""; for s in $S; do targs="$targs --shape $s"; done
+rm -f /tmp/t.db
+for g in tensor row int8; do
+  ga="--scale $g"; [ $g = int8 ] && ga="--dtype int8"
+  # shellcheck disable=SC2086
+  W8A8_TUNE=off W8A8_CACHE_PATH=$PWD/cache timeout 130 $W tune $targs $ga \
+    --space /tmp/span.lua --seed --db /tmp/t.db --budget 120 --max-candidates 72 \
+    --json > $o/tune-$g.jsonl 2>> $o/tune.err
+  echo "tune $g $? $SECONDS" >> $o/gpu.txt
+done
+for v in 8 4 2; do
+  python3 bench/param_wins.py /tmp/t.db span $v --family sm80_decode > $o/param_wins-span$v.txt 2>&1
+done
+for g in tensor,tensor row,row int8; do
+  # shellcheck disable=SC2086
+  B_DB=/tmp/t.db CHUNK=15 bench/bin_ab.sh $W $W $o/ab-${g%%,*}.jsonl $g $S 2>> $o/err.txt
+  echo "ab $g $? $SECONDS" >> $o/gpu.txt
+done
+# shellcheck disable=SC2086
+timeout 120 python3 carry/peers.py $targs --providers torch.tensor.fast,torch.row.fast,torch.int8,torch.bf16 \
+  --out $o/peers.jsonl > $o/peers.log 2>&1
+echo "peers $? $SECONDS" >> $o/gpu.txt
+python3 bench/bin_ab.py $o/ab-tensor.jsonl $o/peers.jsonl torch.tensor.fast > $o/ab_table-tensor.txt 2>&1
+python3 bench/bin_ab.py $o/ab-row.jsonl $o/peers.jsonl torch.row.fast > $o/ab_table-row.txt 2>&1
+python3 bench/bin_ab.py $o/ab-int8.jsonl $o/peers.jsonl torch.int8 > $o/ab_table-int8.txt 2>&1
+$W cache --db /tmp/t.db export $o/winners.sql --winners >> $o/gpu.txt 2>&1
+gzip -f $o/tune-*.jsonl
+echo "done $SECONDS" >> $o/gpu.txt
+tar czf $OUT/d1.tgz -C $OUT d1
