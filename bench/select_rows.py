@@ -41,7 +41,8 @@ fresh_file = sys.argv[6] if len(sys.argv) > 6 else None
 runs, cfg = collections.defaultdict(dict), {}
 for line in open(ab):
     r = json.loads(line)
-    key = (r["scale"], r["accum"], r["m"], r["n"], r["k"])
+    # the A operand's type keys too: INT8 and FP8 rows of one (scale, shape) are two keys
+    key = (r.get("dtype", "e4m3"), r["scale"], r["accum"], r["m"], r["n"], r["k"])
     runs[key][r["seq"]] = r["us"]
     cfg[(r["build"], key)] = r["config"]
 win = {k for k, s in runs.items()
@@ -51,7 +52,7 @@ src, tuned = {}, {}
 for line in open(shipped):
     r = json.loads(line)
     if device in r["device"]:
-        key = (r["a_scale"], r["accum"], r["m_bucket"], r["n"], r["k"])
+        key = (r["a_type"], r["a_scale"], r["accum"], r["m_bucket"], r["n"], r["k"])
         src[key] = os.path.basename(r["source"])
         tuned[key] = (r["median_us"], r["config"])
 for key in sorted(win):
@@ -62,16 +63,16 @@ for key in sorted(win):
               % (key, a, us, a / us), file=sys.stderr)
         win.discard(key)
 lines = [l for l in open(new).read().splitlines() if l.startswith(PREFIX)]
-fields = row_reader(lines[0], "a_scale, accum, m_bucket, n, k, config, device_name",
+fields = row_reader(lines[0], "a_type, a_scale, accum, m_bucket, n, k, config, device_name",
                     "select_rows")
 sel = collections.defaultdict(list)
 for line in lines:
     row = fields(line)
-    key = row[:5]
-    if key not in win or device not in row[6]:
+    key = row[:6]
+    if key not in win or device not in row[7]:
         continue
-    if row[5] != cfg[("B", key)]:
-        sys.exit("select_rows: %s: the tune's row is %s, B ran %s" % (key, row[5], cfg[("B", key)]))
+    if row[6] != cfg[("B", key)]:
+        sys.exit("select_rows: %s: the tune's row is %s, B ran %s" % (key, row[6], cfg[("B", key)]))
     if key not in src and not fresh_file:
         print("select_rows: no shipped %s row holds %s: left out" % (device, key), file=sys.stderr)
         continue

@@ -402,6 +402,21 @@ else
   echo "note: no w8a8 binary given: bench/rank_offline.py and compile --rank are not checked"
 fi
 
+# bench/select_rows.py on session 50's D1 (sm80_decode's spans at M 1-4): the INT8 and FP8
+# per-tensor rows of one shape are two keys (before, the INT8 winners collided with the FP8
+# A B B A lines and the script stopped); the 13 INT8 and 9 FP8 keys it shipped
+s50=$root/bench/results-2026-12-02-s50/d1
+gzip -dc "$s50/shipped-before.jsonl.gz" > "$tmp/s50-shipped.jsonl"
+check "select_rows: s50 D1's INT8 keys" 0 '^13 keys' "$python" "$root/bench/select_rows.py" \
+  "$s50/ab-int8.jsonl" "$s50/winners.sql" "$tmp/s50-shipped.jsonl" "$tmp/sel50i"
+expect "select_rows: s50 D1's INT8 rows as shipped" cmp -s "$tmp/sel50i/select-h200-decode.sql" \
+  "$s50/ship-int8/select-h200-decode.sql"
+check "select_rows: s50 D1's FP8 per-tensor keys" 0 '^9 keys' "$python" \
+  "$root/bench/select_rows.py" "$s50/ab-tensor.jsonl" "$s50/winners.sql" \
+  "$tmp/s50-shipped.jsonl" "$tmp/sel50t"
+expect "select_rows: s50 D1's FP8 rows as shipped" cmp -s "$tmp/sel50t/select-h200-decode.sql" \
+  "$s50/ship-tensor/select-h200-decode.sql"
+
 # bench/select_rows.py on session 25's D3 (per-row keys at buckets no shipped row held): with
 # FILE the 39 winners go to it, as shipped; without, they are left out, each said so
 d3=$root/bench/results-2026-11-26-s25/d3
