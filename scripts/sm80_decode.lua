@@ -19,7 +19,8 @@
 --   span         K segments a 16-row mma tile spreads each weight row over (16 / span weight
 --                rows × span segments; its 8 columns 8 / span tokens × the same segments), so
 --                a warp's load reads 64·span contiguous bytes of a row; > 1 with one token
---                tile, no block scales, and only where 8 / span tokens hold the bucket
+--                tile, no block scales, and where at most two CTAs of 8 / span tokens hold
+--                the bucket (the second reads the weights again, from L2)
 
 local CHUNK = 128               -- K bytes per warp step
 local PARTIAL_BYTES = 512       -- 4 accumulators × 32 lanes × 4 bytes per tile pair
@@ -81,9 +82,9 @@ local function valid(c, problem, device)
         if c.token_tiles > 1 or is_block(problem) then
             return false, "span > 1 needs one token tile and no block scales"
         end
-        -- the bucket's tokens in one tile: a second tile would read the weights again
-        if 8 // span(c) < problem.m then
-            return false, "span leaves fewer tokens a tile than M"
+        -- the bucket's tokens in at most two tiles: each more reads the weights again
+        if 2 * (8 // span(c)) < problem.m then
+            return false, "span leaves more than two token tiles"
         end
         if ceil_div(problem.n, 16 * c.row_tiles // span(c)) > 65535 then
             return false, "more row tiles than a grid has rows"
@@ -138,8 +139,9 @@ local function rank(c, problem, device)
     -- first candidates of a problem differ in tile shape first.
     local steps = math.abs(c.unroll - 2) / 2
     -- Spans read whole runs of a row a load (the session-45 probe: 512 contiguous bytes of a
-    -- row a warp load streamed ~2 % over sm80_decode's 8-row pattern); the model cannot
-    -- tell, so the widest span the bucket allows ranks 2 % ahead, the others level.
+    -- row a warp load streamed ~2 % over sm80_decode's 8-row pattern; session 50's D1: spans
+    -- won 44 of 45 keys at M 1-4); the model cannot tell, so the widest span that holds the
+    -- bucket in one token tile ranks 2 % ahead, the others level.
     local widest = span(c) > 1 and 8 // span(c) >= problem.m and 4 // span(c) < problem.m
     local runs = widest and 0.98 or 1.0
     return (math.max(memory, mma) + reduce + LAUNCH_NS) * (1 + 0.02 * steps) * runs

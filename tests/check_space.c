@@ -1187,7 +1187,7 @@ START_TEST(sm90_swap_space)
 END_TEST
 
 /* sm80_decode's spans: the space offers span > 1 only with one token tile, no block scales and
- * a bucket whose tokens fit the 8 / span a tile holds, and every config it offers is one the
+ * a bucket whose tokens fit two CTAs of the 8 / span a tile holds, and every config it offers is one the
  * family's host check accepts; the host refuses the spans the space leaves out. */
 START_TEST(sm80_decode_span_configs)
 {
@@ -1199,7 +1199,7 @@ START_TEST(sm80_decode_span_configs)
     ck_assert(space_device_nominal(ctx, "sm_90a", &dev) == W8A8_OK);
     ck_assert_msg(space_load(ctx, "sm80_decode", &s) == W8A8_OK, "%s", w8a8_errmsg(ctx));
     static const int64_t ms[] = {1, 2, 3, 4, 8, 16};
-    static const int widest[] = {8, 4, 2, 2, 1, 1};
+    static const int widest[] = {8, 8, 4, 4, 2, 1}; /* at most two token tiles */
     for (size_t mi = 0; mi < sizeof ms / sizeof ms[0]; mi++) {
         w8a8_problem_init(&p, ms[mi], 57344, 8192, W8A8_E4M3, W8A8_BF16);
         ck_assert_msg(space_enumerate(ctx, s, &p, &dev, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
