@@ -18,9 +18,9 @@
 --   unroll       K chunks whose loads a warp issues before its mmas (bytes in flight)
 --   span         K segments a 16-row mma tile spreads each weight row over (16 / span weight
 --                rows × span segments; its 8 columns 8 / span tokens × the same segments), so
---                a warp's load reads 64·span contiguous bytes of a row; > 1 with one token
---                tile, no block scales, and where at most two CTAs of 8 / span tokens hold
---                the bucket (the second reads the weights again, from L2)
+--                a warp's load reads 64·span contiguous bytes of a row; > 1 without block
+--                scales, and where at most two CTAs of 8·token_tiles / span tokens hold the
+--                bucket (the second reads the weights again, from L2)
 
 local CHUNK = 128               -- K bytes per warp step
 local PARTIAL_BYTES = 512       -- 4 accumulators × 32 lanes × 4 bytes per tile pair
@@ -75,16 +75,17 @@ local function valid(c, problem, device)
         return false, "registers past the CTA's share"
     end
     -- more token tiles than the bucket has tokens only pads
-    if c.token_tiles > 1 and 8 * (c.token_tiles // 2) >= problem.m then
+    local tile_tokens = 8 // span(c)
+    if c.token_tiles > 1 and tile_tokens * (c.token_tiles // 2) >= problem.m then
         return false, "token tiles past M"
     end
     if span(c) > 1 then
-        if c.token_tiles > 1 or is_block(problem) then
-            return false, "span > 1 needs one token tile and no block scales"
+        if is_block(problem) then
+            return false, "span > 1 without block scales"
         end
-        -- the bucket's tokens in at most two tiles: each more reads the weights again
-        if 2 * (8 // span(c)) < problem.m then
-            return false, "span leaves more than two token tiles"
+        -- the bucket's tokens in at most two CTAs: each more reads the weights again
+        if 2 * tile_tokens * c.token_tiles < problem.m then
+            return false, "span leaves more than two CTAs along M"
         end
         if ceil_div(problem.n, 16 * c.row_tiles // span(c)) > 65535 then
             return false, "more row tiles than a grid has rows"
@@ -140,10 +141,9 @@ local function rank(c, problem, device)
     local steps = math.abs(c.unroll - 2) / 2
     -- Spans read whole runs of a row a load (the session-45 probe: 512 contiguous bytes of a
     -- row a warp load streamed ~2 % over sm80_decode's 8-row pattern; session 50's D1: spans
-    -- won 44 of 45 keys at M 1-4); the model cannot tell, so the widest span that holds the
-    -- bucket in one token tile ranks 2 % ahead, the others level.
-    local widest = span(c) > 1 and 8 // span(c) >= problem.m and 4 // span(c) < problem.m
-    local runs = widest and 0.98 or 1.0
+    -- won 44 of 45 keys at M 1-4); the model cannot tell, so spans whose CTA holds the
+    -- bucket's tokens rank 2 % ahead, the others level.
+    local runs = (span(c) > 1 and 8 * c.token_tiles // span(c) >= problem.m) and 0.98 or 1.0
     return (math.max(memory, mma) + reduce + LAUNCH_NS) * (1 + 0.02 * steps) * runs
 end
 

@@ -101,9 +101,6 @@ static w8a8_status decode_config_check(w8a8_context *ctx, const w8a8_problem *pr
         return errorf(ctx, W8A8_INVALID, "sm80_decode config: unroll %d (1, 2 or 4)", c->unroll);
     if (!decode_one_of(c->span, DECODE_MAX_SPAN))
         return errorf(ctx, W8A8_INVALID, "sm80_decode config: span %d (1, 2, 4 or 8)", c->span);
-    if (c->span > 1 && c->token_tiles != 1)
-        return errorf(ctx, W8A8_INVALID, "sm80_decode config: span %d needs token_tiles 1",
-                      c->span);
     if (c->span > 1 && (problem->a_scale.kind == W8A8_SCALE_BLOCK ||
                         problem->b_scale.kind == W8A8_SCALE_BLOCK))
         return errorf(ctx, W8A8_INVALID, "sm80_decode config: span %d with block scales (span 1 "

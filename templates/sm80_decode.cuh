@@ -21,7 +21,7 @@
  * 16+4t…16+4t+3) and B's (4t…4t+3, col) and (16+4t…, col) in those registers, so both sides
  * see chunk byte 32t + 8s + i at the same k slot, and the 4 steps cover the 128 bytes once.
  *
- * Spans (SPAN = S > 1, one token tile, no block scales): a 16-row mma tile need not hold 16
+ * Spans (SPAN = S > 1, no block scales): a 16-row mma tile need not hold 16
  * weight rows. With S segments a row, its 16 "rows" are 16 / S weight rows × S K segments and
  * its 8 columns 8 / S tokens × the same S segments: row slot p is weight row p / S, segment
  * p % S, and column slot j token j / S, segment j % S. Lane (g, t) then loads bytes
@@ -50,7 +50,7 @@
  *   TOKEN_TILES  1, 2, 4        (8-token tiles per CTA)
  *   UNROLL       1, 2, 4        (K chunks whose loads a warp issues before its mmas)
  *   SPAN         1, 2, 4, 8     (K segments a 16-row tile spreads one weight row over; > 1
- *                               needs TOKEN_TILES 1 and no block scales)
+ *                               not with block scales)
  * Problem traits: A_TYPE, B_TYPE (E4M3/E5M2 mixes or INT8 with INT8, from sm_80 on; FP8 on
  * sm_80/86 as f16 mmas, DEC_F16), OUT_TYPE (BF16, FP16, FP32), BIAS_TYPE (NONE, OUT_TYPE
  * or FP32), A_SCALE and B_SCALE (TENSOR or ROW each, or BLOCK on both), AZP (INT8 only: NONE,
@@ -79,7 +79,8 @@
 #define DEC_CHUNK (128 * W8A8_SPAN) /* K bytes per warp step (SPAN 1: one block-scale K block) */
 #define DEC_TILE_ROWS (16 / W8A8_SPAN) /* weight rows of a 16-row mma tile */
 #define DEC_ROWS (DEC_TILE_ROWS * W8A8_ROW_TILES)
-#define DEC_TOKENS (8 * W8A8_TOKEN_TILES / W8A8_SPAN)
+#define DEC_TILE_TOKENS (8 / W8A8_SPAN) /* tokens of an 8-column mma tile */
+#define DEC_TOKENS (DEC_TILE_TOKENS * W8A8_TOKEN_TILES)
 #define DEC_THREADS (32 * W8A8_WARPS)
 #define DEC_PARTIALS (W8A8_ROW_TILES * W8A8_TOKEN_TILES * 4 * 32) /* accumulators of a warp */
 
@@ -90,8 +91,7 @@ static_assert(W8A8_TOKEN_TILES == 1 || W8A8_TOKEN_TILES == 2 || W8A8_TOKEN_TILES
               "TOKEN_TILES");
 static_assert(W8A8_UNROLL == 1 || W8A8_UNROLL == 2 || W8A8_UNROLL == 4, "UNROLL");
 static_assert(W8A8_SPAN == 1 || W8A8_SPAN == 2 || W8A8_SPAN == 4 || W8A8_SPAN == 8, "SPAN");
-static_assert(W8A8_SPAN == 1 || (W8A8_TOKEN_TILES == 1 && W8A8_A_SCALE != W8A8_S_BLOCK),
-              "SPAN > 1 needs one token tile and no block scales");
+static_assert(W8A8_SPAN == 1 || W8A8_A_SCALE != W8A8_S_BLOCK, "SPAN > 1 without block scales");
 static_assert(DEC_INT8 == (W8A8_B_TYPE == W8A8_T_INT8), "INT8 pairs only with INT8");
 static_assert(W8A8_A_TYPE == W8A8_T_E4M3 || W8A8_A_TYPE == W8A8_T_E5M2 || DEC_INT8, "A_TYPE");
 static_assert(W8A8_B_TYPE == W8A8_T_E4M3 || W8A8_B_TYPE == W8A8_T_E5M2 || DEC_INT8, "B_TYPE");
@@ -378,23 +378,29 @@ extern "C" __global__ void DEC_BOUNDS w8a8_sm80_decode(const w8a8_gemm_args args
     dec_acc_t *partials = (dec_acc_t *)dec_smem;
     if (W8A8_SPAN > 1) {
         /* every warp's accumulators, then per (weight row, token) of the CTA its segments'
-         * products (row slot p = S·row + s, column slot j = S·token + s: lane 4(p & 7) + j / 2,
-         * register 2(p >> 3) + (j & 1)) summed over the warps, then the segments */
+         * products (in its tiles r, q: row slot p = S·row + s, column slot j = S·token + s,
+         * at lane 4(p & 7) + j / 2, register 2(p >> 3) + (j & 1)) summed over the warps, then
+         * the segments */
 #pragma unroll
         for (int r = 0; r < W8A8_ROW_TILES; ++r)
 #pragma unroll
-            for (int i = 0; i < 4; ++i)
-                partials[warp * DEC_PARTIALS + (r * 4 + i) * 32 + lane] = acc[r][0][i];
+            for (int q = 0; q < W8A8_TOKEN_TILES; ++q)
+#pragma unroll
+                for (int i = 0; i < 4; ++i)
+                    partials[warp * DEC_PARTIALS + ((r * W8A8_TOKEN_TILES + q) * 4 + i) * 32 +
+                             lane] = acc[r][q][i];
         __syncthreads();
         for (int e = threadIdx.x; e < DEC_ROWS * DEC_TOKENS; e += DEC_THREADS) {
             const int row = e / DEC_TOKENS, token = e % DEC_TOKENS;
             const int r = row / DEC_TILE_ROWS, tile_row = row % DEC_TILE_ROWS;
+            const int q = token / DEC_TILE_TOKENS, tile_token = token % DEC_TILE_TOKENS;
+            const int base = (r * W8A8_TOKEN_TILES + q) * 4;
             dec_acc_t sum = 0;
             for (int w = 0; w < W8A8_WARPS; ++w)
 #pragma unroll
                 for (int s = 0; s < W8A8_SPAN; ++s) {
-                    const int p = W8A8_SPAN * tile_row + s, j = W8A8_SPAN * token + s;
-                    sum += partials[w * DEC_PARTIALS + (r * 4 + 2 * (p >> 3) + (j & 1)) * 32 +
+                    const int p = W8A8_SPAN * tile_row + s, j = W8A8_SPAN * tile_token + s;
+                    sum += partials[w * DEC_PARTIALS + (base + 2 * (p >> 3) + (j & 1)) * 32 +
                                     4 * (p & 7) + (j >> 1)];
                 }
             dec_store_at(args, sum, m0 + token, n0 + row);

@@ -44,6 +44,8 @@ static const char *const configs[] = {
     "warps=1,row_tiles=4,token_tiles=1,unroll=1,span=4",
     "warps=16,row_tiles=1,token_tiles=1,unroll=1,span=2",
     "warps=2,row_tiles=2,token_tiles=1,unroll=4,span=8",
+    "warps=8,row_tiles=1,token_tiles=4,unroll=1,span=2",
+    "warps=4,row_tiles=2,token_tiles=2,unroll=2,span=4",
 };
 #define CONFIG_COUNT ((int)(sizeof configs / sizeof configs[0]))
 #define SPAN1_COUNT 7
@@ -204,7 +206,7 @@ START_TEST(invalid_configs_are_refused)
         "warps=3",          "row_tiles=3",          "token_tiles=8",
         "unroll=8",         "warps=8,bogus=1",      "warps=x",
         "warps=16,row_tiles=4,token_tiles=4,unroll=4", /* load registers past the cap */
-        "span=3",           "span=16",              "span=2,token_tiles=2",
+        "span=3",           "span=16",
     };
     w8a8_problem p;
     w8a8_problem_init(&p, 4, 256, 512, W8A8_INT8, W8A8_BF16);
