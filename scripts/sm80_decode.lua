@@ -156,7 +156,7 @@ local function default(problem, device)
         for _, row_tiles in ipairs({ 1, 2 }) do
             for _, token_tiles in ipairs({ 1, 2, 4 }) do
                 local c = { warps = warps, row_tiles = row_tiles, token_tiles = token_tiles,
-                            unroll = 2 }
+                            unroll = 2, span = 1 }
                 if valid(c, problem, device) then
                     local cost = rank(c, problem, device)
                     if not best_cost or cost < best_cost then
