@@ -376,11 +376,8 @@ extern "C" __global__ void DEC_BOUNDS w8a8_sm80_decode(const w8a8_gemm_args args
 
     /* The warps' partial sums, added in warp order (deterministic). */
     dec_acc_t *partials = (dec_acc_t *)dec_smem;
-    if (W8A8_SPAN > 1) {
-        /* every warp's accumulators, then per (weight row, token) of the CTA its segments'
-         * products (in its tiles r, q: row slot p = S·row + s, column slot j = S·token + s,
-         * at lane 4(p & 7) + j / 2, register 2(p >> 3) + (j & 1)) summed over the warps, then
-         * the segments */
+    if (W8A8_SPAN > 1 || W8A8_WARPS > 1) {
+        /* every warp's accumulators into shared memory */
 #pragma unroll
         for (int r = 0; r < W8A8_ROW_TILES; ++r)
 #pragma unroll
@@ -390,6 +387,11 @@ extern "C" __global__ void DEC_BOUNDS w8a8_sm80_decode(const w8a8_gemm_args args
                     partials[warp * DEC_PARTIALS + ((r * W8A8_TOKEN_TILES + q) * 4 + i) * 32 +
                              lane] = acc[r][q][i];
         __syncthreads();
+    }
+    if (W8A8_SPAN > 1) {
+        /* per (weight row, token) of the CTA its segments' products (in its tiles r, q: row
+         * slot p = S·row + s, column slot j = S·token + s, at lane 4(p & 7) + j / 2, register
+         * 2(p >> 3) + (j & 1)) summed over the warps, then the segments */
         for (int e = threadIdx.x; e < DEC_ROWS * DEC_TOKENS; e += DEC_THREADS) {
             const int row = e / DEC_TOKENS, token = e % DEC_TOKENS;
             const int r = row / DEC_TILE_ROWS, tile_row = row % DEC_TILE_ROWS;
@@ -406,15 +408,6 @@ extern "C" __global__ void DEC_BOUNDS w8a8_sm80_decode(const w8a8_gemm_args args
             dec_store_at(args, sum, m0 + token, n0 + row);
         }
     } else if (W8A8_WARPS > 1) {
-#pragma unroll
-        for (int r = 0; r < W8A8_ROW_TILES; ++r)
-#pragma unroll
-            for (int q = 0; q < W8A8_TOKEN_TILES; ++q)
-#pragma unroll
-                for (int i = 0; i < 4; ++i)
-                    partials[warp * DEC_PARTIALS + ((r * W8A8_TOKEN_TILES + q) * 4 + i) * 32 +
-                             lane] = acc[r][q][i];
-        __syncthreads();
         for (int e = threadIdx.x; e < DEC_PARTIALS; e += DEC_THREADS) {
             dec_acc_t sum = partials[e];
 #pragma unroll
