@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# D2 (H200): the decode GPU suite (D1's did not run: W8A8_BIN unset), then sm80_decode's spans
+# D2 (H200, session 51; written in session 50): the decode GPU suite (D1's did not run: W8A8_BIN unset), then sm80_decode's spans
 # on the Llama grid's eight (N, K) at M = 1 ... 32 (D1 had five of them at M = 1, 2, 4, one
 # token tile; spans now take 1, 2 or 4 token tiles and the space offers those whose tokens
 # take up to two CTAs), per-tensor, per-row and INT8 (unroll 1: D1's winners but 3):
