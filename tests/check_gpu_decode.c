@@ -30,25 +30,7 @@
 
 static w8a8_context *ctx;
 
-static const char *const configs[] = {
-    "warps=8,row_tiles=1,token_tiles=1,unroll=2",
-    "warps=4,row_tiles=2,token_tiles=2,unroll=1",
-    "warps=16,row_tiles=1,token_tiles=4,unroll=1",
-    "warps=1,row_tiles=4,token_tiles=1,unroll=1",
-    "warps=2,row_tiles=1,token_tiles=1,unroll=4",
-    "warps=16,row_tiles=2,token_tiles=1,unroll=2",
-    "warps=8,row_tiles=2,token_tiles=4,unroll=1",
-    /* span > 1 (not with block scales: those take the first SPAN1_COUNT) */
-    "warps=4,row_tiles=1,token_tiles=1,unroll=1,span=8",
-    "warps=8,row_tiles=2,token_tiles=1,unroll=2,span=8",
-    "warps=1,row_tiles=4,token_tiles=1,unroll=1,span=4",
-    "warps=16,row_tiles=1,token_tiles=1,unroll=1,span=2",
-    "warps=2,row_tiles=2,token_tiles=1,unroll=4,span=8",
-    "warps=8,row_tiles=1,token_tiles=4,unroll=1,span=2",
-    "warps=4,row_tiles=2,token_tiles=2,unroll=2,span=4",
-};
-#define CONFIG_COUNT ((int)(sizeof configs / sizeof configs[0]))
-#define SPAN1_COUNT 7
+#include "decode_configs.h"
 
 static void setup(void)
 {
@@ -66,7 +48,8 @@ static void teardown(void)
 static void config_of(int run, const w8a8_problem *p, char *out, size_t size)
 {
     bool block = p->a_scale.kind == W8A8_SCALE_BLOCK;
-    snprintf(out, size, "%s", configs[run % (block ? SPAN1_COUNT : CONFIG_COUNT)]);
+    int count = block ? DECODE_SPAN1_COUNT : DECODE_CONFIG_COUNT;
+    snprintf(out, size, "%s", decode_configs[run % count]);
 }
 
 START_TEST(every_supported_trait_combination)
@@ -96,7 +79,7 @@ START_TEST(every_config_on_odd_shapes)
                 if (!int8 && ctx->cc_major * 10 + ctx->cc_minor < 80)
                     continue;
                 failures += test_family_case_configs(ctx, &gemm_family_sm80_decode, &rng, &p,
-                                                     configs, CONFIG_COUNT, &runs);
+                                                     decode_configs, DECODE_CONFIG_COUNT, &runs);
             }
     printf("decode: %d config × shape runs, %d failed\n", runs, failures);
     ck_assert_int_gt(runs, 0);
@@ -112,8 +95,8 @@ START_TEST(block_scales_on_odd_shapes)
     if (ctx->cc_major * 10 + ctx->cc_minor < 80)
         return; /* FP8 only */
     test_family_block_shapes(ctx, &gemm_family_sm80_decode, SEED + 2, shapes,
-                             (int)(sizeof shapes / sizeof shapes[0]), configs,
-                             SPAN1_COUNT, "decode");
+                             (int)(sizeof shapes / sizeof shapes[0]), decode_configs,
+                             DECODE_SPAN1_COUNT, "decode");
 }
 END_TEST
 
@@ -142,12 +125,12 @@ START_TEST(fp8_integer_unpacks_on_odd_shapes)
             p.bias_type = v % 3 == 0 ? W8A8_DTYPE_NONE : W8A8_FP32;
             p.ldc = test_padded_ldc(nks[s][0]);
             failures += test_family_case_configs(ctx, &gemm_family_sm80_decode, &rng, &p,
-                                                 configs, CONFIG_COUNT, &runs);
+                                                 decode_configs, DECODE_CONFIG_COUNT, &runs);
         }
     printf("decode: %d FP8 config × shape runs with integer unpacks, %d failed\n", runs,
            failures);
-    test_family_block_shapes(ctx, &gemm_family_sm80_decode, SEED + 6, block_shapes, 3, configs,
-                             SPAN1_COUNT, "decode, integer unpacks");
+    test_family_block_shapes(ctx, &gemm_family_sm80_decode, SEED + 6, block_shapes, 3,
+                             decode_configs, DECODE_SPAN1_COUNT, "decode, integer unpacks");
     gemm_force_soft_fp8(false);
     ck_assert_int_gt(runs, 0);
     ck_assert_msg(failures == 0, "%d of %d runs differ from the reference", failures, runs);
@@ -166,7 +149,8 @@ START_TEST(two_runs_are_bitwise_equal)
     p.b_scale.kind = W8A8_SCALE_ROW;
     pgen_case c;
     ck_assert_int_eq(pgen_case_create(ctx, &rng, &p, &c), W8A8_OK);
-    test_family_runs_are_bitwise_equal(ctx, &gemm_family_sm80_decode, &c, configs, CONFIG_COUNT);
+    test_family_runs_are_bitwise_equal(ctx, &gemm_family_sm80_decode, &c, decode_configs,
+                                       DECODE_CONFIG_COUNT);
     pgen_case_destroy(&c);
 }
 END_TEST

@@ -19,6 +19,7 @@
 #include <lua5.4/lualib.h>
 #endif
 
+#include "decode_configs.h"
 #include "gemm.h"
 #include "problem_gen.h"
 #include "space.h"
@@ -1186,6 +1187,33 @@ START_TEST(sm90_swap_space)
 }
 END_TEST
 
+/* The configs the decode GPU suite runs (tests/decode_configs.h) pass the family's host
+ * check on its odd shapes, the span-1 ones with block scales too: a config the family
+ * refuses fails here, without a GPU, not as four failures on the device. */
+START_TEST(decode_suite_configs)
+{
+    w8a8_context *ctx = ctx_open();
+    static const int64_t shapes[][3] = {{1, 1, 16}, {33, 517, 1040}, {31, 200, 4112}};
+    char defines[1024];
+    for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++)
+        for (int block = 0; block < 2; block++) {
+            w8a8_problem p;
+            w8a8_problem_init(&p, shapes[si][0], shapes[si][1], shapes[si][2], W8A8_E4M3,
+                              W8A8_BF16);
+            p.a_scale.kind = p.b_scale.kind = W8A8_SCALE_ROW;
+            if (block)
+                pgen_block_scales(&p, 0, 0, 0);
+            int count = block ? DECODE_SPAN1_COUNT : DECODE_CONFIG_COUNT;
+            for (int i = 0; i < count; i++)
+                ck_assert_msg(gemm_family_defines(&gemm_family_sm80_decode, ctx, &p,
+                                                  decode_configs[i], defines,
+                                                  sizeof defines) == W8A8_OK,
+                              "%s (block %d): %s", decode_configs[i], block, w8a8_errmsg(ctx));
+        }
+    w8a8_context_close(ctx);
+}
+END_TEST
+
 /* sm80_decode's spans: the space offers span > 1 only without block scales and where two
  * CTAs of 8·token_tiles / span tokens hold the bucket, and every config it offers is one the
  * family's host check accepts; the host refuses the spans the space leaves out. */
@@ -1478,6 +1506,7 @@ int main(void)
     tcase_add_test(shipped, sm90_space_prunes_to_exact_counts);
     tcase_add_test(shipped, sm90_swap_space);
     tcase_add_test(shipped, sm80_decode_span_configs);
+    tcase_add_test(shipped, decode_suite_configs);
     tcase_add_test(shipped, shipped_sm90_rows_are_valid_configs);
     tcase_add_test(shipped, sm90_tile_order_is_a_launch_argument);
     tcase_add_test(shipped, sm90_small_m_loads_fewer_rows_of_a);
