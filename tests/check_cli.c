@@ -89,6 +89,12 @@ START_TEST(usage_errors_exit_2)
     expect("tune --model llama3-8b --settle 5ms", 2, "--settle: bad value");
     expect("tune --model llama3-8b --seed", 2, "--seed goes with --space");
     expect("tune --help", 0, "--shard I/N");
+    /* every cache subcommand's --help is the cache usage (it was "unknown option", exit 2) */
+    expect("cache --help", 0, "explain M,N,K");
+    expect("cache explain --help", 0, "explain M,N,K");
+    expect("cache export -h", 0, "export FILE.sql");
+    expect("cache --db /nonexistent-w8a8-dir/user.db prune --help", 0, "prune [--stale]");
+    expect("cache frobnicate", 2, "unknown subcommand");
 }
 END_TEST
 

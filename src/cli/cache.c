@@ -480,7 +480,11 @@ static int cache_dispatch(cache_args *a_in)
     if (a.argc == 0)
         return usage_error("which subcommand?", NULL);
     const char *sub = a.argv[0];
-    if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0 || strcmp(sub, "help") == 0) {
+    /* `cache SUB --help` too: the usage text covers every subcommand */
+    bool help = strcmp(sub, "help") == 0;
+    for (int i = 0; i < a.argc && !help; i++)
+        help = strcmp(a.argv[i], "--help") == 0 || strcmp(a.argv[i], "-h") == 0;
+    if (help) {
         fputs(usage_text, stdout);
         return 0;
     }
