@@ -49,7 +49,8 @@ typedef enum cache_match {
     CACHE_EXACT,        /* same device, same key */
     CACHE_PRODUCT,      /* same product name, other SM count/memory */
     CACHE_ARCH,         /* same arch only: a foreign device */
-    CACHE_NEAR_BUCKET   /* same device class, nearest M bucket */
+    CACHE_NEAR_BUCKET,  /* same device class, nearest M bucket */
+    CACHE_SCALE_KIND    /* the same shape's row with other per-tensor / per-row scales */
 } cache_match;
 
 typedef struct cache_winner {
@@ -64,6 +65,8 @@ typedef struct cache_winner {
      * CACHE_ARCH), also for CACHE_NEAR_BUCKET rows; CACHE_MISS on a miss. */
     cache_match device_match;
     int sm_count;
+    /* The scale kinds of the row's key: the key's own, other ones for CACHE_SCALE_KIND. */
+    w8a8_scale_kind a_scale, b_scale;
     /* Added by cache/: 0 for the row's winner; n for its n-th runner-up (cache_lookup_ranked):
      * the next-fastest verified config measured in the same row, same device and bucket. */
     int rank;

@@ -69,6 +69,7 @@ const char *cache_match_name(cache_match match)
     case CACHE_PRODUCT: return "product";
     case CACHE_ARCH: return "arch";
     case CACHE_NEAR_BUCKET: return "bucket";
+    case CACHE_SCALE_KIND: return "scales";
     case CACHE_MISS: break;
     }
     return "miss";

@@ -166,9 +166,10 @@ const char *w8a8_cache_warnings(w8a8_context *ctx)
 
 /* ---- explain -------------------------------------------------------------------------------- */
 
-static void explain_reason(const cache_device *device, const cache_winner *w, int64_t bucket,
+static void explain_reason(const cache_device *device, const cache_winner *w, const cache_key *key,
                            w8a8_explain *out)
 {
+    int64_t bucket = key->m_bucket;
     char measured_on[256];
     if (w->device_match == CACHE_EXACT)
         snprintf(measured_on, sizeof measured_on, "this device (%s, %d SMs)", w->device_name,
@@ -194,6 +195,14 @@ static void explain_reason(const cache_device *device, const cache_winner *w, in
                  "no %s device has M bucket %lld; nearest bucket %lld, tuned on %s, %.2f us",
                  device->arch, (long long)bucket, (long long)w->m_bucket, measured_on,
                  w->median_us);
+        break;
+    case CACHE_SCALE_KIND:
+        snprintf(out->reason, sizeof out->reason,
+                 "no row for %s × %s scales; the one of the same shape with %s × %s scales "
+                 "(they change only the epilogue), tuned at M bucket %lld on %s, %.2f us",
+                 w8a8_scale_kind_name(key->a_scale), w8a8_scale_kind_name(key->b_scale),
+                 w8a8_scale_kind_name(w->a_scale), w8a8_scale_kind_name(w->b_scale),
+                 (long long)w->m_bucket, measured_on, w->median_us);
         break;
     default:
         snprintf(out->reason, sizeof out->reason, "tuned at M bucket %lld on %s, %.2f us",
@@ -245,7 +254,7 @@ w8a8_status w8a8_cache_explain_device(w8a8_context *ctx, const w8a8_problem *pro
         out->measured_bucket = w.m_bucket;
         out->median_us = w.median_us;
     }
-    explain_reason(&dev, &w, key.m_bucket, out);
+    explain_reason(&dev, &w, &key, out);
     return W8A8_OK;
 }
 

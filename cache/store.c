@@ -17,7 +17,12 @@
  * Only when no device of the arch has the bucket does the nearest bucket count: the smallest
  * |ln(bucket / wanted)|, then the closer device, then the earlier layer, then the larger
  * bucket (its tiles cover the smaller M). At equal rank the earlier layer wins, so user rows
- * win. Rows of another arch are never used.
+ * win. Rows of another arch are never used. Where the key's class has no row at all and its
+ * scales are per-tensor or per-row on both sides, the same class with other such scales is
+ * looked up the same way (CACHE_SCALE_KIND): the B side's kind kept first, then A's, then
+ * neither. Those kinds change what the epilogue loads, not the main loop, so a config tuned
+ * for one runs the others' shapes about as well (a config the family refuses for the asked
+ * kinds falls through the dispatcher's chain).
  *
  * One recursive mutex per store serializes the context's connections. */
 #include <dirent.h>
@@ -627,6 +632,8 @@ static candidate class_row(sqlite3_stmt *stmt, const cache_layer *layer, size_t 
     c.winner.match = same_bucket ? by_rank[c.device_rank] : CACHE_NEAR_BUCKET;
     cache_copy(c.winner.source, sizeof c.winner.source, layer->path);
     c.problem_id = sqlite3_column_int64(stmt, 9);
+    c.winner.a_scale = key->a_scale;
+    c.winner.b_scale = key->b_scale;
     return c;
 }
 
@@ -692,6 +699,45 @@ static int runners_up(const cache_layer *layer, const candidate *best, cache_win
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
+/* The best class winner of every layer for key into *best. Lock held. */
+static w8a8_status best_of_layers(w8a8_context *ctx, const cache_store *store, const cache_key *key,
+                                  candidate *best)
+{
+    for (size_t i = 0; i <= store->readonly_count; i++) {
+        const cache_layer *layer = i == 0 ? &store->user : &store->readonly[i - 1];
+        bool stop = false;
+        if (layer->db && class_layer(layer, i, key, keep_better, best, &stop) != SQLITE_OK)
+            return errorf(ctx, W8A8_CACHE_ERROR, "cannot read the tuning database %s: %s",
+                          layer->path, sqlite3_errmsg(layer->db));
+    }
+    return W8A8_OK;
+}
+
+/* On a miss of a key with per-tensor or per-row scales on both sides: the best winner of the
+ * same class with other such scales (the file comment's order). Lock held. */
+static w8a8_status best_of_scale_kinds(w8a8_context *ctx, const cache_store *store,
+                                       const cache_key *key, candidate *best)
+{
+    w8a8_scale_kind a = key->a_scale, b = key->b_scale;
+    bool plain_a = a == W8A8_SCALE_TENSOR || a == W8A8_SCALE_ROW;
+    bool plain_b = b == W8A8_SCALE_TENSOR || b == W8A8_SCALE_ROW;
+    if (!plain_a || !plain_b)
+        return W8A8_OK;
+    w8a8_scale_kind other_a = a == W8A8_SCALE_TENSOR ? W8A8_SCALE_ROW : W8A8_SCALE_TENSOR;
+    w8a8_scale_kind other_b = b == W8A8_SCALE_TENSOR ? W8A8_SCALE_ROW : W8A8_SCALE_TENSOR;
+    const w8a8_scale_kind order[][2] = {{other_a, b}, {a, other_b}, {other_a, other_b}};
+    w8a8_status st = W8A8_OK;
+    for (size_t i = 0; i < sizeof order / sizeof order[0] && !best->valid && st == W8A8_OK; i++) {
+        cache_key sibling = *key;
+        sibling.a_scale = order[i][0];
+        sibling.b_scale = order[i][1];
+        st = best_of_layers(ctx, store, &sibling, best);
+    }
+    if (best->valid)
+        best->winner.match = CACHE_SCALE_KIND;
+    return st;
+}
+
 w8a8_status cache_lookup_ranked(w8a8_context *ctx, const cache_key *key, cache_winner *winners,
                                 size_t max, size_t *count)
 {
@@ -705,16 +751,9 @@ w8a8_status cache_lookup_ranked(w8a8_context *ctx, const cache_key *key, cache_w
     if (!store)
         return st;
     candidate best = {.valid = false};
-    for (size_t i = 0; i <= store->readonly_count && st == W8A8_OK; i++) {
-        const cache_layer *layer = i == 0 ? &store->user : &store->readonly[i - 1];
-        if (!layer->db)
-            continue;
-        bool stop = false;
-        int rc = class_layer(layer, i, key, keep_better, &best, &stop);
-        if (rc != SQLITE_OK)
-            st = errorf(ctx, W8A8_CACHE_ERROR, "cannot read the tuning database %s: %s",
-                        layer->path, sqlite3_errmsg(layer->db));
-    }
+    st = best_of_layers(ctx, store, key, &best);
+    if (st == W8A8_OK && !best.valid)
+        st = best_of_scale_kinds(ctx, store, key, &best);
     if (st == W8A8_OK && best.valid) {
         winners[0] = best.winner;
         *count = 1;

@@ -445,6 +445,88 @@ START_TEST(test_migration_v1)
 }
 END_TEST
 
+/* ---- other scale kinds ------------------------------------------------------------------- */
+
+/* A key whose class has no row and whose scales are per-tensor or per-row on both sides takes
+ * the same shape's row with other such kinds (CACHE_SCALE_KIND): B's kind kept first, then
+ * A's, then neither; its own class at another bucket comes first; block scales never borrow
+ * and are never borrowed; the asked kinds and the row's are both known to explain. */
+START_TEST(test_scale_kind_fallback)
+{
+    char dir[512], db[640];
+    test_mkdtemp(dir, sizeof dir);
+    snprintf(db, sizeof db, "%s/tuning.db", dir);
+    w8a8_context *ctx = open_cache_ctx(db, NULL);
+    cache_key tt = key_of(dev_x100(), 16, 4096, 4096); /* tensor × tensor */
+    cache_key rr = tt, tr = tt, rt = tt;
+    rr.a_scale = rr.b_scale = W8A8_SCALE_ROW;
+    tr.b_scale = W8A8_SCALE_ROW;
+    rt.a_scale = W8A8_SCALE_ROW;
+    ck_assert_int_eq(lookup(ctx, &tr).match, CACHE_MISS);
+    put(ctx, &tt, "tensor-tensor", 5.0, 1);
+    /* tensor × row: only tensor × tensor holds the shape (A's kind kept) */
+    cache_winner w = lookup(ctx, &tr);
+    ck_assert_int_eq(w.match, CACHE_SCALE_KIND);
+    ck_assert_int_eq(w.device_match, CACHE_EXACT);
+    ck_assert_str_eq(w.config, "tensor-tensor");
+    ck_assert_int_eq(w.a_scale, W8A8_SCALE_TENSOR);
+    ck_assert_int_eq(w.b_scale, W8A8_SCALE_TENSOR);
+    put(ctx, &rr, "row-row", 6.0, 2);
+    /* now B's kind kept first: row × row for tensor × row, tensor × tensor for row × tensor */
+    w = lookup(ctx, &tr);
+    ck_assert_int_eq(w.match, CACHE_SCALE_KIND);
+    ck_assert_str_eq(w.config, "row-row");
+    ck_assert_int_eq(w.a_scale, W8A8_SCALE_ROW);
+    w = lookup(ctx, &rt);
+    ck_assert_str_eq(w.config, "tensor-tensor");
+    /* a key's own kinds win wherever they are, at any bucket */
+    cache_key tr_big = tr;
+    tr_big.m_bucket = 4096;
+    put(ctx, &tr_big, "tensor-row-4096", 50.0, 3);
+    w = lookup(ctx, &tr);
+    ck_assert_int_eq(w.match, CACHE_NEAR_BUCKET);
+    ck_assert_str_eq(w.config, "tensor-row-4096");
+    ck_assert_int_eq(w.b_scale, W8A8_SCALE_ROW);
+    /* another shape, another dtype or out dtype: nothing to borrow */
+    cache_key other = tr;
+    other.n = 8192;
+    ck_assert_int_eq(lookup(ctx, &other).match, CACHE_MISS);
+    other = rt;
+    other.out_type = W8A8_FP16;
+    ck_assert_int_eq(lookup(ctx, &other).match, CACHE_MISS);
+    /* block scales neither borrow nor lend */
+    w8a8_problem p;
+    w8a8_problem_init(&p, 16, 4096, 4096, W8A8_E4M3, W8A8_BF16);
+    p.a_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 1, 128, 1, 0};
+    p.b_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 128, 128, 0, 0};
+    cache_key block;
+    cache_key_make(&block, &p, dev_x100());
+    ck_assert_int_eq(lookup(ctx, &block).match, CACHE_MISS);
+    put(ctx, &block, "block-block", 9.0, 4);
+    cache_key rt_only = rt;
+    rt_only.n = 2048;
+    block.n = 2048;
+    put(ctx, &block, "block-2048", 9.0, 5);
+    ck_assert_int_eq(lookup(ctx, &rt_only).match, CACHE_MISS);
+    /* explain says which kinds were asked and which row answered */
+    w8a8_problem q;
+    w8a8_problem_init(&q, 16, 4096, 4096, W8A8_E4M3, W8A8_BF16);
+    q.a_scale.kind = W8A8_SCALE_ROW;
+    w8a8_cache_device d = {.sm_count = dev_x100()->sm_count,
+                           .memory_bytes = dev_x100()->memory_bytes};
+    memcpy(d.arch, dev_x100()->arch, sizeof d.arch); /* both 16 and 128 bytes */
+    memcpy(d.name, dev_x100()->name, sizeof d.name);
+    w8a8_explain e;
+    ck_assert_msg(w8a8_cache_explain_device(ctx, &q, &d, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
+    ck_assert_str_eq(e.match, "scales");
+    ck_assert_str_eq(e.config, "tensor-tensor");
+    ck_assert_msg(strstr(e.reason, "no row for row × tensor scales") &&
+                      strstr(e.reason, "with tensor × tensor scales"),
+                  "%s", e.reason);
+    w8a8_context_close(ctx);
+}
+END_TEST
+
 /* ---- accumulation in the key ---------------------------------------------------------------- */
 
 /* accum is part of the key where it changes the kernel (FP8 per-tensor / per-row) and
@@ -1153,6 +1235,7 @@ static Suite *cache_suite(void)
     tcase_add_test(tc, test_bad_files_skipped);
     tcase_add_test(tc, test_migration_v1);
     tcase_add_test(tc, test_accum_keys);
+    tcase_add_test(tc, test_scale_kind_fallback);
     tcase_add_test(tc, test_lookup_fallbacks);
     tcase_add_test(tc, test_user_layer_wins);
     tcase_add_test(tc, test_class_winners);
