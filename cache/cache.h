@@ -76,6 +76,10 @@ typedef struct cache_winner {
 int64_t cache_m_bucket(int64_t m);
 /* The key of a problem on a device. */
 void cache_key_make(cache_key *key, const w8a8_problem *problem, const cache_device *device);
+/* The keys a key with per-tensor or per-row scales on both sides borrows rows from where its
+ * own class has none (CACHE_SCALE_KIND), in lookup order: B's kind kept, then A's, then
+ * neither. Returns their count: 3, or 0 with block scales on a side. */
+size_t cache_scale_siblings(const cache_key *key, cache_key siblings[3]);
 /* The context's device as a cache_device (W8A8_NO_DEVICE without one). */
 w8a8_status cache_device_from_ctx(w8a8_context *ctx, cache_device *device);
 

@@ -49,6 +49,23 @@ void cache_key_make(cache_key *key, const w8a8_problem *problem, const cache_dev
     key->accum = gemm_promotes(problem) ? W8A8_ACCUM_PROMOTED : W8A8_ACCUM_FAST;
 }
 
+size_t cache_scale_siblings(const cache_key *key, cache_key siblings[3])
+{
+    w8a8_scale_kind a = key->a_scale, b = key->b_scale;
+    if ((a != W8A8_SCALE_TENSOR && a != W8A8_SCALE_ROW) ||
+        (b != W8A8_SCALE_TENSOR && b != W8A8_SCALE_ROW))
+        return 0;
+    w8a8_scale_kind other_a = a == W8A8_SCALE_TENSOR ? W8A8_SCALE_ROW : W8A8_SCALE_TENSOR;
+    w8a8_scale_kind other_b = b == W8A8_SCALE_TENSOR ? W8A8_SCALE_ROW : W8A8_SCALE_TENSOR;
+    const w8a8_scale_kind order[3][2] = {{other_a, b}, {a, other_b}, {other_a, other_b}};
+    for (size_t i = 0; i < 3; i++) {
+        siblings[i] = *key;
+        siblings[i].a_scale = order[i][0];
+        siblings[i].b_scale = order[i][1];
+    }
+    return 3;
+}
+
 w8a8_status cache_device_from_ctx(w8a8_context *ctx, cache_device *device)
 {
     memset(device, 0, sizeof *device);

@@ -718,21 +718,11 @@ static w8a8_status best_of_layers(w8a8_context *ctx, const cache_store *store, c
 static w8a8_status best_of_scale_kinds(w8a8_context *ctx, const cache_store *store,
                                        const cache_key *key, candidate *best)
 {
-    w8a8_scale_kind a = key->a_scale, b = key->b_scale;
-    bool plain_a = a == W8A8_SCALE_TENSOR || a == W8A8_SCALE_ROW;
-    bool plain_b = b == W8A8_SCALE_TENSOR || b == W8A8_SCALE_ROW;
-    if (!plain_a || !plain_b)
-        return W8A8_OK;
-    w8a8_scale_kind other_a = a == W8A8_SCALE_TENSOR ? W8A8_SCALE_ROW : W8A8_SCALE_TENSOR;
-    w8a8_scale_kind other_b = b == W8A8_SCALE_TENSOR ? W8A8_SCALE_ROW : W8A8_SCALE_TENSOR;
-    const w8a8_scale_kind order[][2] = {{other_a, b}, {a, other_b}, {other_a, other_b}};
+    cache_key siblings[3];
+    size_t count = cache_scale_siblings(key, siblings);
     w8a8_status st = W8A8_OK;
-    for (size_t i = 0; i < sizeof order / sizeof order[0] && !best->valid && st == W8A8_OK; i++) {
-        cache_key sibling = *key;
-        sibling.a_scale = order[i][0];
-        sibling.b_scale = order[i][1];
-        st = best_of_layers(ctx, store, &sibling, best);
-    }
+    for (size_t i = 0; i < count && !best->valid && st == W8A8_OK; i++)
+        st = best_of_layers(ctx, store, &siblings[i], best);
     if (best->valid)
         best->winner.match = CACHE_SCALE_KIND;
     return st;

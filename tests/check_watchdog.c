@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "cli/cli.h"
 #include "testutil.h"
 #include "tune.h"
@@ -501,6 +502,72 @@ START_TEST(library_tune_times_variants_of_the_finalists)
 }
 END_TEST
 
+/* ---- seeds from other scale kinds ------------------------------------------------------------ */
+
+#define LENT_CONFIG                                                                               \
+    "block_m=64,block_n=32,stages=3,consumers=1,pingpong=0,raster=1,group=2,cluster=1,"           \
+    "epilogue=0,split=1,specialize=0"
+
+typedef struct lent_seen {
+    int measured, lent, lent_seed;
+} lent_seen;
+
+static void on_lent_progress(const w8a8_tune_progress *p, void *user)
+{
+    lent_seen *s = user;
+    if (p->phase != W8A8_TUNE_PHASE_MEASURED || p->measurement->pass != 1)
+        return;
+    s->measured++;
+    if (strcmp(p->measurement->config, LENT_CONFIG) == 0) {
+        s->lent++;
+        s->lent_seed += p->measurement->cache_seed != 0;
+    }
+}
+
+/* A key whose class has no row runs, through the lookup, the row of its other scale kinds
+ * (CACHE_SCALE_KIND): a plain tune of it times that row's config as a cache seed, so its
+ * winner is not slower than what ran before it; a key with its own row is not seeded so. */
+START_TEST(library_tune_seeds_from_other_scale_kinds)
+{
+    w8a8_context *ctx = fake_context_open();
+    setenv("FAKE_CUDA_HANG_ENTRY", "none", 1);
+    cache_device dev;
+    ck_assert_int_eq(cache_device_from_ctx(ctx, &dev), W8A8_OK);
+    w8a8_problem p = problem_make(); /* tensor × tensor: the lender */
+    cache_key key;
+    cache_key_make(&key, &p, &dev);
+    cache_measurement m;
+    memset(&m, 0, sizeof m);
+    snprintf(m.family, sizeof m.family, "sm90_gemm");
+    snprintf(m.config, sizeof m.config, "%s", LENT_CONFIG);
+    snprintf(m.status, sizeof m.status, "ok");
+    m.median_us = 1.0;
+    m.samples = 5;
+    m.verified = 1;
+    ck_assert_msg(cache_put_measurement(ctx, &key, &m) == W8A8_OK, "%s", w8a8_errmsg(ctx));
+    w8a8_problem q = p;
+    q.b_scale.kind = W8A8_SCALE_ROW; /* tensor × row: no row of its own */
+    cache_key asked;
+    cache_winner answer;
+    cache_key_make(&asked, &q, &dev);
+    ck_assert_int_eq(cache_lookup(ctx, &asked, &answer), W8A8_OK);
+    ck_assert_int_eq(answer.match, CACHE_SCALE_KIND);
+    w8a8_tune_options o = {.problems = &q, .problem_count = 1, .max_candidates = 1,
+                           .finalists = 1, .quick_samples = 3, .final_samples = 3};
+    w8a8_tune_report report;
+    lent_seen seen = {0};
+    w8a8_status st = w8a8_tune(ctx, &o, on_lent_progress, &seen, &report);
+    ck_assert_msg(st == W8A8_OK, "%s: %s", w8a8_status_string(st), w8a8_errmsg(ctx));
+    ck_assert_int_eq(seen.lent, 1);
+    ck_assert_int_eq(seen.lent_seed, 1);
+    w8a8_tune_report_free(&report);
+    /* the key now has its own row: a retune seeds from it, not from the lender */
+    ck_assert_int_eq(cache_lookup(ctx, &asked, &answer), W8A8_OK);
+    ck_assert_int_eq(answer.match, CACHE_EXACT);
+    w8a8_context_close(ctx);
+}
+END_TEST
+
 /* ---- the plan: progress, and a budget spent before any key is timed --------------------------- */
 
 typedef struct plan_seen {
@@ -626,6 +693,7 @@ static Suite *watchdog_suite(void)
     tcase_add_test(library, library_bench_returns_hung);
     tcase_add_test(library, library_plan_stops_at_the_budget);
     tcase_add_test(library, library_tune_times_variants_of_the_finalists);
+    tcase_add_test(library, library_tune_seeds_from_other_scale_kinds);
     suite_add_tcase(s, library);
     TCase *cache = tcase_create("cache");
     tcase_add_checked_fixture(cache, setup, teardown);
