@@ -50,7 +50,7 @@ typedef enum cache_match {
     CACHE_PRODUCT,      /* same product name, other SM count/memory */
     CACHE_ARCH,         /* same arch only: a foreign device */
     CACHE_NEAR_BUCKET,  /* same device class, nearest M bucket */
-    CACHE_SCALE_KIND    /* the same shape's row with other per-tensor / per-row scales */
+    CACHE_EPILOGUE      /* the same shape's row with another epilogue: scale kinds, out, bias */
 } cache_match;
 
 typedef struct cache_winner {
@@ -65,8 +65,9 @@ typedef struct cache_winner {
      * CACHE_ARCH), also for CACHE_NEAR_BUCKET rows; CACHE_MISS on a miss. */
     cache_match device_match;
     int sm_count;
-    /* The scale kinds of the row's key: the key's own, other ones for CACHE_SCALE_KIND. */
+    /* The epilogue of the row's key: the key's own, another one for CACHE_EPILOGUE. */
     w8a8_scale_kind a_scale, b_scale;
+    w8a8_dtype out_type, bias_type;
     /* Added by cache/: 0 for the row's winner; n for its n-th runner-up (cache_lookup_ranked):
      * the next-fastest verified config measured in the same row, same device and bucket. */
     int rank;
@@ -76,10 +77,15 @@ typedef struct cache_winner {
 int64_t cache_m_bucket(int64_t m);
 /* The key of a problem on a device. */
 void cache_key_make(cache_key *key, const w8a8_problem *problem, const cache_device *device);
-/* The keys a key with per-tensor or per-row scales on both sides borrows rows from where its
- * own class has none (CACHE_SCALE_KIND), in lookup order: B's kind kept, then A's, then
- * neither. Returns their count: 3, or 0 with block scales on a side. */
-size_t cache_scale_siblings(const cache_key *key, cache_key siblings[3]);
+/* The keys a key borrows rows from where its own class has none (CACHE_EPILOGUE): the same
+ * shape, dtypes, zero point and accumulation with another epilogue — per-tensor / per-row
+ * scales swapped on a side that has one of them (block scales stay), another out dtype, a
+ * bias or none (of the out dtype or fp32), the other 16-bit out dtype (bf16 / fp16; fp32 out
+ * only from fp32 out) — nearest first: a scale side counts 1 (B's kind kept before A's at
+ * equal count), a bias's dtype 1, a bias added or dropped 2, the out dtype 3. Returns their
+ * count (at most CACHE_EPILOGUES). */
+#define CACHE_EPILOGUES 32
+size_t cache_epilogue_siblings(const cache_key *key, cache_key siblings[CACHE_EPILOGUES]);
 /* The context's device as a cache_device (W8A8_NO_DEVICE without one). */
 w8a8_status cache_device_from_ctx(w8a8_context *ctx, cache_device *device);
 

@@ -49,21 +49,70 @@ void cache_key_make(cache_key *key, const w8a8_problem *problem, const cache_dev
     key->accum = gemm_promotes(problem) ? W8A8_ACCUM_PROMOTED : W8A8_ACCUM_FAST;
 }
 
-size_t cache_scale_siblings(const cache_key *key, cache_key siblings[3])
+typedef struct epilogue_sibling {
+    cache_key key;
+    int cost;
+    int order; /* enumeration order: the tie-break */
+} epilogue_sibling;
+
+static int by_cost(const void *x, const void *y)
 {
-    w8a8_scale_kind a = key->a_scale, b = key->b_scale;
-    if ((a != W8A8_SCALE_TENSOR && a != W8A8_SCALE_ROW) ||
-        (b != W8A8_SCALE_TENSOR && b != W8A8_SCALE_ROW))
-        return 0;
-    w8a8_scale_kind other_a = a == W8A8_SCALE_TENSOR ? W8A8_SCALE_ROW : W8A8_SCALE_TENSOR;
-    w8a8_scale_kind other_b = b == W8A8_SCALE_TENSOR ? W8A8_SCALE_ROW : W8A8_SCALE_TENSOR;
-    const w8a8_scale_kind order[3][2] = {{other_a, b}, {a, other_b}, {other_a, other_b}};
-    for (size_t i = 0; i < 3; i++) {
-        siblings[i] = *key;
-        siblings[i].a_scale = order[i][0];
-        siblings[i].b_scale = order[i][1];
+    const epilogue_sibling *a = x, *b = y;
+    return a->cost != b->cost ? (a->cost < b->cost ? -1 : 1) : (a->order < b->order ? -1 : 1);
+}
+
+/* The scale kinds a side may take: the other of per-tensor / per-row first, then its own. */
+static int scale_choices(w8a8_scale_kind kind, w8a8_scale_kind out[2])
+{
+    if (kind != W8A8_SCALE_TENSOR && kind != W8A8_SCALE_ROW) {
+        out[0] = kind;
+        return 1;
     }
-    return 3;
+    out[0] = kind == W8A8_SCALE_TENSOR ? W8A8_SCALE_ROW : W8A8_SCALE_TENSOR;
+    out[1] = kind;
+    return 2;
+}
+
+size_t cache_epilogue_siblings(const cache_key *key, cache_key siblings[CACHE_EPILOGUES])
+{
+    /* out dtypes of the key's size only: a 16-bit tile staged for the epilogue takes half the
+     * shared memory of an fp32 one (bf16 rows lent to fp32 out: 3,154 of the shipped caches'
+     * configs refused) */
+    static const w8a8_dtype outs16[] = {W8A8_BF16, W8A8_FP16}, outs32[] = {W8A8_FP32};
+    const w8a8_dtype *outs = key->out_type == W8A8_FP32 ? outs32 : outs16;
+    size_t out_count = key->out_type == W8A8_FP32 ? 1 : 2;
+    w8a8_scale_kind as[2], bs[2];
+    int na = scale_choices(key->a_scale, as), nb = scale_choices(key->b_scale, bs);
+    epilogue_sibling all[2 * 2 * 3 * 3];
+    int count = 0;
+    /* B's kind kept before A's: the A side varies in the outer loop, tried first */
+    for (int bi = nb - 1; bi >= 0; bi--)
+        for (int ai = 0; ai < na; ai++)
+            for (size_t oi = 0; oi < out_count; oi++) {
+                w8a8_dtype out = outs[oi];
+                const w8a8_dtype biases[] = {W8A8_DTYPE_NONE, out, W8A8_FP32};
+                for (int k = 0; k < (out == W8A8_FP32 ? 2 : 3); k++) {
+                    cache_key c = *key;
+                    c.a_scale = as[ai];
+                    c.b_scale = bs[bi];
+                    c.out_type = out;
+                    c.bias_type = biases[k];
+                    bool had = key->bias_type != W8A8_DTYPE_NONE;
+                    bool has = c.bias_type != W8A8_DTYPE_NONE;
+                    int cost = (c.a_scale != key->a_scale) + (c.b_scale != key->b_scale) +
+                               (had != has ? 2 : had && c.bias_type != key->bias_type) +
+                               3 * (c.out_type != key->out_type);
+                    if (cost == 0)
+                        continue; /* the key itself */
+                    all[count] = (epilogue_sibling){c, cost, count};
+                    count++;
+                }
+            }
+    qsort(all, (size_t)count, sizeof all[0], by_cost);
+    size_t n = (size_t)count < CACHE_EPILOGUES ? (size_t)count : CACHE_EPILOGUES;
+    for (size_t i = 0; i < n; i++)
+        siblings[i] = all[i].key;
+    return n;
 }
 
 w8a8_status cache_device_from_ctx(w8a8_context *ctx, cache_device *device)
@@ -86,7 +135,7 @@ const char *cache_match_name(cache_match match)
     case CACHE_PRODUCT: return "product";
     case CACHE_ARCH: return "arch";
     case CACHE_NEAR_BUCKET: return "bucket";
-    case CACHE_SCALE_KIND: return "scales";
+    case CACHE_EPILOGUE: return "epilogue";
     case CACHE_MISS: break;
     }
     return "miss";

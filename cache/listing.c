@@ -166,6 +166,17 @@ const char *w8a8_cache_warnings(w8a8_context *ctx)
 
 /* ---- explain -------------------------------------------------------------------------------- */
 
+/* "tensor × row scales, bf16 out, no bias" */
+static void epilogue_text(w8a8_scale_kind a, w8a8_scale_kind b, w8a8_dtype out, w8a8_dtype bias,
+                          char *text, size_t size)
+{
+    char with_bias[32];
+    snprintf(with_bias, sizeof with_bias, "%s bias", w8a8_dtype_name(bias));
+    snprintf(text, size, "%s × %s scales, %s out, %s", w8a8_scale_kind_name(a),
+             w8a8_scale_kind_name(b), w8a8_dtype_name(out),
+             bias == W8A8_DTYPE_NONE ? "no bias" : with_bias);
+}
+
 static void explain_reason(const cache_device *device, const cache_winner *w, const cache_key *key,
                            w8a8_explain *out)
 {
@@ -196,14 +207,17 @@ static void explain_reason(const cache_device *device, const cache_winner *w, co
                  device->arch, (long long)bucket, (long long)w->m_bucket, measured_on,
                  w->median_us);
         break;
-    case CACHE_SCALE_KIND:
+    case CACHE_EPILOGUE: {
+        char asked[64], lent[64];
+        epilogue_text(key->a_scale, key->b_scale, key->out_type, key->bias_type, asked,
+                      sizeof asked);
+        epilogue_text(w->a_scale, w->b_scale, w->out_type, w->bias_type, lent, sizeof lent);
         snprintf(out->reason, sizeof out->reason,
-                 "no row for %s × %s scales; the one of the same shape with %s × %s scales "
-                 "(they change only the epilogue), tuned at M bucket %lld on %s, %.2f us",
-                 w8a8_scale_kind_name(key->a_scale), w8a8_scale_kind_name(key->b_scale),
-                 w8a8_scale_kind_name(w->a_scale), w8a8_scale_kind_name(w->b_scale),
-                 (long long)w->m_bucket, measured_on, w->median_us);
+                 "no row for %s; the one of the same shape with %s (it changes only the "
+                 "epilogue), tuned at M bucket %lld on %.200s, %.2f us",
+                 asked, lent, (long long)w->m_bucket, measured_on, w->median_us);
         break;
+    }
     default:
         snprintf(out->reason, sizeof out->reason, "tuned at M bucket %lld on %s, %.2f us",
                  (long long)bucket, measured_on, w->median_us);

@@ -17,12 +17,12 @@
  * Only when no device of the arch has the bucket does the nearest bucket count: the smallest
  * |ln(bucket / wanted)|, then the closer device, then the earlier layer, then the larger
  * bucket (its tiles cover the smaller M). At equal rank the earlier layer wins, so user rows
- * win. Rows of another arch are never used. Where the key's class has no row at all and its
- * scales are per-tensor or per-row on both sides, the same class with other such scales is
- * looked up the same way (CACHE_SCALE_KIND): the B side's kind kept first, then A's, then
- * neither. Those kinds change what the epilogue loads, not the main loop, so a config tuned
- * for one runs the others' shapes about as well (a config the family refuses for the asked
- * kinds falls through the dispatcher's chain).
+ * win. Rows of another arch are never used. Where the key's class has no row at all, the
+ * same shape with another epilogue (cache_epilogue_siblings: per-tensor / per-row scales
+ * swapped, the other 16-bit out dtype, a bias or none) is looked up the same way, nearest epilogue
+ * first (CACHE_EPILOGUE): those change what the epilogue loads and stores, not the main loop,
+ * so a config tuned for one runs the others about as well (a config the family refuses for
+ * the asked problem falls through the dispatcher's chain).
  *
  * One recursive mutex per store serializes the context's connections. */
 #include <dirent.h>
@@ -634,6 +634,8 @@ static candidate class_row(sqlite3_stmt *stmt, const cache_layer *layer, size_t 
     c.problem_id = sqlite3_column_int64(stmt, 9);
     c.winner.a_scale = key->a_scale;
     c.winner.b_scale = key->b_scale;
+    c.winner.out_type = key->out_type;
+    c.winner.bias_type = key->bias_type;
     return c;
 }
 
@@ -713,18 +715,18 @@ static w8a8_status best_of_layers(w8a8_context *ctx, const cache_store *store, c
     return W8A8_OK;
 }
 
-/* On a miss of a key with per-tensor or per-row scales on both sides: the best winner of the
- * same class with other such scales (the file comment's order). Lock held. */
-static w8a8_status best_of_scale_kinds(w8a8_context *ctx, const cache_store *store,
-                                       const cache_key *key, candidate *best)
+/* On a miss: the best winner of the nearest epilogue sibling with one (the file comment).
+ * Lock held. */
+static w8a8_status best_of_epilogues(w8a8_context *ctx, const cache_store *store,
+                                     const cache_key *key, candidate *best)
 {
-    cache_key siblings[3];
-    size_t count = cache_scale_siblings(key, siblings);
+    cache_key siblings[CACHE_EPILOGUES];
+    size_t count = cache_epilogue_siblings(key, siblings);
     w8a8_status st = W8A8_OK;
     for (size_t i = 0; i < count && !best->valid && st == W8A8_OK; i++)
         st = best_of_layers(ctx, store, &siblings[i], best);
     if (best->valid)
-        best->winner.match = CACHE_SCALE_KIND;
+        best->winner.match = CACHE_EPILOGUE;
     return st;
 }
 
@@ -743,7 +745,7 @@ w8a8_status cache_lookup_ranked(w8a8_context *ctx, const cache_key *key, cache_w
     candidate best = {.valid = false};
     st = best_of_layers(ctx, store, key, &best);
     if (st == W8A8_OK && !best.valid)
-        st = best_of_scale_kinds(ctx, store, key, &best);
+        st = best_of_epilogues(ctx, store, key, &best);
     if (st == W8A8_OK && best.valid) {
         winners[0] = best.winner;
         *count = 1;

@@ -386,7 +386,7 @@ const char *dispatch_reason_text(const dispatch_choice *choice)
     case CACHE_PRODUCT: return "same product";
     case CACHE_ARCH: return "same arch (foreign device)";
     case CACHE_NEAR_BUCKET: return "nearest bucket";
-    case CACHE_SCALE_KIND: return "other scale kinds";
+    case CACHE_EPILOGUE: return "another epilogue";
     case CACHE_MISS: break;
     }
     return "cache";

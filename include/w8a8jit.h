@@ -883,9 +883,9 @@ W8A8_API const char *w8a8_cache_warnings(w8a8_context *ctx);
  *  family, config   the chosen kernel ("" on a miss).
  *  match            "exact" (this device), "product" (same product name, other SM count or
  *                   memory), "arch" (another device of the same arch: foreign), "bucket"
- *                   (nearest M bucket; device_match says whose), "scales" (no row for the
- *                   problem's per-tensor / per-row scale kinds: the same shape's row with
- *                   the other such kinds, reason names them), "miss". The dispatcher may
+ *                   (nearest M bucket; device_match says whose), "epilogue" (no row for the
+ *                   problem's epilogue: the same shape's row with other per-tensor / per-row
+ *                   scale kinds, out dtype or bias; reason names both), "miss". The dispatcher may
  *                   add its own kinds (a space default, the reference kernel).
  *  device_match     for a hit: "exact", "product" or "arch"; "" on a miss.
  *  foreign          1 when the row was measured on another device than the one asked about.

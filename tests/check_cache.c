@@ -445,13 +445,15 @@ START_TEST(test_migration_v1)
 }
 END_TEST
 
-/* ---- other scale kinds ------------------------------------------------------------------- */
+/* ---- another epilogue ---------------------------------------------------------------------- */
 
-/* A key whose class has no row and whose scales are per-tensor or per-row on both sides takes
- * the same shape's row with other such kinds (CACHE_SCALE_KIND): B's kind kept first, then
- * A's, then neither; its own class at another bucket comes first; block scales never borrow
- * and are never borrowed; the asked kinds and the row's are both known to explain. */
-START_TEST(test_scale_kind_fallback)
+/* A key whose class has no row takes the same shape's row with another epilogue
+ * (CACHE_EPILOGUE): per-tensor / per-row scales swapped (B's kind kept first, then A's, then
+ * neither), then a bias's dtype, a bias added or dropped, then the other 16-bit out dtype
+ * (fp32 out only from fp32 out); its own class
+ * at another bucket comes first; block scales stay block (their out dtype and bias may
+ * differ); the asked epilogue and the row's are both known to explain. */
+START_TEST(test_epilogue_fallback)
 {
     char dir[512], db[640];
     test_mkdtemp(dir, sizeof dir);
@@ -466,7 +468,7 @@ START_TEST(test_scale_kind_fallback)
     put(ctx, &tt, "tensor-tensor", 5.0, 1);
     /* tensor × row: only tensor × tensor holds the shape (A's kind kept) */
     cache_winner w = lookup(ctx, &tr);
-    ck_assert_int_eq(w.match, CACHE_SCALE_KIND);
+    ck_assert_int_eq(w.match, CACHE_EPILOGUE);
     ck_assert_int_eq(w.device_match, CACHE_EXACT);
     ck_assert_str_eq(w.config, "tensor-tensor");
     ck_assert_int_eq(w.a_scale, W8A8_SCALE_TENSOR);
@@ -474,7 +476,7 @@ START_TEST(test_scale_kind_fallback)
     put(ctx, &rr, "row-row", 6.0, 2);
     /* now B's kind kept first: row × row for tensor × row, tensor × tensor for row × tensor */
     w = lookup(ctx, &tr);
-    ck_assert_int_eq(w.match, CACHE_SCALE_KIND);
+    ck_assert_int_eq(w.match, CACHE_EPILOGUE);
     ck_assert_str_eq(w.config, "row-row");
     ck_assert_int_eq(w.a_scale, W8A8_SCALE_ROW);
     w = lookup(ctx, &rt);
@@ -487,14 +489,42 @@ START_TEST(test_scale_kind_fallback)
     ck_assert_int_eq(w.match, CACHE_NEAR_BUCKET);
     ck_assert_str_eq(w.config, "tensor-row-4096");
     ck_assert_int_eq(w.b_scale, W8A8_SCALE_ROW);
-    /* another shape, another dtype or out dtype: nothing to borrow */
+    /* another shape, operand dtype, zero point or accumulation: nothing to borrow */
     cache_key other = tr;
     other.n = 8192;
     ck_assert_int_eq(lookup(ctx, &other).match, CACHE_MISS);
     other = rt;
-    other.out_type = W8A8_FP16;
+    other.a_type = other.b_type = W8A8_E5M2;
     ck_assert_int_eq(lookup(ctx, &other).match, CACHE_MISS);
-    /* block scales neither borrow nor lend */
+    other = rt;
+    other.accum = W8A8_ACCUM_PROMOTED;
+    ck_assert_int_eq(lookup(ctx, &other).match, CACHE_MISS);
+    /* out dtype and bias: the scale kinds first, then a bias's dtype, a bias, the out dtype */
+    other = rt;
+    other.out_type = W8A8_FP16;
+    w = lookup(ctx, &other); /* only bf16 rows: the out dtype differs in every one */
+    ck_assert_int_eq(w.match, CACHE_EPILOGUE);
+    ck_assert_str_eq(w.config, "tensor-tensor");
+    ck_assert_int_eq(w.out_type, W8A8_BF16);
+    cache_key tt_fp16 = tt;
+    tt_fp16.out_type = W8A8_FP16;
+    put(ctx, &tt_fp16, "tensor-tensor-fp16", 5.0, 6);
+    cache_key rr_bias = rr;
+    rr_bias.bias_type = W8A8_FP32;
+    put(ctx, &rr_bias, "row-row-fp32-bias", 5.0, 7);
+    other = rr; /* row × row fp16: tensor × tensor fp16 (2) before the bf16 rows (3) */
+    other.out_type = W8A8_FP16;
+    ck_assert_str_eq(lookup(ctx, &other).config, "tensor-tensor-fp16");
+    other = rr;
+    other.bias_type = W8A8_BF16; /* a bf16 bias: the fp32 bias's row (1) */
+    ck_assert_str_eq(lookup(ctx, &other).config, "row-row-fp32-bias");
+    other = tr;
+    other.bias_type = W8A8_BF16; /* tensor × row, bf16 bias: row × row with a bias (1 + 1) */
+    ck_assert_str_eq(lookup(ctx, &other).config, "row-row-fp32-bias");
+    other = tt; /* fp32 out borrows from fp32 out only: its staged tile is twice the size */
+    other.out_type = W8A8_FP32;
+    ck_assert_int_eq(lookup(ctx, &other).match, CACHE_MISS);
+    /* block scales neither borrow nor lend across scale kinds */
     w8a8_problem p;
     w8a8_problem_init(&p, 16, 4096, 4096, W8A8_E4M3, W8A8_BF16);
     p.a_scale = (w8a8_scale_layout){W8A8_SCALE_BLOCK, 1, 128, 1, 0};
@@ -518,11 +548,19 @@ START_TEST(test_scale_kind_fallback)
     memcpy(d.name, dev_x100()->name, sizeof d.name);
     w8a8_explain e;
     ck_assert_msg(w8a8_cache_explain_device(ctx, &q, &d, &e) == W8A8_OK, "%s", w8a8_errmsg(ctx));
-    ck_assert_str_eq(e.match, "scales");
+    ck_assert_str_eq(e.match, "epilogue");
     ck_assert_str_eq(e.config, "tensor-tensor");
-    ck_assert_msg(strstr(e.reason, "no row for row × tensor scales") &&
-                      strstr(e.reason, "with tensor × tensor scales"),
+    ck_assert_msg(strstr(e.reason, "no row for row × tensor scales, bf16 out, no bias") &&
+                      strstr(e.reason, "with tensor × tensor scales, bf16 out, no bias"),
                   "%s", e.reason);
+    /* block keys borrow across out dtypes and biases, from block rows only */
+    cache_key block_fp16 = block;
+    block_fp16.n = 4096;
+    block_fp16.out_type = W8A8_FP16;
+    w = lookup(ctx, &block_fp16);
+    ck_assert_int_eq(w.match, CACHE_EPILOGUE);
+    ck_assert_str_eq(w.config, "block-block");
+    ck_assert_int_eq(w.a_scale, W8A8_SCALE_BLOCK);
     w8a8_context_close(ctx);
 }
 END_TEST
@@ -1235,7 +1273,7 @@ static Suite *cache_suite(void)
     tcase_add_test(tc, test_bad_files_skipped);
     tcase_add_test(tc, test_migration_v1);
     tcase_add_test(tc, test_accum_keys);
-    tcase_add_test(tc, test_scale_kind_fallback);
+    tcase_add_test(tc, test_epilogue_fallback);
     tcase_add_test(tc, test_lookup_fallbacks);
     tcase_add_test(tc, test_user_layer_wins);
     tcase_add_test(tc, test_class_winners);

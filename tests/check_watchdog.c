@@ -502,7 +502,7 @@ START_TEST(library_tune_times_variants_of_the_finalists)
 }
 END_TEST
 
-/* ---- seeds from other scale kinds ------------------------------------------------------------ */
+/* ---- seeds from another epilogue ------------------------------------------------------------- */
 
 #define LENT_CONFIG                                                                               \
     "block_m=64,block_n=32,stages=3,consumers=1,pingpong=0,raster=1,group=2,cluster=1,"           \
@@ -524,8 +524,8 @@ static void on_lent_progress(const w8a8_tune_progress *p, void *user)
     }
 }
 
-/* A key whose class has no row runs, through the lookup, the row of its other scale kinds
- * (CACHE_SCALE_KIND): a plain tune of it times that row's config as a cache seed, so its
+/* A key whose class has no row runs, through the lookup, the row of another epilogue
+ * (CACHE_EPILOGUE; here other scale kinds): a plain tune of it times that row's config as a cache seed, so its
  * winner is not slower than what ran before it; a key with its own row is not seeded so. */
 START_TEST(library_tune_seeds_from_other_scale_kinds)
 {
@@ -551,7 +551,7 @@ START_TEST(library_tune_seeds_from_other_scale_kinds)
     cache_winner answer;
     cache_key_make(&asked, &q, &dev);
     ck_assert_int_eq(cache_lookup(ctx, &asked, &answer), W8A8_OK);
-    ck_assert_int_eq(answer.match, CACHE_SCALE_KIND);
+    ck_assert_int_eq(answer.match, CACHE_EPILOGUE);
     w8a8_tune_options o = {.problems = &q, .problem_count = 1, .max_candidates = 1,
                            .finalists = 1, .quick_samples = 3, .final_samples = 3};
     w8a8_tune_report report;

@@ -350,7 +350,7 @@ static void defaults_first(candidate_list *l)
  * the nearer bucket (the larger at equal distance), then the faster (by_seed_order). A named
  * space (--space) tunes exactly what it lists, unless options.seed_space asks for the seeds
  * too (then only rows of the named space's template can be candidates: candidate_of). A class
- * the lookup answers from other scale kinds (CACHE_SCALE_KIND) is seeded by that class. */
+ * the lookup answers from another epilogue (CACHE_EPILOGUE) is seeded by that class. */
 #define CACHE_SEED_RATIO 4.0
 #define CACHE_SEEDS 6
 #define CACHE_SEED_ROWS 512 /* class winners considered; more are ignored */
@@ -442,14 +442,16 @@ static w8a8_status cache_seeds(tune_run *run, problem_plan *p)
         return errorf(run->ctx, W8A8_NO_MEMORY, "out of host memory");
     double t0 = util_now();
     cache_class_winners(run->ctx, &p->key, seed_row_add, &r);
-    /* a class with no row runs a row of its other scale kinds (the lookup's
-     * CACHE_SCALE_KIND): that class seeds it, so its winner is not slower than what ran */
+    /* a class with no row runs a row of another epilogue (the lookup's CACHE_EPILOGUE):
+     * that class seeds it, so its winner is not slower than what ran */
     cache_winner answer;
     if (r.count == 0 && cache_lookup(run->ctx, &p->key, &answer) == W8A8_OK &&
-        answer.match == CACHE_SCALE_KIND) {
+        answer.match == CACHE_EPILOGUE) {
         cache_key lender = p->key;
         lender.a_scale = answer.a_scale;
         lender.b_scale = answer.b_scale;
+        lender.out_type = answer.out_type;
+        lender.bias_type = answer.bias_type;
         cache_class_winners(run->ctx, &lender, seed_row_add, &r);
     }
     error_clear(run->ctx);

@@ -47,7 +47,7 @@ def explain(m: int, n: int, k: int, dtype: torch.dtype = torch.float8_e4m3fn,
             bias: bool = False, device=None) -> dict:
     """Which kernel scaled_mm runs for this problem on `device` (default: the current CUDA
     device, else CPU), and why: family, config, match ("exact", "product", "arch", "bucket",
-    "scales", "space default", "reference"), reason, source database, … Compiles nothing."""
+    "epilogue", "space default", "reference"), reason, source database, … Compiles nothing."""
     ctx = _lib.context(_device_ordinal(device))
     p = problem(m, n, k, dtype, scales, out_dtype, bias)
     out = _lib.Explain()
