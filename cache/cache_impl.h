@@ -71,6 +71,12 @@
       " AND " P ".a_k_major = ?15 AND " P ".azp = ?16 AND " P ".n = ?17 AND " P ".k = ?18"     \
       " AND " P ".accum = ?20"
 #define CACHE_PROBLEM_MATCH(P) CACHE_CLASS_MATCH(P) " AND " P ".m_bucket = ?19"
+/* The class without its epilogue (out dtype, bias, scale kinds; block group sizes stay). */
+#define CACHE_SHAPE_MATCH(P)                                                                   \
+    P ".a_type = ?5 AND " P ".b_type = ?6 AND " P ".a_group_rows = ?11"                        \
+      " AND " P ".a_group_k = ?12 AND " P ".b_group_rows = ?13 AND " P ".b_group_k = ?14"      \
+      " AND " P ".a_k_major = ?15 AND " P ".azp = ?16 AND " P ".n = ?17 AND " P ".k = ?18"     \
+      " AND " P ".accum = ?20"
 /* The key columns of devices D and problems P in CACHE_KEY_COLUMNS order. */
 #define CACHE_KEY_SELECT(D, P)                                                                 \
     D ".arch, " D ".name, " D ".sm_count, " D ".memory_bytes, " P ".a_type, " P ".b_type, "    \

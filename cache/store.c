@@ -715,19 +715,66 @@ static w8a8_status best_of_layers(w8a8_context *ctx, const cache_store *store, c
     return W8A8_OK;
 }
 
-/* On a miss: the best winner of the nearest epilogue sibling with one (the file comment).
- * Lock held. */
+/* The winner of every key of the key's shape on devices of its arch, whatever its epilogue:
+ * lookup_sql's columns, then the row's a_scale, b_scale, out_type and bias_type (10…13). */
+static const char epilogue_sql[] =
+    "SELECT d.name, d.sm_count, p.m_bucket, m.family, m.config, m.median_us,"
+    " d.name = ?2 AND d.sm_count = ?3 AND d.memory_bytes = ?4, d.name = ?2, p.m_bucket = ?19,"
+    " p.id, p.a_scale, p.b_scale, p.out_type, p.bias_type"
+    " FROM problems p JOIN devices d ON d.id = p.device_id"
+    " JOIN measurements m ON m.id = (SELECT id FROM measurements w WHERE w.problem_id = p.id"
+    " AND " CACHE_WINNER_FILTER " AND " CACHE_NEVER_HUNG("w") " AND " CACHE_MOST_SAMPLED("w")
+    " ORDER BY " CACHE_WINNER_ORDER
+    " LIMIT 1)"
+    " WHERE d.arch = ?1 AND " CACHE_SHAPE_MATCH("p");
+
+static bool same_text(const unsigned char *column, const char *name)
+{
+    return column && name && strcmp((const char *)column, name) == 0;
+}
+
+/* On a miss: the best winner of the nearest epilogue sibling that has one (the file comment),
+ * from one query a layer for all of them. Lock held. */
 static w8a8_status best_of_epilogues(w8a8_context *ctx, const cache_store *store,
                                      const cache_key *key, candidate *best)
 {
     cache_key siblings[CACHE_EPILOGUES];
-    size_t count = cache_epilogue_siblings(key, siblings);
-    w8a8_status st = W8A8_OK;
-    for (size_t i = 0; i < count && !best->valid && st == W8A8_OK; i++)
-        st = best_of_layers(ctx, store, &siblings[i], best);
+    size_t count = cache_epilogue_siblings(key, siblings), best_index = count;
+    for (size_t l = 0; l <= store->readonly_count && count; l++) {
+        const cache_layer *layer = l == 0 ? &store->user : &store->readonly[l - 1];
+        sqlite3_stmt *stmt = NULL;
+        int rc = layer->db ? sqlite3_prepare_v2(layer->db, epilogue_sql, -1, &stmt, NULL)
+                           : SQLITE_DONE;
+        if (stmt)
+            cache_bind_key(stmt, 1, key);
+        while (stmt && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+            size_t i = 0; /* the sibling the row is: count when none */
+            while (i < count &&
+                   !(same_text(sqlite3_column_text(stmt, 10),
+                               w8a8_scale_kind_name(siblings[i].a_scale)) &&
+                     same_text(sqlite3_column_text(stmt, 11),
+                               w8a8_scale_kind_name(siblings[i].b_scale)) &&
+                     same_text(sqlite3_column_text(stmt, 12),
+                               w8a8_dtype_name(siblings[i].out_type)) &&
+                     same_text(sqlite3_column_text(stmt, 13),
+                               w8a8_dtype_name(siblings[i].bias_type))))
+                i++;
+            if (i == count || i > best_index)
+                continue; /* not a sibling, or one behind the nearest found */
+            candidate c = class_row(stmt, layer, l, &siblings[i]);
+            if (i < best_index || better(&c, best)) {
+                *best = c;
+                best_index = i;
+            }
+        }
+        sqlite3_finalize(stmt);
+        if (rc != SQLITE_DONE && rc != SQLITE_OK)
+            return errorf(ctx, W8A8_CACHE_ERROR, "cannot read the tuning database %s: %s",
+                          layer->path, sqlite3_errmsg(layer->db));
+    }
     if (best->valid)
         best->winner.match = CACHE_EPILOGUE;
-    return st;
+    return W8A8_OK;
 }
 
 w8a8_status cache_lookup_ranked(w8a8_context *ctx, const cache_key *key, cache_winner *winners,
