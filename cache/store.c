@@ -597,17 +597,19 @@ static bool better(const candidate *a, const candidate *b)
     return order != 0 ? order < 0 : strcmp(a->winner.config, b->winner.config) < 0;
 }
 
+/* The winner of every key matching WHERE (a CACHE_*_MATCH of problems p) on devices of the
+ * key's arch, any bucket: 10 columns (class_row reads them), then EXTRA's. */
+#define WINNERS_SQL(EXTRA, WHERE)                                                              \
+    "SELECT d.name, d.sm_count, p.m_bucket, m.family, m.config, m.median_us,"                 \
+    " d.name = ?2 AND d.sm_count = ?3 AND d.memory_bytes = ?4, d.name = ?2, p.m_bucket = ?19," \
+    " p.id" EXTRA " FROM problems p JOIN devices d ON d.id = p.device_id"                      \
+    " JOIN measurements m ON m.id = (SELECT id FROM measurements w WHERE w.problem_id = p.id"  \
+    " AND " CACHE_WINNER_FILTER " AND " CACHE_NEVER_HUNG("w") " AND " CACHE_MOST_SAMPLED("w")  \
+    " ORDER BY " CACHE_WINNER_ORDER " LIMIT 1)"                                                \
+    " WHERE d.arch = ?1 AND " WHERE
+
 /* The winner of every key of this problem class on devices of the key's arch, any bucket. */
-static const char lookup_sql[] =
-    "SELECT d.name, d.sm_count, p.m_bucket, m.family, m.config, m.median_us,"
-    " d.name = ?2 AND d.sm_count = ?3 AND d.memory_bytes = ?4, d.name = ?2, p.m_bucket = ?19,"
-    " p.id"
-    " FROM problems p JOIN devices d ON d.id = p.device_id"
-    " JOIN measurements m ON m.id = (SELECT id FROM measurements w WHERE w.problem_id = p.id"
-    " AND " CACHE_WINNER_FILTER " AND " CACHE_NEVER_HUNG("w") " AND " CACHE_MOST_SAMPLED("w")
-    " ORDER BY " CACHE_WINNER_ORDER
-    " LIMIT 1)"
-    " WHERE d.arch = ?1 AND " CACHE_CLASS_MATCH("p");
+static const char lookup_sql[] = WINNERS_SQL("", CACHE_CLASS_MATCH("p"));
 
 /* One row of lookup_sql as a candidate of layer `index` for key. */
 static candidate class_row(sqlite3_stmt *stmt, const cache_layer *layer, size_t index,
@@ -718,15 +720,7 @@ static w8a8_status best_of_layers(w8a8_context *ctx, const cache_store *store, c
 /* The winner of every key of the key's shape on devices of its arch, whatever its epilogue:
  * lookup_sql's columns, then the row's a_scale, b_scale, out_type and bias_type (10…13). */
 static const char epilogue_sql[] =
-    "SELECT d.name, d.sm_count, p.m_bucket, m.family, m.config, m.median_us,"
-    " d.name = ?2 AND d.sm_count = ?3 AND d.memory_bytes = ?4, d.name = ?2, p.m_bucket = ?19,"
-    " p.id, p.a_scale, p.b_scale, p.out_type, p.bias_type"
-    " FROM problems p JOIN devices d ON d.id = p.device_id"
-    " JOIN measurements m ON m.id = (SELECT id FROM measurements w WHERE w.problem_id = p.id"
-    " AND " CACHE_WINNER_FILTER " AND " CACHE_NEVER_HUNG("w") " AND " CACHE_MOST_SAMPLED("w")
-    " ORDER BY " CACHE_WINNER_ORDER
-    " LIMIT 1)"
-    " WHERE d.arch = ?1 AND " CACHE_SHAPE_MATCH("p");
+    WINNERS_SQL(", p.a_scale, p.b_scale, p.out_type, p.bias_type", CACHE_SHAPE_MATCH("p"));
 
 static bool same_text(const unsigned char *column, const char *name)
 {
