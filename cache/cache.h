@@ -79,9 +79,9 @@ int64_t cache_m_bucket(int64_t m);
 void cache_key_make(cache_key *key, const w8a8_problem *problem, const cache_device *device);
 /* The keys a key borrows rows from where its own class has none (CACHE_EPILOGUE): the same
  * shape, dtypes, zero point and accumulation with another epilogue — per-tensor / per-row
- * scales swapped on a side that has one of them (block scales stay), another out dtype, a
- * bias or none (of the out dtype or fp32), the other 16-bit out dtype (bf16 / fp16; fp32 out
- * only from fp32 out) — nearest first: a scale side counts 1 (B's kind kept before A's at
+ * scales swapped on a side that has one of them (block scales stay), a bias or none (of the
+ * out dtype or fp32), the other 16-bit out dtype (bf16 / fp16; fp32 out only from fp32
+ * out) — nearest first: a scale side counts 1 (B's kind kept before A's at
  * equal count), a bias's dtype 1, a bias added or dropped 2, the out dtype 3. Returns their
  * count (at most CACHE_EPILOGUES). */
 #define CACHE_EPILOGUES 32

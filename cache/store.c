@@ -19,10 +19,11 @@
  * bucket (its tiles cover the smaller M). At equal rank the earlier layer wins, so user rows
  * win. Rows of another arch are never used. Where the key's class has no row at all, the
  * same shape with another epilogue (cache_epilogue_siblings: per-tensor / per-row scales
- * swapped, the other 16-bit out dtype, a bias or none) is looked up the same way, nearest epilogue
- * first (CACHE_EPILOGUE): those change what the epilogue loads and stores, not the main loop,
- * so a config tuned for one runs the others about as well (a config the family refuses for
- * the asked problem falls through the dispatcher's chain).
+ * swapped, the other 16-bit out dtype, a bias or none) is looked up the same way, nearest
+ * epilogue first (CACHE_EPILOGUE), every layer in one query (epilogue_sql): those change what
+ * the epilogue loads and stores, not the main loop, so a config tuned for one runs the others
+ * about as well (a config the family refuses for the asked problem falls through the
+ * dispatcher's chain).
  *
  * One recursive mutex per store serializes the context's connections. */
 #include <dirent.h>
@@ -641,25 +642,39 @@ static candidate class_row(sqlite3_stmt *stmt, const cache_layer *layer, size_t 
     return c;
 }
 
-/* Every class winner of one layer, to visit (a non-zero return sets *stop). */
-static int class_layer(const cache_layer *layer, size_t index, const cache_key *key,
-                       int (*visit)(void *user, const candidate *c), void *user, bool *stop)
+/* A row of a WINNERS_SQL query as a candidate, with the statement for its EXTRA columns. */
+typedef int (*winner_visit)(void *user, const candidate *c, sqlite3_stmt *stmt);
+
+/* Every row of sql (a WINNERS_SQL bound to key) in every layer, in layer order, to visit
+ * until it returns non-zero. Lock held. */
+static w8a8_status every_layer(w8a8_context *ctx, const cache_store *store, const char *sql,
+                               const cache_key *key, winner_visit visit, void *user)
 {
-    sqlite3_stmt *stmt = NULL;
-    int rc = sqlite3_prepare_v2(layer->db, lookup_sql, -1, &stmt, NULL);
-    if (rc != SQLITE_OK)
-        return rc;
-    cache_bind_key(stmt, 1, key);
-    while (!*stop && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-        candidate c = class_row(stmt, layer, index, key);
-        *stop = visit(user, &c) != 0;
+    bool stop = false;
+    for (size_t i = 0; i <= store->readonly_count && !stop; i++) {
+        const cache_layer *layer = i == 0 ? &store->user : &store->readonly[i - 1];
+        sqlite3_stmt *stmt = NULL;
+        if (!layer->db)
+            continue;
+        int rc = sqlite3_prepare_v2(layer->db, sql, -1, &stmt, NULL);
+        if (rc == SQLITE_OK)
+            cache_bind_key(stmt, 1, key);
+        while (rc == SQLITE_OK && !stop && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+            candidate c = class_row(stmt, layer, i, key);
+            stop = visit(user, &c, stmt) != 0;
+            rc = SQLITE_OK;
+        }
+        sqlite3_finalize(stmt);
+        if (rc != SQLITE_OK && rc != SQLITE_DONE)
+            return errorf(ctx, W8A8_CACHE_ERROR, "cannot read the tuning database %s: %s",
+                          layer->path, sqlite3_errmsg(layer->db));
     }
-    sqlite3_finalize(stmt);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+    return W8A8_OK;
 }
 
-static int keep_better(void *user, const candidate *c)
+static int keep_better(void *user, const candidate *c, sqlite3_stmt *stmt)
 {
+    (void)stmt;
     candidate *best = user;
     if (better(c, best))
         *best = *c;
@@ -703,20 +718,6 @@ static int runners_up(const cache_layer *layer, const candidate *best, cache_win
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-/* The best class winner of every layer for key into *best. Lock held. */
-static w8a8_status best_of_layers(w8a8_context *ctx, const cache_store *store, const cache_key *key,
-                                  candidate *best)
-{
-    for (size_t i = 0; i <= store->readonly_count; i++) {
-        const cache_layer *layer = i == 0 ? &store->user : &store->readonly[i - 1];
-        bool stop = false;
-        if (layer->db && class_layer(layer, i, key, keep_better, best, &stop) != SQLITE_OK)
-            return errorf(ctx, W8A8_CACHE_ERROR, "cannot read the tuning database %s: %s",
-                          layer->path, sqlite3_errmsg(layer->db));
-    }
-    return W8A8_OK;
-}
-
 /* The winner of every key of the key's shape on devices of its arch, whatever its epilogue:
  * lookup_sql's columns, then the row's a_scale, b_scale, out_type and bias_type (10…13). */
 static const char epilogue_sql[] =
@@ -727,48 +728,49 @@ static bool same_text(const unsigned char *column, const char *name)
     return column && name && strcmp((const char *)column, name) == 0;
 }
 
+typedef struct epilogue_search {
+    cache_key siblings[CACHE_EPILOGUES];
+    size_t count, nearest; /* nearest: the index of best's sibling, count before one */
+    candidate best;
+} epilogue_search;
+
+/* Keeps the row if it is the nearest sibling so far, or the better one of the nearest. */
+static int keep_nearest_epilogue(void *user, const candidate *c, sqlite3_stmt *stmt)
+{
+    epilogue_search *e = user;
+    size_t i = 0; /* the sibling the row is: count when none */
+    for (; i < e->count; i++) {
+        const cache_key *k = &e->siblings[i];
+        if (same_text(sqlite3_column_text(stmt, 10), w8a8_scale_kind_name(k->a_scale)) &&
+            same_text(sqlite3_column_text(stmt, 11), w8a8_scale_kind_name(k->b_scale)) &&
+            same_text(sqlite3_column_text(stmt, 12), w8a8_dtype_name(k->out_type)) &&
+            same_text(sqlite3_column_text(stmt, 13), w8a8_dtype_name(k->bias_type)))
+            break;
+    }
+    if (i == e->count || i > e->nearest || (i == e->nearest && !better(c, &e->best)))
+        return 0;
+    e->best = *c;
+    e->best.winner.match = CACHE_EPILOGUE;
+    e->best.winner.a_scale = e->siblings[i].a_scale;
+    e->best.winner.b_scale = e->siblings[i].b_scale;
+    e->best.winner.out_type = e->siblings[i].out_type;
+    e->best.winner.bias_type = e->siblings[i].bias_type;
+    e->nearest = i;
+    return 0;
+}
+
 /* On a miss: the best winner of the nearest epilogue sibling that has one (the file comment),
  * from one query a layer for all of them. Lock held. */
 static w8a8_status best_of_epilogues(w8a8_context *ctx, const cache_store *store,
                                      const cache_key *key, candidate *best)
 {
-    cache_key siblings[CACHE_EPILOGUES];
-    size_t count = cache_epilogue_siblings(key, siblings), best_index = count;
-    for (size_t l = 0; l <= store->readonly_count && count; l++) {
-        const cache_layer *layer = l == 0 ? &store->user : &store->readonly[l - 1];
-        sqlite3_stmt *stmt = NULL;
-        int rc = layer->db ? sqlite3_prepare_v2(layer->db, epilogue_sql, -1, &stmt, NULL)
-                           : SQLITE_DONE;
-        if (stmt)
-            cache_bind_key(stmt, 1, key);
-        while (stmt && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-            size_t i = 0; /* the sibling the row is: count when none */
-            while (i < count &&
-                   !(same_text(sqlite3_column_text(stmt, 10),
-                               w8a8_scale_kind_name(siblings[i].a_scale)) &&
-                     same_text(sqlite3_column_text(stmt, 11),
-                               w8a8_scale_kind_name(siblings[i].b_scale)) &&
-                     same_text(sqlite3_column_text(stmt, 12),
-                               w8a8_dtype_name(siblings[i].out_type)) &&
-                     same_text(sqlite3_column_text(stmt, 13),
-                               w8a8_dtype_name(siblings[i].bias_type))))
-                i++;
-            if (i == count || i > best_index)
-                continue; /* not a sibling, or one behind the nearest found */
-            candidate c = class_row(stmt, layer, l, &siblings[i]);
-            if (i < best_index || better(&c, best)) {
-                *best = c;
-                best_index = i;
-            }
-        }
-        sqlite3_finalize(stmt);
-        if (rc != SQLITE_DONE && rc != SQLITE_OK)
-            return errorf(ctx, W8A8_CACHE_ERROR, "cannot read the tuning database %s: %s",
-                          layer->path, sqlite3_errmsg(layer->db));
-    }
-    if (best->valid)
-        best->winner.match = CACHE_EPILOGUE;
-    return W8A8_OK;
+    epilogue_search e = {.best = {.valid = false}};
+    e.count = e.nearest = cache_epilogue_siblings(key, e.siblings);
+    w8a8_status st =
+        e.count ? every_layer(ctx, store, epilogue_sql, key, keep_nearest_epilogue, &e) : W8A8_OK;
+    if (st == W8A8_OK && e.best.valid)
+        *best = e.best;
+    return st;
 }
 
 w8a8_status cache_lookup_ranked(w8a8_context *ctx, const cache_key *key, cache_winner *winners,
@@ -784,7 +786,7 @@ w8a8_status cache_lookup_ranked(w8a8_context *ctx, const cache_key *key, cache_w
     if (!store)
         return st;
     candidate best = {.valid = false};
-    st = best_of_layers(ctx, store, key, &best);
+    st = every_layer(ctx, store, lookup_sql, key, keep_better, &best);
     if (st == W8A8_OK && !best.valid)
         st = best_of_epilogues(ctx, store, key, &best);
     if (st == W8A8_OK && best.valid) {
@@ -811,8 +813,9 @@ typedef struct class_visit {
     void *user;
 } class_visit;
 
-static int visit_winner(void *user, const candidate *c)
+static int visit_winner(void *user, const candidate *c, sqlite3_stmt *stmt)
 {
+    (void)stmt;
     const class_visit *v = user;
     return v->visit(v->user, &c->winner);
 }
@@ -827,13 +830,7 @@ w8a8_status cache_class_winners(w8a8_context *ctx, const cache_key *key, cache_w
     if (!store)
         return st;
     class_visit v = {visit, user};
-    bool stop = false;
-    for (size_t i = 0; i <= store->readonly_count && !stop && st == W8A8_OK; i++) {
-        const cache_layer *layer = i == 0 ? &store->user : &store->readonly[i - 1];
-        if (layer->db && class_layer(layer, i, key, visit_winner, &v, &stop) != SQLITE_OK)
-            st = errorf(ctx, W8A8_CACHE_ERROR, "cannot read the tuning database %s: %s",
-                        layer->path, sqlite3_errmsg(layer->db));
-    }
+    st = every_layer(ctx, store, lookup_sql, key, visit_winner, &v);
     pthread_mutex_unlock(&store->mutex);
     return st;
 }

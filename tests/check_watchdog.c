@@ -525,8 +525,9 @@ static void on_lent_progress(const w8a8_tune_progress *p, void *user)
 }
 
 /* A key whose class has no row runs, through the lookup, the row of another epilogue
- * (CACHE_EPILOGUE; here other scale kinds): a plain tune of it times that row's config as a cache seed, so its
- * winner is not slower than what ran before it; a key with its own row is not seeded so. */
+ * (CACHE_EPILOGUE; here other scale kinds): a plain tune of it times that row's config as a
+ * cache seed, so its winner is not slower than what ran before it; a key with its own row is
+ * not seeded so. */
 START_TEST(library_tune_seeds_from_other_scale_kinds)
 {
     w8a8_context *ctx = fake_context_open();
