@@ -207,7 +207,6 @@ END_TEST
 
 int main(void)
 {
-    setenv("CK_FORK", "no", 1); /* CUDA does not survive fork(), whoever runs this */
     test_require_gpu_or_skip("gpu_decode");
     w8a8_context *probe = test_ctx_open();
     bool old_arch = probe->cc_major < 8;

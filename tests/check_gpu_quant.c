@@ -488,7 +488,6 @@ END_TEST
 
 int main(void)
 {
-    setenv("CK_FORK", "no", 1); /* CUDA does not survive fork() */
     test_require_gpu_or_skip("check_gpu_quant");
     /* Not test_ctx_open: Check's assertions report to a runner that does not exist yet. */
     if (w8a8_context_open(&g_ctx, NULL) != W8A8_OK) {

@@ -178,7 +178,6 @@ END_TEST
 
 int main(void)
 {
-    setenv("CK_FORK", "no", 1); /* CUDA does not survive fork(), whoever runs this */
     test_require_gpu_or_skip("gpu_reference");
     ctx = test_ctx_open();
     Suite *s = suite_create("gpu_reference");

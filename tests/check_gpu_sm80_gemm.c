@@ -449,7 +449,6 @@ END_TEST
 
 int main(void)
 {
-    setenv("CK_FORK", "no", 1); /* CUDA does not survive fork(), whoever runs this */
     test_require_gpu_or_skip("gpu_sm80_gemm");
     w8a8_context *probe = test_ctx_open();
     int cc = probe->cc_major * 10 + probe->cc_minor;

@@ -774,7 +774,6 @@ END_TEST
 
 int main(void)
 {
-    setenv("CK_FORK", "no", 1); /* CUDA does not survive fork(), whoever runs this */
     test_require_gpu_or_skip("gpu_sm90");
     /* No ck_assert outside a test: Check cannot report it there. */
     w8a8_status st = w8a8_context_open(&ctx, NULL);

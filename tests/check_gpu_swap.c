@@ -314,7 +314,6 @@ END_TEST
 
 int main(void)
 {
-    setenv("CK_FORK", "no", 1); /* CUDA does not survive fork(), whoever runs this */
     test_require_gpu_or_skip("gpu_swap");
     w8a8_status st = w8a8_context_open(&ctx, NULL);
     w8a8_device_info info;

@@ -88,6 +88,9 @@ w8a8_context *test_ctx_open_empty_cache(char *dir, size_t size)
 
 void test_require_gpu_or_skip(const char *suite)
 {
+    /* CUDA does not survive fork(): every GPU suite runs its tests in-process, whoever
+     * starts it (ctest sets this too; a suite started by hand did not). */
+    setenv("CK_FORK", "no", 1);
     w8a8_context *ctx = NULL;
     w8a8_status st = w8a8_context_open(&ctx, NULL);
     bool ok = st == W8A8_OK && w8a8_context_has_device(ctx);
