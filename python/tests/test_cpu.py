@@ -203,6 +203,44 @@ def test_errors_are_clear():
         w8a8jit.quantize(torch.ones(2, 32), granularity="channel")
 
 
+def test_memoized_problems_never_pass_a_bad_call():
+    """scaled_mm memoizes validated problems by the tensors' dtypes, shapes, strides and
+    devices: after a good call, each argument changed in one way that validation reads must
+    still be refused, and a second good call of another layout must compute its own answer."""
+    from w8a8jit import ops
+    gen = torch.Generator().manual_seed(5)
+    m, n, k = 4, 32, 256
+    a, w = rand_fp8(m, k, gen=gen), rand_fp8(n, k, gen=gen)
+    one = torch.ones(1, 1)
+    sa, sb = torch.rand(m, 1, generator=gen), torch.rand(1, n, generator=gen)
+    ops._PROBLEMS.clear()
+    for _ in range(2):
+        w8a8jit.scaled_mm(a, w.t(), one, one, torch.bfloat16)
+        w8a8jit.scaled_mm(a, w.t(), sa, sb, torch.bfloat16)
+    assert len(ops._PROBLEMS) == 2
+    wide = torch.empty(m, 2 * k, dtype=E4M3)[:, ::2]  # same shape, stride (2k, 2)
+    with pytest.raises(w8a8jit.InvalidError, match="contiguous rows"):
+        w8a8jit.scaled_mm(wide, w.t(), one, one, torch.bfloat16)
+    with pytest.raises(w8a8jit.InvalidError, match="column-major view"):
+        w8a8jit.scaled_mm(a, w.t().contiguous(), one, one, torch.bfloat16)
+    with pytest.raises(w8a8jit.InvalidError, match="float32"):
+        w8a8jit.scaled_mm(a, w.t(), sa.half(), sb, torch.bfloat16)
+    with pytest.raises(w8a8jit.InvalidError, match="is on meta"):
+        w8a8jit.scaled_mm(a, w.t(), sa, sb.to("meta"), torch.bfloat16)
+    with pytest.raises(w8a8jit.InvalidError, match="scale_a has shape"):
+        w8a8jit.scaled_mm(a, w.t(), torch.rand(m, 2)[:, :1].t(), sb, torch.bfloat16)
+    assert len(ops._PROBLEMS) == 2  # refused calls are not kept
+    # a view whose rows sit farther apart (lda 2k) is its own problem, with its own answer
+    a_wide = torch.empty(m, 2 * k, dtype=E4M3)
+    a_wide[:, :k] = a
+    a_view = a_wide[:, :k]
+    out = w8a8jit.scaled_mm(a_view, w.t(), sa, sb, torch.bfloat16)
+    assert len(ops._PROBLEMS) == 3
+    torch.testing.assert_close(out, w8a8jit.scaled_mm(a, w.t(), sa, sb, torch.bfloat16))
+    ref = scaled_mm_ref(a, w.t(), sa, sb, torch.bfloat16)
+    torch.testing.assert_close(out.float(), ref.float(), rtol=1e-2, atol=1e-2)
+
+
 def test_int8_with_fp8_is_refused_by_the_library():
     with pytest.raises(w8a8jit.Error) as info:
         w8a8jit.scaled_mm(rand_i8(4, 64), rand_fp8(32, 64).t(), torch.ones(1, 1),

@@ -197,20 +197,53 @@ def _one_int32(device: torch.device) -> torch.Tensor:
     return t
 
 
+# Validated problems by what validation reads (dtype, shape, strides, device of every tensor;
+# out_dtype; the accumulation): a serving loop calls a few dozen shapes over and over, and
+# building and validating a problem costs more host time than the rest of the call (2026-12-04,
+# on this project's CPU host: 9–10 µs of a call). Only problems that passed are kept; the
+# library's own validation still runs on every call, in C.
+_PROBLEMS: dict = {}
+_PROBLEMS_MAX = 4096
+
+
+def _sig(t: Optional[torch.Tensor]):
+    return None if t is None else (t.dtype, t.shape, t.stride(), t.device)
+
+
+def _mm_problem_cached(a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp, use_fast_accum):
+    """(problem, a's context, M, N, zero-point kind, device, on CUDA): _mm_problem's answer,
+    memoized by the tensors' signatures (_PROBLEMS)."""
+    try:
+        key = (_sig(a), _sig(b), _sig(scale_a), _sig(scale_b), out_dtype, _sig(bias),
+               _sig(azp_adj), _sig(azp), bool(use_fast_accum))
+    except (AttributeError, TypeError):  # not tensors: _mm_problem says what is wrong
+        key = None
+    hit = _PROBLEMS.get(key) if key is not None else None
+    if hit is not None:
+        return hit
+    p = _mm_problem(a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp, use_fast_accum)
+    hit = (p, _context_for(a), p.m, p.n, p.azp, a.device, a.device.type == "cuda")
+    if key is not None:
+        if len(_PROBLEMS) >= _PROBLEMS_MAX:
+            _PROBLEMS.clear()
+        _PROBLEMS[key] = hit
+    return hit
+
+
 def _scaled_mm_impl(a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp,
                     use_fast_accum=True) -> torch.Tensor:
-    p = _mm_problem(a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp, use_fast_accum)
-    ctx = _context_for(a)
-    out = torch.empty((p.m, p.n), dtype=out_dtype, device=a.device)
+    p, ctx, m, n, azp_kind, device, on_cuda = _mm_problem_cached(
+        a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp, use_fast_accum)
+    out = torch.empty((m, n), dtype=out_dtype, device=device)
     azp_ptr = None
-    if p.azp == _lib.AZP_TOKEN:
+    if azp_kind == _lib.AZP_TOKEN:
         azp_ptr = azp.data_ptr()
-    elif p.azp == _lib.AZP_TENSOR:
-        azp_ptr = _one_int32(a.device).data_ptr()
+    elif azp_kind == _lib.AZP_TENSOR:
+        azp_ptr = _one_int32(device).data_ptr()
     t = _lib.Tensors(a.data_ptr(), b.data_ptr(), out.data_ptr(), scale_a.data_ptr(),
                      scale_b.data_ptr(), _ptr(bias), azp_ptr, _ptr(azp_adj))
-    if a.device.type == "cuda":
-        status = _lib.lib.w8a8_scaled_mm(ctx.handle, C.byref(p), C.byref(t), _stream(a.device))
+    if on_cuda:
+        status = _lib.lib.w8a8_scaled_mm(ctx.handle, C.byref(p), C.byref(t), _stream(device))
     else:
         status = _lib.lib.w8a8_scaled_mm_cpu(ctx.handle, C.byref(p), C.byref(t))
     ctx.check(status, "w8a8jit.scaled_mm")
