@@ -344,24 +344,7 @@ extern "C" __global__ void DEC_BOUNDS w8a8_sm80_decode(const w8a8_gemm_args args
     const long long n0 = (long long)blockIdx.y * DEC_ROWS;
     const long long chunks = (args.k + DEC_CHUNK - 1) / DEC_CHUNK;
     const w8a8_u64 policy = dec_weight_policy(gridDim.x == 1);
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && !DEC_BLOCK
-    /* Before the wait, the weights of the warps' first batch (K chunks 0 … WARPS · UNROLL − 1,
-     * one contiguous run of each of our rows) are prefetched into L2: they are read-only here
-     * and L2 is coherent, so this is safe while the previous kernel still runs, and the first
-     * loads after the wait then hit L2 instead of paying HBM latency. Not with block scales:
-     * there ptxas then held a shipped config (4 warps, 2 row tiles) to 96 registers and
-     * spilled. */
-    if (threadIdx.x < DEC_ROWS && n0 + threadIdx.x < args.n) {
-        const long long first = (long long)DEC_CHUNK * W8A8_WARPS * W8A8_UNROLL;
-        const unsigned bytes = (unsigned)((args.k < first ? args.k : first) & ~15LL);
-        const w8a8_u8 *row = (const w8a8_u8 *)args.b + (n0 + threadIdx.x) * args.ldb;
-        if (((unsigned long long)row & 15u) == 0 && bytes > 0)
-            asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(row), "r"(bytes)
-                         : "memory");
-    }
-#endif
-    /* Programmatic dependent launch (common/pdl.cuh): before any global memory access (but
-     * the L2 prefetch above). */
+    /* Programmatic dependent launch (common/pdl.cuh): before any global memory access. */
     w8a8_pdl_wait();
 
     dec_acc_t acc[W8A8_ROW_TILES][W8A8_TOKEN_TILES][4];

@@ -1422,32 +1422,6 @@ __device__ __forceinline__ void sm90_ring_fill(const sm90_units &units, int kb_b
 #endif
 }
 
-/* Prefetches into L2 the weight boxes of the ring's first fill: the first STAGES K blocks of
- * this CTA's first tile (the weights are tma_a with SWAP, else tma_b, of which a cluster's
- * rank loads its half). Issued before griddepcontrol.wait: the weights are read-only here
- * and L2 is coherent, so it is safe while the previous kernel still runs, and the first
- * stages then come from L2 instead of paying HBM latency after the wait. */
-__device__ __forceinline__ void sm90_prefetch_ring(const sm90_tensor_map *weights,
-                                                   const w8a8_gemm_args &args,
-                                                   const sm90_units &units, int kb_begin,
-                                                   int kb_end)
-{
-    int first; /* a copy the compiler cannot see through, so no tile arithmetic is shared */
-    asm volatile("mov.b32 %0, %1;" : "=r"(first) : "r"(units.first));
-    if (first >= units.count)
-        return;
-    int mt, nt;
-    sm90_unit_tile(units, first, mt, nt);
-#if W8A8_SWAP
-    const int outer = (int)SM90_TILE_ROW(mt);
-#else
-    const int outer = (int)SM90_TILE_COL(nt) + units.rank * (W8A8_BLOCK_N / W8A8_CLUSTER);
-#endif
-    const int end = kb_end < kb_begin + W8A8_STAGES ? kb_end : kb_begin + W8A8_STAGES;
-    for (int k = kb_begin * W8A8_BLOCK_K; k < end * W8A8_BLOCK_K; k += SM90_BK)
-        sm90_tma_prefetch_l2_2d(weights, k, outer);
-}
-
 #if SM90_KSPLIT > 1
 /* Split-K: sums the consumer's partial accumulators over the cluster's K slices into rank
  * 0's (see SPLIT above; TAIL's split tiles the same). buf: this consumer's buffer; ready,
@@ -1584,19 +1558,15 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
 #else
     __syncthreads();
 #endif
-    /* Programmatic dependent launch (common/pdl.cuh): each role waits for the previous
-     * kernel before its first global memory access (the producer after its L2 prefetch). */
+    /* Programmatic dependent launch (common/pdl.cuh): wait for the previous kernel before
+     * any global memory access. */
+    w8a8_pdl_wait();
+
     if (warpgroup == 0) {
         /* ---- producer ---- */
 #if W8A8_CONSUMERS == 2
         sm90_regs_dec<40>();
 #endif
-#if W8A8_TAIL == 1
-        /* before the wait, the weights of the ring's first fill go to L2 */
-        if (threadIdx.x == 0)
-            sm90_prefetch_ring(W8A8_SWAP ? &tma_a : &tma_b, args, units, kb_begin, kb_end);
-#endif
-        w8a8_pdl_wait();
         if (threadIdx.x == 0) {
             /* EVICT: the weights' loads (tma_a with SWAP, else tma_b) evict-first in L2 */
             const sm90_u64 weights_policy = W8A8_EVICT ? sm90_l2_evict_first() : 0;
@@ -1667,7 +1637,6 @@ extern "C" __global__ void __launch_bounds__(SM90_THREADS, 1)
 #if W8A8_CONSUMERS == 2
         sm90_regs_inc<232>();
 #endif
-        w8a8_pdl_wait();
         const int consumer = warpgroup - 1;
         const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
         const int first_row = W8A8_PINGPONG ? 0 : consumer * SM90_WG_M; /* in the tile */

@@ -96,17 +96,6 @@ __device__ __forceinline__ void sm90_tma_load_2d(sm90_u32 dst, const sm90_tensor
                  : "memory");
 }
 
-/* Prefetches the box at (inner, outer) of a 2-D map into L2 (no shared memory, no barrier).
- * L2 is the GPU's point of coherence, so this may run before griddepcontrol.wait: a line
- * fetched before the previous kernel wrote it is updated in L2 by that write. */
-__device__ __forceinline__ void sm90_tma_prefetch_l2_2d(const sm90_tensor_map *map, int inner,
-                                                        int outer)
-{
-    asm volatile("cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%0, {%1, %2}];" ::"l"(map),
-                 "r"(inner), "r"(outer)
-                 : "memory");
-}
-
 /* The same load with an L2 cache policy (sm90_l2_evict_first) for data read once. */
 __device__ __forceinline__ void sm90_tma_load_2d_hint(sm90_u32 dst, const sm90_tensor_map *map,
                                                       int inner, int outer, sm90_u32 bar,
