@@ -239,6 +239,19 @@ def test_memoized_problems_never_pass_a_bad_call():
     torch.testing.assert_close(out, w8a8jit.scaled_mm(a, w.t(), sa, sb, torch.bfloat16))
     ref = scaled_mm_ref(a, w.t(), sa, sb, torch.bfloat16)
     torch.testing.assert_close(out.float(), ref.float(), rtol=1e-2, atol=1e-2)
+    # quantization memoizes the same way
+    x = torch.randn(64, 64, generator=gen)
+    w8a8jit.quantize(x, granularity="token")
+    w8a8jit.quantize(x, scale=torch.tensor([0.1]))
+    with pytest.raises(w8a8jit.InvalidError, match="rows must be contiguous"):
+        w8a8jit.quantize(x.t(), granularity="token")
+    with pytest.raises(w8a8jit.InvalidError, match="static scale must be one float32"):
+        w8a8jit.quantize(x, scale=torch.tensor([0.1], dtype=torch.float64))
+    with pytest.raises(w8a8jit.InvalidError, match="scale_ub must be one float32"):
+        w8a8jit.quantize(x, granularity="token", scale_ub=torch.tensor([1.0, 2.0]))
+    q, s = w8a8jit.quantize(x, granularity="group", column_major_scales=True)
+    q2, s2 = w8a8jit.quantize(x, granularity="group", column_major_scales=True)
+    assert torch.equal(q.float(), q2.float()) and torch.equal(s, s2) and s.stride(0) == 1
 
 
 def test_int8_with_fp8_is_refused_by_the_library():

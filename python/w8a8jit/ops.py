@@ -198,9 +198,9 @@ def _one_int32(device: torch.device) -> torch.Tensor:
 
 
 # Validated problems by what validation reads (dtype, shape, strides, device of every tensor;
-# out_dtype; the accumulation): a serving loop calls a few dozen shapes over and over, and
-# building and validating a problem costs more host time than the rest of the call (2026-12-04,
-# on this project's CPU host: 9–10 µs of a call). Only problems that passed are kept; the
+# the other arguments): a serving loop calls a few dozen shapes over and over, and building and
+# validating a problem costs more host time than the rest of the call (2026-12-04, on this
+# project's CPU host: 9–10 µs of a scaled_mm call). Only problems that passed are kept; the
 # library's own validation still runs on every call, in C.
 _PROBLEMS: dict = {}
 _PROBLEMS_MAX = 4096
@@ -210,24 +210,32 @@ def _sig(t: Optional[torch.Tensor]):
     return None if t is None else (t.dtype, t.shape, t.stride(), t.device)
 
 
+def _memo(key, build):
+    """build()'s answer for key, from _PROBLEMS when a call with the same key passed before
+    (key None: not memoized, build() says what is wrong)."""
+    hit = _PROBLEMS.get(key) if key is not None else None
+    if hit is None:
+        hit = build()
+        if key is not None:
+            if len(_PROBLEMS) >= _PROBLEMS_MAX:
+                _PROBLEMS.clear()
+            _PROBLEMS[key] = hit
+    return hit
+
+
 def _mm_problem_cached(a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp, use_fast_accum):
     """(problem, a's context, M, N, zero-point kind, device, on CUDA): _mm_problem's answer,
-    memoized by the tensors' signatures (_PROBLEMS)."""
+    memoized by the tensors' signatures."""
     try:
-        key = (_sig(a), _sig(b), _sig(scale_a), _sig(scale_b), out_dtype, _sig(bias),
+        key = ("mm", _sig(a), _sig(b), _sig(scale_a), _sig(scale_b), out_dtype, _sig(bias),
                _sig(azp_adj), _sig(azp), bool(use_fast_accum))
     except (AttributeError, TypeError):  # not tensors: _mm_problem says what is wrong
         key = None
-    hit = _PROBLEMS.get(key) if key is not None else None
-    if hit is not None:
-        return hit
-    p = _mm_problem(a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp, use_fast_accum)
-    hit = (p, _context_for(a), p.m, p.n, p.azp, a.device, a.device.type == "cuda")
-    if key is not None:
-        if len(_PROBLEMS) >= _PROBLEMS_MAX:
-            _PROBLEMS.clear()
-        _PROBLEMS[key] = hit
-    return hit
+
+    def build():
+        p = _mm_problem(a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp, use_fast_accum)
+        return (p, _context_for(a), p.m, p.n, p.azp, a.device, a.device.type == "cuda")
+    return _memo(key, build)
 
 
 def _scaled_mm_impl(a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp,
@@ -365,15 +373,24 @@ def _run_quant(x, q, qt):
 
 def _quantize_dynamic_impl(x, out_dtype, mode, group_k, scale_k_major, asymmetric, scale_ub,
                            min_amax, m_pad):
-    _require(mode in ("tensor", "token", "group"),
-             f"w8a8jit: dynamic quantization granularity must be tensor, token or group, got {mode!r}")
-    q = _quant_problem(x, out_dtype, _MODES[mode], group_k, scale_k_major, asymmetric,
-                       min_amax, m_pad)
-    if scale_ub is not None:
-        _same_device("scale_ub", scale_ub, x.device)
-        _require(scale_ub.dtype == torch.float32 and scale_ub.numel() == 1,
-                 f"w8a8jit: scale_ub must be one float32, got {scale_ub.dtype} "
-                 f"of shape {tuple(scale_ub.shape)}")
+    def build():
+        _require(mode in ("tensor", "token", "group"),
+                 f"w8a8jit: dynamic quantization granularity must be tensor, token or group, "
+                 f"got {mode!r}")
+        q = _quant_problem(x, out_dtype, _MODES[mode], group_k, scale_k_major, asymmetric,
+                           min_amax, m_pad)
+        if scale_ub is not None:
+            _same_device("scale_ub", scale_ub, x.device)
+            _require(scale_ub.dtype == torch.float32 and scale_ub.numel() == 1,
+                     f"w8a8jit: scale_ub must be one float32, got {scale_ub.dtype} "
+                     f"of shape {tuple(scale_ub.shape)}")
+        return q
+    try:
+        key = ("qd", _sig(x), out_dtype, mode, group_k, bool(scale_k_major), bool(asymmetric),
+               _sig(scale_ub), float(min_amax), int(m_pad))
+    except (AttributeError, TypeError, ValueError):
+        key = None
+    q = _memo(key, build)
     codes, scale, azp = _dynamic_outputs(x, out_dtype, q)
     qt = _lib.QuantTensors(x.data_ptr(), codes.data_ptr(), scale.data_ptr(),
                            azp.data_ptr() if asymmetric else None, _ptr(scale_ub))
@@ -400,7 +417,11 @@ def _(x, out_dtype, mode, group_k, scale_k_major, asymmetric, scale_ub, min_amax
 
 
 def _quantize_static_impl(x, scale, out_dtype, azp, m_pad):
-    q = _static_problem(x, scale, out_dtype, azp, m_pad)
+    try:
+        key = ("qs", _sig(x), _sig(scale), out_dtype, _sig(azp), int(m_pad))
+    except (AttributeError, TypeError, ValueError):
+        key = None
+    q = _memo(key, lambda: _static_problem(x, scale, out_dtype, azp, m_pad))
     codes = x.new_empty((_lib.lib.w8a8_quant_rows_out(C.byref(q)), q.k), dtype=out_dtype)
     qt = _lib.QuantTensors(x.data_ptr(), codes.data_ptr(), scale.data_ptr(), _ptr(azp), None)
     _run_quant(x, q, qt)
