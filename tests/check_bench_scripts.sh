@@ -4,7 +4,7 @@
 # bench/rounds.py, bench/merge_rows.py (and its ship()), bench/stale_rows.py, bench/select_rows.py,
 # bench/ship_rows.sh, bench/old_rows.py, bench/sweep_rows.sh, bench/sweep_prepare.py,
 # bench/monotone_rows.py, bench/bin_ab.py, bench/ab_rounds.py, bench/ship_tuned.py,
-# bench/decode_table.py, bench/device_slim.sh and the build of bench/stream_probe.cu, on results committed under bench/
+# bench/decode_table.py, bench/device_slim.sh, scripts/template_diff.py and the build of bench/stream_probe.cu, on results committed under bench/
 # (bench/results-2026-11-23's geometric means are the README's), with tests/bench_fakes standing in for torch and for `w8a8 bench`
 # where a run is needed. No GPU, no torch. plot.py is checked only where matplotlib imports
 # (said so when not); with a w8a8 binary as $1, its heat map also reads a real tuning database
@@ -725,6 +725,38 @@ if command -v git >/dev/null 2>&1; then
   check "device_slim off: the exclusion is one line" 0 '^1$' \
     sh -c "wc -l < '$slim/.git/info/exclude'"
 fi
+
+# scripts/template_diff.py on the fake w8a8's `compile --winners --json`: two template folders
+# whose fake_compile.jsonl differ in one kernel's spills, one's registers, one's outcome
+tdiff=$root/scripts/template_diff.py
+mkdir -p "$tmp/tpl-old" "$tmp/tpl-new" "$tmp/tpl-same"
+kernel() { # arch config registers spill_stores stack status rejected
+  printf '{"template": "sm90_gemm", "arch": "%s", "config": "%s", "status": "%s", "registers": %s, "shared_bytes": 0, "spill_stores": %s, "spill_loads": %s, "stack_bytes": %s, "compile_ms": 1.0, "from_disk": false, "rejected": %s}\n' \
+    "$1" "$2" "$6" "$3" "$4" "$4" "$5" "$7"
+}
+{ kernel sm_90a a 168 0 0 ok false; kernel sm_90a b 168 0 0 ok false
+  kernel sm_90a c 120 0 0 ok false; kernel sm_90 d 96 8 8 ok true; } > "$tmp/tpl-old/fake_compile.jsonl"
+{ kernel sm_90a a 168 40 40 ok true; kernel sm_90a b 168 0 0 ok false
+  kernel sm_90a c 124 0 0 ok false; kernel sm_90 d 72 0 0 ok false; } > "$tmp/tpl-new/fake_compile.jsonl"
+cp "$tmp/tpl-old/fake_compile.jsonl" "$tmp/tpl-same/"
+check "template_diff --help" 0 '^usage: template_diff.py' "$python" "$tdiff" --help
+check "template_diff without a folder" 2 'required: old' "$python" "$tdiff"
+check "template_diff on a missing folder" 2 '/nonexistent is not a folder' \
+  "$python" "$tdiff" /nonexistent --w8a8 "$fakes/w8a8"
+check "template_diff on a missing cache" 2 'no such cache: /nonexistent.sql' \
+  "$python" "$tdiff" "$tmp/tpl-old" --cache /nonexistent.sql --w8a8 "$fakes/w8a8"
+check "template_diff without a w8a8" 2 "cannot run $tmp/none" \
+  "$python" "$tdiff" "$tmp/tpl-old" --w8a8 "$tmp/none"
+check "template_diff: one kernel worse" 1 \
+  '^4 kernels: 1 worse, 1 better, 1 with other registers only$' \
+  "$python" "$tdiff" "$tmp/tpl-old" "$tmp/tpl-new" --w8a8 "$fakes/w8a8"
+check "template_diff: the worse kernel named" 1 \
+  '^worse +sm90_gemm sm_90a a: spill_stores 0 -> 40, spill_loads 0 -> 40, stack_bytes 0 -> 40, rejected False -> True$' \
+  "$python" "$tdiff" "$tmp/tpl-old" "$tmp/tpl-new" --w8a8 "$fakes/w8a8"
+check "template_diff: against the embedded templates" 0 '^4 kernels: 0 worse, 0 better' \
+  env W8A8_FAKE_EMBEDDED="$tmp/tpl-same" "$python" "$tdiff" "$tmp/tpl-old" --w8a8 "$fakes/w8a8"
+check "template_diff --json --arch sm_90" 0 '"verdict": "better".*"config": "d"' \
+  "$python" "$tdiff" "$tmp/tpl-old" "$tmp/tpl-new" --arch sm_90 --json --w8a8 "$fakes/w8a8"
 
 echo "check_bench_scripts: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
