@@ -16,6 +16,8 @@ the one Triton's wheel carries in triton/backends/nvidia/bin.)
 """
 import argparse, glob, json, os, re, subprocess, sys, tempfile
 
+from template_diff import winners_env
+
 
 def main():
     ap = argparse.ArgumentParser()
@@ -28,9 +30,7 @@ def main():
         print(f"sass_check: no such file: {', '.join(missing)}", file=sys.stderr)
         return 2
     store = tempfile.mkdtemp(prefix="w8a8-sass-")
-    env = dict(os.environ, W8A8_KERNEL_DIR=store,
-               W8A8_CACHE_PATH=":".join(os.path.abspath(c) for c in args.cache),
-               W8A8_CACHE_DB=os.path.join(store, "no-user-database", "tuning.db"))
+    env = winners_env(args.cache, store)
     r = subprocess.run([args.w8a8, "compile", "--arch", "sm_90a", "--winners", "--json"],
                        env=env, capture_output=True, text=True)
     sys.stderr.write(r.stderr)

@@ -31,11 +31,18 @@ class RunError(Exception):
     """w8a8 could not run, or its compile gave nothing to compare (exit 2)."""
 
 
+def winners_env(caches, kernel_dir):
+    """The environment of `w8a8 compile --winners` over read-only cache layers: the caches as
+    W8A8_CACHE_PATH, a user database that does not exist, cubins into kernel_dir (also
+    scripts/sass_check.py's)."""
+    return dict(os.environ, W8A8_KERNEL_DIR=kernel_dir,
+                W8A8_CACHE_PATH=":".join(os.path.abspath(c) for c in caches),
+                W8A8_CACHE_DB=os.path.join(kernel_dir, "no-user-database", "tuning.db"))
+
+
 def compile_winners(w8a8, arch, templates, caches, store):
     """{(template, arch, config): the compile's JSON object} for one template folder."""
-    env = dict(os.environ, W8A8_KERNEL_DIR=os.path.join(store, "kernels"),
-               W8A8_CACHE_PATH=":".join(os.path.abspath(c) for c in caches),
-               W8A8_CACHE_DB=os.path.join(store, "no-user-database", "tuning.db"))
+    env = winners_env(caches, os.path.join(store, "kernels"))
     env.pop("W8A8_TEMPLATE_DIR", None)
     if templates:
         env["W8A8_TEMPLATE_DIR"] = os.path.abspath(templates)
@@ -68,7 +75,7 @@ def better(a, b):
         return True
     if a.get("rejected") and not b.get("rejected"):
         return True
-    return any(b.get(f, 0) < a.get(f, 0) for f in FIELDS[1:]) and not worse(a, b)
+    return any(b.get(f, 0) < a.get(f, 0) for f in FIELDS[1:])  # (asked after worse())
 
 
 def describe(a, b):

@@ -210,12 +210,24 @@ def _sig(t: Optional[torch.Tensor]):
     return None if t is None else (t.dtype, t.shape, t.stride(), t.device)
 
 
-def _memo(key, build):
-    """build()'s answer for key, from _PROBLEMS when a call with the same key passed before
-    (key None: not memoized, build() says what is wrong)."""
-    hit = _PROBLEMS.get(key) if key is not None else None
+def _key(tag: str, tensors: tuple, others: tuple):
+    """A memo key: the tag, each tensor's signature, the other arguments; None when an
+    argument is not what it should be (the builder then says what is wrong)."""
+    try:
+        return (tag, *[_sig(t) for t in tensors], *others)
+    except (AttributeError, TypeError):
+        return None
+
+
+def _memo(key, build, *args):
+    """build(*args)'s answer for key, from _PROBLEMS when a call with the same key passed
+    before (a key None or unhashable: not memoized)."""
+    try:
+        hit = _PROBLEMS.get(key)
+    except TypeError:
+        key = hit = None
     if hit is None:
-        hit = build()
+        hit = build(*args)
         if key is not None:
             if len(_PROBLEMS) >= _PROBLEMS_MAX:
                 _PROBLEMS.clear()
@@ -223,25 +235,19 @@ def _memo(key, build):
     return hit
 
 
-def _mm_problem_cached(a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp, use_fast_accum):
-    """(problem, a's context, M, N, zero-point kind, device, on CUDA): _mm_problem's answer,
-    memoized by the tensors' signatures."""
-    try:
-        key = ("mm", _sig(a), _sig(b), _sig(scale_a), _sig(scale_b), out_dtype, _sig(bias),
-               _sig(azp_adj), _sig(azp), bool(use_fast_accum))
-    except (AttributeError, TypeError):  # not tensors: _mm_problem says what is wrong
-        key = None
-
-    def build():
-        p = _mm_problem(a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp, use_fast_accum)
-        return (p, _context_for(a), p.m, p.n, p.azp, a.device, a.device.type == "cuda")
-    return _memo(key, build)
+def _mm_entry(a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp, use_fast_accum):
+    """What a call needs of its problem, read once: (problem, a's context, M, N, zero-point
+    kind, device, on CUDA)."""
+    p = _mm_problem(a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp, use_fast_accum)
+    return (p, _context_for(a), p.m, p.n, p.azp, a.device, a.device.type == "cuda")
 
 
 def _scaled_mm_impl(a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp,
                     use_fast_accum=True) -> torch.Tensor:
-    p, ctx, m, n, azp_kind, device, on_cuda = _mm_problem_cached(
-        a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp, use_fast_accum)
+    key = _key("mm", (a, b, scale_a, scale_b, bias, azp_adj, azp),
+               (out_dtype, bool(use_fast_accum)))
+    p, ctx, m, n, azp_kind, device, on_cuda = _memo(
+        key, _mm_entry, a, b, scale_a, scale_b, out_dtype, bias, azp_adj, azp, use_fast_accum)
     out = torch.empty((m, n), dtype=out_dtype, device=device)
     azp_ptr = None
     if azp_kind == _lib.AZP_TOKEN:
@@ -371,26 +377,27 @@ def _run_quant(x, q, qt):
     ctx.check(status, "w8a8jit.quantize")
 
 
+def _dynamic_problem(x, out_dtype, mode, group_k, scale_k_major, asymmetric, scale_ub,
+                     min_amax, m_pad) -> _lib.QuantProblem:
+    _require(mode in ("tensor", "token", "group"),
+             f"w8a8jit: dynamic quantization granularity must be tensor, token or group, got {mode!r}")
+    q = _quant_problem(x, out_dtype, _MODES[mode], group_k, scale_k_major, asymmetric,
+                       min_amax, m_pad)
+    if scale_ub is not None:
+        _same_device("scale_ub", scale_ub, x.device)
+        _require(scale_ub.dtype == torch.float32 and scale_ub.numel() == 1,
+                 f"w8a8jit: scale_ub must be one float32, got {scale_ub.dtype} "
+                 f"of shape {tuple(scale_ub.shape)}")
+    return q
+
+
 def _quantize_dynamic_impl(x, out_dtype, mode, group_k, scale_k_major, asymmetric, scale_ub,
                            min_amax, m_pad):
-    def build():
-        _require(mode in ("tensor", "token", "group"),
-                 f"w8a8jit: dynamic quantization granularity must be tensor, token or group, "
-                 f"got {mode!r}")
-        q = _quant_problem(x, out_dtype, _MODES[mode], group_k, scale_k_major, asymmetric,
-                           min_amax, m_pad)
-        if scale_ub is not None:
-            _same_device("scale_ub", scale_ub, x.device)
-            _require(scale_ub.dtype == torch.float32 and scale_ub.numel() == 1,
-                     f"w8a8jit: scale_ub must be one float32, got {scale_ub.dtype} "
-                     f"of shape {tuple(scale_ub.shape)}")
-        return q
-    try:
-        key = ("qd", _sig(x), out_dtype, mode, group_k, bool(scale_k_major), bool(asymmetric),
-               _sig(scale_ub), float(min_amax), int(m_pad))
-    except (AttributeError, TypeError, ValueError):
-        key = None
-    q = _memo(key, build)
+    key = _key("qd", (x, scale_ub),
+               (out_dtype, mode, group_k, scale_k_major, asymmetric, min_amax, m_pad))
+    # (_dynamic_outputs sets the memoized problem's scale_ld: the same for every call of key)
+    q = _memo(key, _dynamic_problem, x, out_dtype, mode, group_k, scale_k_major, asymmetric,
+              scale_ub, min_amax, m_pad)
     codes, scale, azp = _dynamic_outputs(x, out_dtype, q)
     qt = _lib.QuantTensors(x.data_ptr(), codes.data_ptr(), scale.data_ptr(),
                            azp.data_ptr() if asymmetric else None, _ptr(scale_ub))
@@ -417,11 +424,8 @@ def _(x, out_dtype, mode, group_k, scale_k_major, asymmetric, scale_ub, min_amax
 
 
 def _quantize_static_impl(x, scale, out_dtype, azp, m_pad):
-    try:
-        key = ("qs", _sig(x), _sig(scale), out_dtype, _sig(azp), int(m_pad))
-    except (AttributeError, TypeError, ValueError):
-        key = None
-    q = _memo(key, lambda: _static_problem(x, scale, out_dtype, azp, m_pad))
+    q = _memo(_key("qs", (x, scale, azp), (out_dtype, m_pad)), _static_problem, x, scale,
+              out_dtype, azp, m_pad)
     codes = x.new_empty((_lib.lib.w8a8_quant_rows_out(C.byref(q)), q.k), dtype=out_dtype)
     qt = _lib.QuantTensors(x.data_ptr(), codes.data_ptr(), scale.data_ptr(), _ptr(azp), None)
     _run_quant(x, q, qt)
